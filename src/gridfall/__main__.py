@@ -1,0 +1,3 @@
+from gridfall.cli import main
+
+main()

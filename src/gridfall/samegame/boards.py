@@ -1,0 +1,168 @@
+"""Reading and naming SameGame boards.
+
+A board is named by a *spec*:
+
+=================  ========================================================
+``standard:N``     the academic benchmark board N (1..20, Schadd et al.)
+``codingame:N``    the CodinGame puzzle's test case N (1..50)
+``tuning:N``       the 250 random boards kept for tuning (1..250)
+``random:SEED``    a uniformly random 5-colour board from an integer seed
+a file path        15 lines of 15 integers, top row first
+=================  ========================================================
+
+Text boards are the protocol's: 15 lines, the first is the top row (y = 14),
+each with 15 whitespace-separated integers, colours 0..4 or -1 for empty.  A
+board must be settled (no cell above an empty cell, no empty column left of a
+filled one), as every position of a real game is.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board
+
+SETS = {"standard": 20, "codingame": 50, "tuning": 250}
+
+
+class BoardError(ValueError):
+    """A board that cannot be read; the message names the place and the fault."""
+
+
+def parse_board(text: str, source: str = "<board>") -> Board:
+    """Parse protocol text into a Board, refusing anything malformed."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) != HEIGHT:
+        raise BoardError(f"{source}: expected {HEIGHT} non-empty lines (rows, top first), found {len(lines)}")
+    rows: list[list[int]] = []
+    for line_no, line in enumerate(lines, start=1):
+        fields = line.split()
+        if len(fields) != WIDTH:
+            raise BoardError(f"{source}: line {line_no}: expected {WIDTH} numbers, found {len(fields)}")
+        row = []
+        for col_no, field in enumerate(fields, start=1):
+            try:
+                value = int(field)
+            except ValueError:
+                raise BoardError(f"{source}: line {line_no}, column {col_no}: {field!r} is not a number") from None
+            if not (value == EMPTY or 0 <= value < COLOURS):
+                raise BoardError(
+                    f"{source}: line {line_no}, column {col_no}: colour {value} is outside 0..{COLOURS - 1} (-1 is empty)"
+                )
+            row.append(value)
+        rows.append(row)
+    board = Board.from_rows(rows)
+    _check_settled(board, source)
+    return board
+
+
+def _check_settled(board: Board, source: str) -> None:
+    def place(x: int, y: int) -> str:
+        return f"{source}: line {HEIGHT - y}, column {x + 1} (x={x}, y={y})"
+
+    seen_empty_column = False
+    for x in range(WIDTH):
+        column = board.cells[x]
+        if column[0] == EMPTY:
+            seen_empty_column = True
+        elif seen_empty_column:
+            raise BoardError(f"{place(x, 0)}: a filled column right of an empty one; columns slide left")
+        for y in range(1, HEIGHT):
+            if column[y] != EMPTY and column[y - 1] == EMPTY:
+                raise BoardError(f"{place(x, y)}: a cell above an empty cell; cells fall to the bottom")
+
+
+def random_board(seed: int, colours: int = COLOURS) -> Board:
+    """A uniformly random full board, the same for the same seed on every machine.
+
+    Cells are drawn row by row from the top-left with splitmix64 seeded by
+    ``seed``: colour = (high 32 bits of the draw * colours) >> 32.
+    """
+    state = seed % 2**64
+    rows = []
+    for _ in range(HEIGHT):
+        row = []
+        for _ in range(WIDTH):
+            state = (state + 0x9E3779B97F4A7C15) % 2**64
+            z = state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+            z ^= z >> 31
+            row.append(((z >> 32) * colours) >> 32)
+        rows.append(row)
+    return Board.from_rows(rows)
+
+
+def _data(name: str) -> str:
+    return resources.files("gridfall").joinpath("data", "samegame", name).read_text()
+
+
+@lru_cache(maxsize=None)
+def _blocks(name: str) -> tuple[str, ...]:
+    """The boards of a multi-board file: blocks of 15 lines separated by blank lines."""
+    blocks, current = [], []
+    for line in _data(name).splitlines():
+        if line.strip():
+            current.append(line)
+        elif current:
+            blocks.append("\n".join(current))
+            current = []
+    if current:
+        blocks.append("\n".join(current))
+    return tuple(blocks)
+
+
+def _set_text(set_name: str, number: int) -> str:
+    if set_name == "standard":
+        return _blocks("standard.txt")[number - 1]
+    if set_name == "tuning":
+        return _blocks("tuning.txt")[number - 1]
+    if set_name == "codingame":
+        return json.loads(_data(f"codingame/test{number}.json"))["testIn"]
+    raise AssertionError(set_name)
+
+
+def load_board(spec: str) -> Board:
+    """The board a spec names (see the module docstring); BoardError if none."""
+    kind, _, arg = spec.partition(":")
+    if kind in SETS and arg:
+        try:
+            number = int(arg)
+        except ValueError:
+            raise BoardError(f"{spec}: the board number must be an integer 1..{SETS[kind]}") from None
+        if not 1 <= number <= SETS[kind]:
+            raise BoardError(f"{spec}: there is no board {number}; the {kind} set has boards 1..{SETS[kind]}")
+        return parse_board(_set_text(kind, number), spec)
+    if kind == "random" and arg:
+        try:
+            return random_board(int(arg))
+        except ValueError:
+            raise BoardError(f"{spec}: the seed must be an integer") from None
+    path = Path(spec)
+    if not path.is_file():
+        raise BoardError(
+            f"{spec}: no such board file (or use standard:1-20, codingame:1-50, tuning:1-250, random:SEED)"
+        )
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise BoardError(f"{spec}: cannot read board file: {e}") from None
+    return parse_board(text, spec)
+
+
+def set_specs(set_name: str) -> list[str]:
+    """Every spec of a bundled set, in order: ``set_specs("standard")``."""
+    if set_name not in SETS:
+        raise BoardError(f"unknown board set {set_name!r}; choose from {', '.join(SETS)}")
+    return [f"{set_name}:{i}" for i in range(1, SETS[set_name] + 1)]
+
+
+def expand_specs(specs: list[str]) -> list[str]:
+    """Specs with bare set names (``standard``) expanded to every board of the set."""
+    out: list[str] = []
+    for spec in specs:
+        out.extend(set_specs(spec) if spec in SETS else [spec])
+    return out

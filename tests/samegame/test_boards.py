@@ -1,0 +1,97 @@
+"""Board text, the bundled sets and their errors."""
+
+import pytest
+
+from gridfall.samegame import boards, rules
+from gridfall.samegame.boards import BoardError, load_board, parse_board
+
+
+def test_every_bundled_board_loads_full_and_in_range():
+    for set_name, count in boards.SETS.items():
+        specs = boards.set_specs(set_name)
+        assert len(specs) == count
+        for spec in specs:
+            board = load_board(spec)
+            assert board.cell_count() == 225 or set_name == "codingame"
+
+
+def test_codingame_validators_are_the_standard_set_twice():
+    for i in range(1, 21):
+        standard = load_board(f"standard:{i}")
+        assert load_board(f"codingame:{10 + i}") == standard
+        recoloured = load_board(f"codingame:{30 + i}")
+        # the same cells, colours permuted by one bijection
+        pairs = {(a, b) for ca, cb in zip(standard.cells, recoloured.cells) for a, b in zip(ca, cb)}
+        mapping = dict(pairs)
+        assert len(mapping) == len(pairs) and len(set(mapping.values())) == len(mapping)
+
+
+def test_random_boards_are_reproducible_and_vary():
+    assert load_board("random:7") == load_board("random:7")
+    assert load_board("random:7") != load_board("random:8")
+    counts = load_board("random:7").colour_counts()
+    assert sum(counts) == 225 and min(counts) > 20
+
+
+def test_board_file(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text(load_board("standard:3").text() + "\n")
+    assert load_board(str(path)) == load_board("standard:3")
+
+
+def rows_text(rows):
+    return "\n".join(" ".join(str(v) for v in row) for row in rows)
+
+
+FULL = [[0] * 15 for _ in range(15)]
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda r: r.pop(), "expected 15 non-empty lines"),
+        (lambda r: r[2].pop(), "line 3: expected 15 numbers, found 14"),
+        (lambda r: r[4].__setitem__(6, 5), "line 5, column 7: colour 5 is outside 0..4"),
+        (lambda r: r[4].__setitem__(6, "a"), "line 5, column 7: 'a' is not a number"),
+        (lambda r: r[14].__setitem__(3, -1), "line 14, column 4 (x=3, y=1): a cell above an empty cell"),
+    ],
+)
+def test_malformed_boards_name_line_and_column(mutate, message):
+    rows = [list(r) for r in FULL]
+    mutate(rows)
+    with pytest.raises(BoardError) as e:
+        parse_board(rows_text(rows), "my.txt")
+    assert message in str(e.value)
+    assert str(e.value).startswith("my.txt")
+
+
+def test_floating_column_is_refused():
+    rows = [list(r) for r in FULL]
+    for row in rows:
+        row[2] = -1
+    with pytest.raises(BoardError, match="right of an empty one"):
+        parse_board(rows_text(rows))
+
+
+def test_settled_partial_board_is_accepted():
+    rows = [[-1] * 15 for _ in range(15)]
+    rows[14][0] = rows[14][1] = 2
+    board = parse_board(rows_text(rows))
+    assert board.groups()[0].size == 2
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("standard:0", "boards 1..20"),
+    ("codingame:51", "boards 1..50"),
+    ("tuning:x", "must be an integer"),
+    ("random:x", "seed must be an integer"),
+    ("nowhere/board.txt", "no such board file"),
+])
+def test_bad_specs(spec, message):
+    with pytest.raises(BoardError, match=message):
+        load_board(spec)
+
+
+def test_expand_specs():
+    assert boards.expand_specs(["standard", "random:3"])[-2:] == ["standard:20", "random:3"]
+    assert len(boards.expand_specs(["tuning"])) == 250
