@@ -130,14 +130,15 @@ def test_turn_flavour_illegal_click_ends_the_game():
     board = board_from_columns([[0, 0, 1], [2, 2, 3]])
     judged = rules.judge(board, ["0 0", "0 0", "1 0"], strict=True)
     assert judged.actions == [(0, 0)]
-    assert "Region of size 1" in judged.error
+    assert judged.error == "Region of size 1"
+    assert judged.detail == "action 2: Region of size 1 (x=0, y=0)"
 
 
 def test_format_and_range_errors_end_both_flavours():
     board = board_from_columns([[0, 0], [1, 1]])
     for strict in (False, True):
-        assert "formatted" in rules.judge(board, ["zero zero"], strict=strict).error
-        assert "out of bounds" in rules.judge(board, ["15 0"], strict=strict).error
+        assert rules.judge(board, ["zero zero"], strict=strict).error == rules.FORMAT_VERDICT
+        assert rules.judge(board, ["15 0"], strict=strict).error == rules.OUT_OF_BOUNDS
 
 
 def test_one_turn_reads_at_most_150_actions():

@@ -56,8 +56,11 @@ class IllegalMove(ValueError):
         self.y = y
 
 
+# The referee's verdicts on a bad action.
 EMPTY_TILE = "Selected empty tile"
 REGION_OF_ONE = "Region of size 1"
+OUT_OF_BOUNDS = "Selected target out of bounds"
+FORMAT_VERDICT = "Action not properly formatted"
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,7 @@ class Board:
     def check(self, x: int, y: int) -> frozenset[Cell]:
         """The region a click at (x, y) removes; IllegalMove if it removes nothing."""
         if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
-            raise IllegalMove("Selected target out of bounds", x, y)
+            raise IllegalMove(OUT_OF_BOUNDS, x, y)
         if self.cells[x][y] == EMPTY:
             raise IllegalMove(EMPTY_TILE, x, y)
         region = self.region(x, y)
@@ -247,7 +250,8 @@ class Judgement:
     score: int = 0
     actions: list[Cell] = field(default_factory=list)  # the moves applied, in order
     warnings: list[str] = field(default_factory=list)
-    error: str | None = None  # why the game ended in error, None if it ended normally
+    error: str | None = None  # the referee's verdict if the game ended in error, else None
+    detail: str = ""  # which action and what was wrong with it
     board: Board | None = None  # the final board
 
     @property
@@ -278,11 +282,11 @@ def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgeme
             x, y = parse_action(text)
             result.board, gained = result.board.play(x, y)
         except ActionFormatError as e:
-            result.error = f"action {number}: {e}"
+            result.error, result.detail = FORMAT_VERDICT, f"action {number}: {e}"
             break
         except IllegalMove as e:
             if strict or e.reason not in (EMPTY_TILE, REGION_OF_ONE):
-                result.error = f"action {number}: {e}"
+                result.error, result.detail = e.reason, f"action {number}: {e}"
                 break
             result.warnings.append(f"action {number}: {e}")
             continue

@@ -1,0 +1,112 @@
+"""Random full playouts per second: the numba engine against the rules of record.
+
+Both play the same policy on the same boards in one run: uniformly random
+moves among the legal groups, or the tabu-colour policy (the most common
+colour of the start position is avoided while any other move exists).  One
+core; the engine is timed after its kernels are compiled.
+
+    python benchmarks/samegame_engine.py [--set standard] [--seconds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from gridfall.jit import new_rng, njit
+from gridfall.samegame import engine, rules
+from gridfall.samegame.boards import load_board, set_specs
+
+
+@njit(cache=True)
+def engine_playouts(start, count, rng, use_tabu, moves):
+    """``count`` playouts from ``start``; returns the sum of their scores."""
+    b = start.copy()
+    total = 0
+    tabu = engine.most_common_colour(start) if use_tabu else -1
+    for _ in range(count):
+        b[:, :] = start
+        total += engine.random_playout(b, rng, tabu, moves)  # clear bonus included
+    return total
+
+
+def rules_playout(board: rules.Board, rnd: random.Random, tabu: int) -> int:
+    """The same policy on the rules of record."""
+    score = 0
+    while True:
+        groups = board.groups()
+        if not groups:
+            return score
+        allowed = [g for g in groups if g.colour != tabu] or groups
+        group = allowed[rnd.randrange(len(allowed))]
+        board, gained = board.play(group.x, group.y)
+        score += gained
+
+
+def measure_engine(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:
+    moves = engine.new_moves()
+    rng = new_rng(1)
+    starts = [engine.from_board(b) for b in boards]
+    engine_playouts(starts[0], 2, rng, use_tabu, moves)  # compile outside the clock
+    count, total, elapsed, batch = 0, 0, 0.0, 50
+    while elapsed < seconds:
+        t = time.perf_counter()
+        for start in starts:
+            total += engine_playouts(start, batch, rng, use_tabu, moves)
+        elapsed += time.perf_counter() - t
+        count += batch * len(starts)
+    return count / elapsed, total / count
+
+
+def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:
+    rnd = random.Random(1)
+    tabus = [max(range(rules.COLOURS), key=lambda c: b.colour_counts()[c]) if use_tabu else -1 for b in boards]
+    count, total, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for board, tabu in zip(boards, tabus):
+            total += rules_playout(board, rnd, tabu)
+            count += 1
+    return count / (time.perf_counter() - start), total / count
+
+
+def cpu_name() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="standard", help="board set (standard, tuning, codingame)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    args = parser.parse_args()
+    boards = [load_board(spec) for spec in set_specs(args.set)]
+
+    table = Table(title=f"SameGame random full playouts per second, one core, {len(boards)} {args.set} boards")
+    for column in ("policy", "engine playouts/s", "rules playouts/s", "engine / rules", "mean score engine", "mean score rules"):
+        table.add_column(column, justify="right")
+    for use_tabu in (True, False):
+        fast, fast_mean = measure_engine(boards, args.seconds, use_tabu)
+        slow, slow_mean = measure_rules(boards, args.seconds, use_tabu)
+        table.add_row(
+            "tabu colour" if use_tabu else "uniform", f"{fast:,.0f}", f"{slow:,.0f}", f"{fast / slow:,.0f}x",
+            f"{fast_mean:.0f}", f"{slow_mean:.0f}",
+        )
+    console = Console()
+    console.print(table)
+    console.print(f"{cpu_name()}, Python {platform.python_version()}, "
+                  f"numpy {np.__version__}; {time.strftime('%Y-%m-%d')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""Run independent jobs (games, boards) on worker threads, in order, with progress.
+
+Each job spends its time waiting on a bot subprocess or in numba code that
+releases nothing, so threads are enough to keep N bots busy; results come back
+in the order of the jobs whatever order they finish in.  Ctrl-C kills every
+running bot and returns the results finished so far.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import Callable, Sequence, TypeVar
+
+from gridfall.arena.process import kill_all
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def run_jobs(
+    jobs: Sequence[J],
+    work: Callable[[J], R],
+    workers: int = 1,
+    on_done: Callable[[int, R], None] | None = None,
+) -> tuple[list[R | None], bool]:
+    """Run ``work(job)`` for every job; return (results in job order, interrupted)."""
+    results: list[R | None] = [None] * len(jobs)
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    pending = {pool.submit(work, job): i for i, job in enumerate(jobs)}
+    interrupted = False
+    try:
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                i = pending.pop(future)
+                results[i] = future.result()
+                if on_done is not None:
+                    on_done(i, results[i])
+    except KeyboardInterrupt:
+        interrupted = True
+        for future in pending:
+            future.cancel()
+        kill_all()
+    finally:
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
+    return results, interrupted

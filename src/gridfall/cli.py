@@ -1,0 +1,41 @@
+"""The ``gridfall`` command: one group, each game adds its own sub-commands."""
+
+from __future__ import annotations
+
+import time
+
+STARTED = time.monotonic()  # as close to process start as Python allows; bots budget from it
+
+import click  # noqa: E402
+
+from gridfall import __version__  # noqa: E402
+from gridfall.samegame.cli import samegame  # noqa: E402
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="gridfall")
+def main() -> None:
+    """Exact rules, fast engines, strong players and faithful referees for
+    SameGame, Match-3 Jewels and Connect Four 7x9 with STEAL.
+
+    Start with `gridfall samegame --help`.
+    """
+
+
+main.add_command(samegame)
+
+
+@main.command()
+def warmup() -> None:
+    """Compile and cache every numba kernel now.
+
+    The first use of a kernel compiles it (seconds); the cache then makes every
+    later start fast.  Run this once after installing, so that no bot spends
+    its first turn compiling.
+    """
+    from gridfall.jit import CACHE_DIR
+    from gridfall.warmup import warm_everything
+
+    for name, seconds in warm_everything():
+        click.echo(f"{name:<28} ready in {seconds:6.2f} s")
+    click.echo(f"numba cache: {CACHE_DIR}")

@@ -1,0 +1,59 @@
+"""Terminal rendering of SameGame boards and result tables (rich)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from gridfall.samegame import rules
+
+PALETTE = ("white on red", "black on green", "white on blue", "black on yellow", "white on magenta")
+
+
+def board_text(board: rules.Board, highlight: frozenset[tuple[int, int]] = frozenset()) -> Text:
+    """The board in colour, y axis on the left, x axis below; highlighted cells marked."""
+    text = Text()
+    for y in reversed(range(rules.HEIGHT)):
+        text.append(f"{y:>2} ", style="dim")
+        for x in range(rules.WIDTH):
+            colour = board[x, y]
+            if colour == rules.EMPTY:
+                text.append(" · ", style="dim")
+            else:
+                mark = "*" if (x, y) in highlight else str(colour)
+                text.append(f" {mark} ", style=PALETTE[colour] + (" bold" if (x, y) in highlight else ""))
+        text.append("\n")
+    text.append("   " + "".join(f"{x:>2} " for x in range(rules.WIDTH)), style="dim")
+    return text
+
+
+def summary_line(board: rules.Board) -> str:
+    counts = board.colour_counts()
+    groups = board.groups()
+    colours = ", ".join(f"{c}:{n}" for c, n in enumerate(counts) if n)
+    return (
+        f"{board.cell_count()} cells ({colours}); {len(groups)} legal moves; "
+        f"largest group {max((g.size for g in groups), default=0)}"
+    )
+
+
+def reports_table(reports, title: str) -> Table:
+    """Per-board referee results with a total row."""
+    table = Table(title=title)
+    table.add_column("board")
+    table.add_column("score", justify="right")
+    table.add_column("actions", justify="right")
+    table.add_column("cleared")
+    table.add_column("first turn", justify="right")
+    table.add_column("slowest turn", justify="right")
+    table.add_column("outcome")
+    for r in reports:
+        outcome = "ok" if r.ok else f"[red]{r.outcome}[/red]" + (f": {r.detail}" if r.detail else "")
+        if r.warnings:
+            outcome += f" ({len(r.warnings)} warnings)"
+        table.add_row(
+            r.board, str(r.score), str(r.actions), "yes" if r.cleared else "",
+            f"{r.first_turn_seconds:.2f} s", f"{r.slowest_turn_seconds * 1000:.1f} ms" if r.actions > 1 else "",
+            outcome,
+        )
+    return table

@@ -1,0 +1,222 @@
+"""Beam search with transposition elimination, on the engine.
+
+Each level expands every position of the beam by every legal move, ranks the
+children by ``score + potential`` and keeps the best ``width`` distinct ones
+(two move orders that reach the same board count once: a 64-bit board hash).
+The kernels do one level at a time; the Python loop around them owns the
+deadline and the move history, so a search can stop between two levels and
+still return the best line so far, finished greedily.
+
+Children are ranked by their score plus a *potential*: the points their
+current groups would give if each were taken now (see :func:`potential`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import uint64
+
+from gridfall.jit import below, new_rng, njit, popcount
+from gridfall.samegame import engine
+from gridfall.samegame.engine import COLOUR, COLOURS, MAX_GROUPS, SIZE, WORDS
+
+
+@njit(cache=True)
+def potential(b, moves):
+    """The points the position's current groups would give if each were taken now.
+
+    Tuned on the tuning boards against colour-count potentials, which it beats
+    by far: it rewards positions whose groups are already large.
+    """
+    total = 0
+    m = engine.list_moves(b, moves)
+    for j in range(m):
+        size = np.int64(moves[j, SIZE])
+        total += (size - 2) * (size - 2)
+    return total
+
+
+@njit(cache=True)
+def expand(parents, scores, n, moves, child_moves, child, out_eval, out_score, out_parent, out_cell, out_hash, rng, noise):
+    """Children of parents[:n]; returns (children, best finished parent or -1)."""
+    k = 0
+    best_done = -1
+    for i in range(n):
+        m = engine.list_moves(parents[i], moves)
+        if m == 0:
+            if best_done < 0 or scores[i] > scores[best_done]:
+                best_done = i
+            continue
+        for j in range(m):
+            child[:, :] = parents[i]
+            s = scores[i] + engine.play_move(child, moves[j])
+            out_score[k] = s
+            out_eval[k] = s + potential(child, child_moves) + (below(rng, noise) if noise > 0 else 0)
+            out_parent[k] = i
+            x, y = engine.canonical_cell(moves[j])
+            out_cell[k] = 16 * x + y
+            out_hash[k] = engine.board_hash(child)
+            k += 1
+    return k, best_done
+
+
+@njit(cache=True)
+def select(parents, k, width, cand_eval, cand_score, cand_parent, cand_cell, cand_hash, out_boards, out_scores, out_parent, out_cell, scratch):
+    """Keep the best ``width`` distinct children; build their boards; return how many."""
+    order = np.argsort(-cand_eval[:k], kind="mergesort")
+    size = 1
+    while size < 4 * width:
+        size *= 2
+    table = np.zeros(size, dtype=np.uint64)  # open addressing; 0 = empty slot
+    kept = 0
+    for t in range(k):
+        if kept == width:
+            break
+        c = order[t]
+        h = cand_hash[c] | uint64(1)
+        slot = np.int64(h & uint64(size - 1))
+        duplicate = False
+        while table[slot] != 0:
+            if table[slot] == h:
+                duplicate = True
+                break
+            slot = (slot + 1) & (size - 1)
+        if duplicate:
+            continue
+        table[slot] = h
+        out_boards[kept, :, :] = parents[cand_parent[c]]
+        engine.play_xy(out_boards[kept], cand_cell[c] >> 4, cand_cell[c] & 15, scratch)
+        out_scores[kept] = cand_score[c]
+        out_parent[kept] = cand_parent[c]
+        out_cell[kept] = cand_cell[c]
+        kept += 1
+    return kept
+
+
+@njit(cache=True)
+def greedy_finish(b, moves, out_cells):
+    """Finish a game by always taking the move that scores most now.
+
+    Ties (and the many 0-point pairs) go to the move whose colour is most
+    common, which keeps rare colours from being stranded.  Returns
+    (points, number of moves); the moves' cells go to out_cells.
+    """
+    total = 0
+    count = 0
+    while True:
+        m = engine.list_moves(b, moves)
+        if m == 0:
+            return total, count
+        best = 0
+        best_key = -1
+        for j in range(m):
+            size = np.int64(moves[j, SIZE])
+            n = 0
+            for w in range(WORDS):
+                n += popcount(b[moves[j, COLOUR], w])
+            key = (size - 2) * (size - 2) * 1000 + n
+            if key > best_key:
+                best, best_key = j, key
+        x, y = engine.canonical_cell(moves[best])
+        out_cells[count] = 16 * x + y
+        count += 1
+        total += engine.play_move(b, moves[best])
+
+
+NOISE = 4  # seeded tie-breaking: up to 3 points of noise on each child's rank
+
+
+class BeamSearch:
+    """A beam search of one width, run level by level; see :func:`beam_solve`."""
+
+    def __init__(self, start: np.ndarray, width: int, seed: int = 0, noise: int = 0):
+        self.width = width
+        self.rng = new_rng(seed)
+        self.noise = noise
+        self.boards = start.reshape(1, COLOURS, WORDS).copy()
+        self.scores = np.zeros(1, dtype=np.int64)
+        self.history: list[tuple[np.ndarray, np.ndarray]] = []  # per level: (parent, cell)
+        cap = width * MAX_GROUPS
+        self._eval = np.zeros(cap, dtype=np.int64)
+        self._score = np.zeros(cap, dtype=np.int64)
+        self._parent = np.zeros(cap, dtype=np.int64)
+        self._cell = np.zeros(cap, dtype=np.int64)
+        self._hash = np.zeros(cap, dtype=np.uint64)
+        self._moves = engine.new_moves()
+        self._child_moves = engine.new_moves()
+        self._child = engine.new_board()
+        self._scratch = np.zeros(6, dtype=np.uint64)
+        self.best_score = -1
+        self.best_line: list[tuple[int, int]] = []
+        self.done = False
+
+    def _line(self, level: int, index: int) -> list[tuple[int, int]]:
+        cells = []
+        for parent, cell in reversed(self.history[:level]):
+            cells.append(int(cell[index]))
+            index = int(parent[index])
+        return [(c >> 4, c & 15) for c in reversed(cells)]
+
+    def step(self) -> None:
+        """Expand one level."""
+        n = len(self.scores)
+        k, done = expand(
+            self.boards, self.scores, n, self._moves, self._child_moves, self._child,
+            self._eval, self._score, self._parent, self._cell, self._hash, self.rng, self.noise,
+        )
+        if done >= 0 and self.scores[done] > self.best_score:
+            self.best_score = int(self.scores[done])
+            self.best_line = self._line(len(self.history), done)
+        if k == 0:
+            self.done = True
+            return
+        w = min(self.width, k)
+        boards = np.empty((w, COLOURS, WORDS), dtype=np.uint64)
+        scores = np.empty(w, dtype=np.int64)
+        parent = np.empty(w, dtype=np.int64)
+        cell = np.empty(w, dtype=np.int64)
+        kept = select(
+            self.boards, k, w, self._eval, self._score, self._parent, self._cell, self._hash,
+            boards, scores, parent, cell, self._scratch,
+        )
+        self.boards, self.scores = boards[:kept], scores[:kept]
+        self.history.append((parent[:kept], cell[:kept]))
+
+    def finish_greedily(self) -> None:
+        """Complete the most promising unfinished line greedily (for an early stop)."""
+        if self.done or len(self.scores) == 0:
+            return
+        i = int(np.argmax(self.scores))
+        b = self.boards[i].copy()
+        cells = np.zeros(MAX_GROUPS, dtype=np.int64)
+        gained, count = greedy_finish(b, self._moves, cells)
+        total = int(self.scores[i]) + int(gained)
+        if total > self.best_score:
+            self.best_score = total
+            self.best_line = self._line(len(self.history), i) + [(int(c) >> 4, int(c) & 15) for c in cells[:count]]
+
+
+def beam_solve(start: np.ndarray, deadline: float, seed: int = 0, max_width: int = 1 << 16, on_improve=None):
+    """Anytime beam search: widths 1, 2, 4, ... until ``deadline`` (time.monotonic()).
+
+    Returns (score, moves) of the best line found.  A width cut short by the
+    deadline still contributes its best line, finished greedily.
+    """
+    best_score, best_line = -1, []
+    width = 1
+    while width <= max_width:
+        search = BeamSearch(start, width, seed=seed * 7919 + width, noise=NOISE)
+        while not search.done and time.monotonic() < deadline:
+            search.step()
+        if not search.done:
+            search.finish_greedily()
+        if search.best_score > best_score:
+            best_score, best_line = search.best_score, search.best_line
+            if on_improve is not None:
+                on_improve(best_score)
+        if time.monotonic() >= deadline:
+            break
+        width *= 2
+    return best_score, best_line

@@ -1,0 +1,46 @@
+"""Call every numba kernel once so that it is compiled and cached."""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+
+def _samegame_engine() -> None:
+    import numpy as np
+
+    from gridfall.jit import new_rng
+    from gridfall.samegame import engine
+    from gridfall.samegame.boards import random_board
+
+    b = engine.from_board(random_board(1))
+    moves = engine.new_moves()
+    engine.list_moves(b, moves)
+    engine.has_moves(b)
+    engine.cell_count(b)
+    engine.board_hash(b)
+    engine.move_code(moves[0])
+    engine.canonical_cell(moves[0])
+    engine.play_xy(b.copy(), 0, 0, np.zeros(6, dtype=np.uint64))
+    engine.random_playout(b.copy(), new_rng(1), engine.most_common_colour(b), moves)
+
+
+def _samegame_search() -> None:
+    from gridfall.samegame.boards import random_board
+    from gridfall.samegame.search import solve
+
+    solve(random_board(2), 0.05)
+
+
+WARMERS = [
+    ("samegame engine", _samegame_engine),
+    ("samegame search", _samegame_search),
+]
+
+
+def warm_everything() -> Iterator[tuple[str, float]]:
+    """Warm each group of kernels in turn; yield (name, seconds it took)."""
+    for name, warm in WARMERS:
+        start = time.monotonic()
+        warm()
+        yield name, time.monotonic() - start

@@ -1,0 +1,82 @@
+"""The bot runner survives silent, crashing, flooding and deaf bots and leaves nothing behind."""
+
+import os
+import sys
+import time
+
+import pytest
+
+from gridfall.arena.process import BotExited, BotFlooded, BotProcess, BotTimeout
+
+
+def python_bot(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+def test_echo_round_trip_and_timing():
+    with BotProcess(python_bot("import sys\nfor line in sys.stdin: print('got', line.strip(), flush=True)")) as bot:
+        line, took = bot.ask("hello\n", 5)
+        assert line == "got hello"
+        assert 0 < took < 5
+
+
+def test_silent_bot_times_out_on_time():
+    with BotProcess(python_bot("import time; time.sleep(60)")) as bot:
+        start = time.monotonic()
+        with pytest.raises(BotTimeout):
+            bot.ask("hello\n", 0.3)
+        assert time.monotonic() - start < 2
+
+
+def test_crashing_bot_reports_exit_code_and_stderr():
+    with BotProcess(python_bot("import sys; sys.stderr.write('boom\\n'); sys.exit(3)")) as bot:
+        with pytest.raises(BotExited) as e:
+            bot.ask("hello\n", 5)
+    assert "exited with code 3" in e.value.detail
+    assert "boom" in e.value.detail
+
+
+def test_flood_without_newline_is_stopped():
+    with BotProcess(python_bot("import sys\nwhile True: sys.stdout.write('x' * 65536)"), max_output=1 << 18) as bot:
+        with pytest.raises(BotFlooded):
+            bot.ask("hello\n", 10)
+
+
+def test_bot_that_never_reads_cannot_block_the_writer():
+    with BotProcess(python_bot("import time; time.sleep(60)")) as bot:
+        start = time.monotonic()
+        with pytest.raises(BotTimeout):
+            bot.ask("x" * (10 << 20), 0.5)  # far more than a pipe holds
+        assert time.monotonic() - start < 3
+
+
+def test_missing_program_is_a_clear_failure():
+    with pytest.raises(BotExited) as e:
+        with BotProcess("definitely-not-a-program-gridfall") as bot:
+            bot.ask("hello\n", 5)
+    assert "127" in str(e.value) or "not found" in str(e.value)
+
+
+def test_close_kills_the_whole_process_group(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    code = f"import subprocess, time; p = subprocess.Popen(['sleep', '60']); open({str(pid_file)!r}, 'w').write(str(p.pid)); print('ready', flush=True); time.sleep(60)"
+    bot = BotProcess(python_bot(code))
+    assert bot.read_line(time.monotonic() + 10) == "ready"
+    child = int(pid_file.read_text())
+    bot.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        # a zombie still answers kill(0); it is gone once its state is Z or it is reaped
+        try:
+            if open(f"/proc/{child}/stat").read().split()[2] == "Z":
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the bot's child process survived close()")
+    assert bot.proc.poll() is not None

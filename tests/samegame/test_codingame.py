@@ -1,0 +1,146 @@
+"""The referee against scripted bots, and gridfall's own bot under the protocol."""
+
+import io
+import sys
+import textwrap
+
+import pytest
+
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.codingame import BotConfig, Limits, play_turns, referee_game
+
+from .conftest import board_from_columns
+
+RELAXED = Limits(first_turn=20, turn=2)  # scripted Python bots on a busy CI machine
+
+
+def script_bot(tmp_path, body: str) -> str:
+    """A bot program: reads a board per turn, then runs ``body`` (which may print)."""
+    path = tmp_path / "bot.py"
+    path.write_text(textwrap.dedent('''
+        import sys, time
+        from gridfall.samegame import rules
+        turn = 0
+        while True:
+            rows = [sys.stdin.readline() for _ in range(15)]
+            if not rows[-1]:
+                break
+            board = rules.Board.from_rows([[int(v) for v in r.split()] for r in rows])
+            turn += 1
+    ''') + textwrap.indent(textwrap.dedent(body), "    "))
+    return f"{sys.executable} {path}"
+
+
+LARGEST = "g = max(board.groups(), key=lambda g: g.size); print(g.x, g.y, 'msg', flush=True)\n"
+
+
+def test_correct_bot_plays_to_the_end(tmp_path):
+    board = load_board("standard:7")
+    report = referee_game(script_bot(tmp_path, LARGEST), board, "standard:7", limits=RELAXED)
+    assert report.ok, report
+    # the same greedy line, replayed on the rules, gives the same score
+    expected, b = 0, board
+    while b.groups():
+        g = max(b.groups(), key=lambda g: g.size)
+        b, gained = b.play(g.x, g.y)
+        expected += gained
+    assert report.score == expected and report.actions > 10
+
+
+def test_timeout_on_a_later_turn(tmp_path):
+    bot = script_bot(tmp_path, "if turn == 3: time.sleep(5)\n" + LARGEST)
+    report = referee_game(bot, load_board("standard:1"), "b", limits=Limits(first_turn=20, turn=0.3))
+    assert report.outcome == "Timeout"
+    assert report.actions == 2
+
+
+def test_garbage_is_a_format_error(tmp_path):
+    report = referee_game(script_bot(tmp_path, "print('hello world', flush=True)\n"), load_board("standard:1"), "b", limits=RELAXED)
+    assert report.outcome == rules.FORMAT_VERDICT
+    assert "hello world" in report.detail
+
+
+def test_single_cell_click_loses(tmp_path):
+    # (0, 14) on standard:1 is a 3 whose neighbours are 1 (right) and 3 (below)... find a true single
+    board = load_board("standard:1")
+    single = next((x, y) for x in range(15) for y in range(15) if len(board.region(x, y)) == 1)
+    report = referee_game(script_bot(tmp_path, f"print('{single[0]} {single[1]}', flush=True)\n"), board, "b", limits=RELAXED)
+    assert report.outcome == rules.REGION_OF_ONE
+    assert report.score == 0 and report.actions == 0
+
+
+def test_empty_cell_click_loses(tmp_path):
+    board = board_from_columns([[0, 0, 1, 1], [2, 2]])
+    report = referee_game(script_bot(tmp_path, "print('9 9', flush=True)\n"), board, "b", limits=RELAXED)
+    assert report.outcome == rules.EMPTY_TILE
+
+
+def test_bot_exiting_early_is_reported_as_a_crash(tmp_path):
+    report = referee_game(script_bot(tmp_path, "if turn == 2: sys.exit(0)\n" + LARGEST), load_board("standard:1"), "b", limits=RELAXED)
+    assert report.outcome == "Bot crashed"
+    assert "exited with code 0" in report.detail
+    assert report.actions == 1 and report.score >= 0
+
+
+def test_empty_line_is_an_empty_action(tmp_path):
+    report = referee_game(script_bot(tmp_path, "print(flush=True)\n"), load_board("standard:1"), "b", limits=RELAXED)
+    assert report.outcome == "Empty action provided"
+
+
+def test_one_turn_flavour_with_warnings(tmp_path):
+    board = board_from_columns([[0, 0, 1, 1], [2, 2]])
+    bot = script_bot(tmp_path, "print('9 9;0 0 hi;0 0;0 0', flush=True)\n")
+    report = referee_game(bot, board, "b", one_turn=True, limits=RELAXED)
+    assert report.ok
+    assert report.actions == 3 and len(report.warnings) == 1
+    assert report.cleared and report.score == 1000
+
+
+def test_missing_bot_program(tmp_path):
+    report = referee_game(str(tmp_path / "nope.py"), load_board("standard:1"), "b", limits=RELAXED)
+    assert report.outcome == "Bot crashed"
+
+
+def test_gridfall_bot_replans_when_the_board_is_not_the_expected_one():
+    board = load_board("standard:3")
+    calls = []
+
+    def planner(b, seconds, seed):
+        calls.append(b)
+        g = max(b.groups(), key=lambda g: g.size)
+        return [(g.x, g.y)] * 3  # only the first can be right: the rest must be caught
+
+    surprise = load_board("standard:4")
+    inp = io.StringIO(board.text() + "\n" + surprise.text() + "\n")
+    out = io.StringIO()
+    play_turns(inp, out, BotConfig(first_turn_budget=1), planner=planner, log=io.StringIO())
+    moves = [tuple(map(int, line.split())) for line in out.getvalue().splitlines()]
+    assert len(moves) == 2
+    assert calls == [board, surprise]
+    board.check(*moves[0])
+    surprise.check(*moves[1])
+
+
+def test_gridfall_bot_never_plays_an_illegal_planned_move():
+    board = load_board("standard:3")
+    after_first = None
+
+    def bad_planner(b, seconds, seed):
+        return [(14, 14), (14, 14)]  # usually illegal; the bot must fall back
+
+    inp = io.StringIO(board.text() + "\n")
+    out = io.StringIO()
+    play_turns(inp, out, BotConfig(first_turn_budget=1), planner=bad_planner, log=io.StringIO())
+    (x, y), = [tuple(map(int, line.split())) for line in out.getvalue().splitlines()]
+    board.check(x, y)
+
+
+@pytest.mark.parametrize("one_turn", [False, True])
+def test_gridfall_bot_under_the_referee(one_turn):
+    command = f"{sys.executable} -m gridfall samegame bot --think 1.5" + (" --one-turn" if one_turn else "")
+    report = referee_game(command, load_board("standard:2"), "standard:2", one_turn=one_turn,
+                          limits=Limits(first_turn=20, turn=0.150))
+    assert report.ok, report
+    assert report.score > 1000
+    assert report.first_turn_seconds < 5
