@@ -149,7 +149,9 @@ class BotProcess:
                     continue
                 except OSError as e:
                     if e.errno in (errno.EPIPE, errno.EINVAL, errno.EBADF):
-                        raise BotExited(self._exit_detail()) from None
+                        # The bot stopped reading (it may have exited).  An answer
+                        # it already printed still counts: let the read decide.
+                        return
                     raise
                 data = data[written:]
 

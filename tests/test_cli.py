@@ -1,0 +1,95 @@
+"""The `gridfall` command as a user meets it."""
+
+import json
+
+from click.testing import CliRunner
+
+from gridfall.cli import main
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board
+
+from .samegame.test_rules import reference_solutions
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_help_lists_the_games_and_commands():
+    result = run("--help")
+    assert result.exit_code == 0 and "samegame" in result.output and "warmup" in result.output
+    result = run("samegame", "--help")
+    for command in ("show", "score", "solve", "bot", "referee"):
+        assert command in result.output
+
+
+def test_show_renders_axes_and_summary():
+    result = run("samegame", "show", "standard:1")
+    assert result.exit_code == 0
+    assert "225 cells" in result.output and "44 legal moves" in result.output
+    assert result.output.splitlines()[0].startswith("14")
+
+
+def test_score_reproduces_a_reference_sequence_as_json():
+    number, score, n_moves, left, moves = next(reference_solutions())
+    result = run("samegame", "score", f"standard:{number}", moves, "--json", "--strict")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["score"] == score and data["moves"] == n_moves and data["cleared"] == (left == 0)
+    assert data["error"] is None
+
+
+def test_score_reads_moves_from_stdin_and_reports_warnings():
+    result = run("samegame", "score", "standard:1", "-", input="14 14;9 0\n")
+    assert result.exit_code == 0
+    assert "warning: action 1" in result.output
+    assert "applied: 9 0" in result.output
+
+
+def test_score_exit_code_on_error():
+    result = run("samegame", "score", "standard:1", "a b", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.output)["error"] == rules.FORMAT_VERDICT
+
+
+def test_malformed_board_file_is_named_with_line_and_column(tmp_path):
+    rows = load_board("standard:1").text().splitlines()
+    rows[3] = rows[3].replace("2", "7", 1)
+    path = tmp_path / "bad.txt"
+    path.write_text("\n".join(rows))
+    result = run("samegame", "show", str(path))
+    assert result.exit_code == 2
+    assert "line 4, column 1: colour 7 is outside 0..4" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_missing_board_file():
+    result = run("samegame", "solve", "no/such/file.txt", "--time", "0.1")
+    assert result.exit_code == 2
+    assert "no such board file" in result.output
+
+
+def test_solve_prints_a_line_the_rules_confirm():
+    result = run("samegame", "solve", "standard:9", "--time", "0.5", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output.strip().splitlines()[-1])
+    judged = rules.judge(load_board("standard:9"), rules.split_one_turn(data["moves"]), strict=True)
+    assert judged.ok and judged.score == data["score"] > 0
+
+
+def test_referee_refuses_an_unknown_board_before_starting_any_bot():
+    result = run("samegame", "referee", "--bot", "true", "standard:99")
+    assert result.exit_code == 2 and "boards 1..20" in result.output
+
+
+def test_referee_json_counts_failed_boards(tmp_path):
+    result = run("samegame", "referee", "--bot", "echo '0 99'", "standard:1", "standard:2", "--workers", "2", "--json")
+    data = json.loads(result.output)
+    assert data["failed"] == 2 and data["total"] == 0
+    assert {b["outcome"] for b in data["boards"]} == {rules.OUT_OF_BOUNDS}
+
+
+def test_warmup_reports_every_kernel_group():
+    result = run("warmup")
+    assert result.exit_code == 0
+    assert "samegame engine" in result.output and "numba cache" in result.output
