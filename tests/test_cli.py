@@ -30,6 +30,12 @@ def test_show_renders_axes_and_summary():
     assert result.output.splitlines()[0].startswith("14")
 
 
+def test_show_json_lists_rows_top_first_and_moves():
+    data = json.loads(run("samegame", "show", "standard:1", "--json").output)
+    assert data["rows"][0][:5] == [3, 1, 1, 4, 1]
+    assert len(data["moves"]) == 44 and sum(data["colour_counts"]) == 225
+
+
 def test_score_reproduces_a_reference_sequence_as_json():
     number, score, n_moves, left, moves = next(reference_solutions())
     result = run("samegame", "score", f"standard:{number}", moves, "--json", "--strict")

@@ -83,6 +83,12 @@ def test_bot_exiting_early_is_reported_as_a_crash(tmp_path):
     assert report.actions == 1 and report.score >= 0
 
 
+def test_flooding_bot_is_stopped(tmp_path):
+    bot = script_bot(tmp_path, "while True: sys.stdout.write('9' * 100000)\n")
+    report = referee_game(bot, load_board("standard:1"), "b", limits=RELAXED)
+    assert report.outcome == "Output flood"
+
+
 def test_empty_line_is_an_empty_action(tmp_path):
     report = referee_game(script_bot(tmp_path, "print(flush=True)\n"), load_board("standard:1"), "b", limits=RELAXED)
     assert report.outcome == "Empty action provided"

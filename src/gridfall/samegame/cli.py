@@ -39,11 +39,18 @@ def samegame() -> None:
 
 @samegame.command()
 @click.argument("board")
-def show(board: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the rows (top first), colour counts and moves as JSON.")
+def show(board: str, as_json: bool) -> None:
     """Render BOARD in colour, with its axes and a summary."""
     from gridfall.samegame.display import board_text, summary_line
 
     b = _board(board)
+    if as_json:
+        click.echo(json.dumps({
+            "board": board, "rows": b.rows(), "colour_counts": b.colour_counts(),
+            "moves": [{"x": g.x, "y": g.y, "colour": g.colour, "size": g.size} for g in b.groups()],
+        }))
+        return
     console = _console()
     console.print(board_text(b))
     console.print(summary_line(b))
