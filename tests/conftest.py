@@ -1,10 +1,16 @@
-"""Warm every numba kernel once per session, as `gridfall warmup` does after install.
+"""Test session set-up.
 
-Bots under test run as subprocesses with timed first turns; they must load
-compiled kernels from the cache, not compile them on the clock.
+Every numba kernel is warmed once per session, as `gridfall warmup` does after
+install: bots under test run as subprocesses with timed first turns and must
+load compiled kernels from the cache, not compile them on the clock.
 """
 
+import os
+import tempfile
 import time
+
+# Tests (and the bots they start) use a throw-away solution store, never the user's.
+os.environ["GRIDFALL_STORE"] = os.path.join(tempfile.mkdtemp(prefix="gridfall-test-"), "store.sqlite")
 
 
 def pytest_sessionstart(session):

@@ -73,10 +73,23 @@ def ctz(typingctx, x):
 # splitmix64: one add, three xor-shift-multiplies; passes BigCrush.
 
 
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return z ^ (z >> 31)
+
+
 def new_rng(seed: int):
+    """A generator state for ``seed``.
+
+    Every splitmix64 stream is the same cycle entered at a different point, and
+    each draw steps the state by the golden gamma; so the seed is *mixed* into
+    the starting point.  (Starting at ``seed * gamma`` would make seed 9 the
+    stream of seed 3 shifted by six draws.)
+    """
     import numpy as np
 
-    return np.array([(seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64], dtype=np.uint64)
+    return np.array([_mix64((seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64)], dtype=np.uint64)
 
 
 @njit(inline="always")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -95,55 +96,99 @@ def score(board: str, moves: str, strict: bool, as_json: bool) -> None:
     sys.exit(0 if judged.ok else 1)
 
 
+def _store_options(f):
+    f = click.option("--no-store", is_flag=True, help="Neither read nor write the solution store.")(f)
+    f = click.option("--store", "store_path", type=click.Path(dir_okay=False),
+                     help="Solution store file (default: the user's data directory).")(f)
+    return f
+
+
+def _open_store(store_path: str | None):
+    from gridfall.samegame.store import SolutionStore, StoreError
+
+    try:
+        return SolutionStore(store_path)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+
+
 @samegame.command()
 @click.argument("board")
 @click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
               help="Seconds to search.")
+@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa"]), default="auto", show_default=True,
+              help="auto: beam under 1 s, else nrpa.")
+@click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
+              help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same search).")
+@_store_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve(board: str, seconds: float, seed: int, as_json: bool) -> None:
+def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int,
+          store_path: str | None, no_store: bool, as_json: bool) -> None:
     """Search BOARD for --time seconds and print the best line found.
 
-    The line is replayed on the rules of record before it is printed, so the
-    score is exactly what the CodinGame referee gives for it.
+    The solution store is read first and improvements are written to it; the
+    line printed is the better of the two.  Every line is replayed on the rules
+    of record before it is printed, so the score is exactly the referee's.
     """
+    from gridfall.samegame.search import resolve_algo
     from gridfall.samegame.search import solve as run_solve
 
     b = _board(board)
+    store = None if no_store else _open_store(store_path)
+    stored = store.best(b) if store else None
+    params = {"level": level} if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa") else {}
     err = _console(stderr=True)
-    with err.status(f"searching {board} for {seconds:g} s") as status:
-        def improved(best: int) -> None:
-            status.update(f"searching {board} for {seconds:g} s: best so far {best}")
-
-        solution = run_solve(b, seconds, seed=seed, on_improve=improved)
+    label = f"{board}: {resolve_algo(algo, seconds)} x{workers} for {seconds:g} s"
+    if stored:
+        label += f" (stored: {stored.score})"
+    with err.status(label) as status:
+        solution = run_solve(b, seconds, algo=algo, workers=workers, seed=seed,
+                             on_improve=lambda best: status.update(f"{label}: best so far {best}"), **params)
+    improved = store.offer(b, solution.moves, algo=f"{solution.algo} x{workers}", seconds=seconds, seed=seed) if store else False
+    score, moves, source = solution.score, solution.actions(), "search"
+    if stored and stored.score >= solution.score:
+        score, moves, source = stored.score, stored.moves, "store"
+    n_moves = len(rules.split_one_turn(moves))
     if as_json:
         click.echo(json.dumps({
-            "board": board, "score": solution.score, "moves": solution.actions(), "n_moves": len(solution.moves),
-            "cleared": solution.cleared, "algo": solution.algo, "seconds": round(solution.seconds, 3), "seed": seed,
+            "board": board, "score": score, "moves": moves, "n_moves": n_moves, "source": source,
+            "search_score": solution.score, "stored_score": stored.score if stored else None, "improved_store": improved,
+            "cleared": rules.judge(b, rules.split_one_turn(moves), strict=True).cleared,
+            "algo": solution.algo, "workers": workers, "seconds": round(solution.seconds, 3), "seed": seed,
         }))
-    else:
-        click.echo(f"{board}: score {solution.score} in {len(solution.moves)} moves, "
-                   f"cleared {'yes' if solution.cleared else 'no'} ({solution.algo}, {solution.seconds:.1f} s, seed {seed})")
-        click.echo(solution.actions())
+        return
+    click.echo(f"{board}: score {score} in {n_moves} moves ({source}); search found {solution.score} "
+               f"({solution.algo} x{workers}, {solution.seconds:.1f} s, seed {seed}, "
+               f"cleared {'yes' if solution.cleared else 'no'})"
+               + (f"; stored line {stored.score}" if stored else "") + ("; store improved" if improved else ""))
+    click.echo(moves)
 
 
 @samegame.command()
 @click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
 @click.option("--think", type=click.FloatRange(min=0.1, max=19.5), default=17.0, show_default=True,
               help="Seconds of the 20 s first turn to spend planning, counted from process start.")
+@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa"]), default="auto", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Search threads (CodinGame gives one core).")
 @click.option("--seed", type=int, default=0, show_default=True)
-def bot(one_turn: bool, think: float, seed: int) -> None:
+@_store_options
+def bot(one_turn: bool, think: float, algo: str, workers: int, seed: int, store_path: str | None, no_store: bool) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
 
-    Turn flavour (default): plans during the 20 s first turn, then answers each
-    50 ms turn from the plan, planning again if the board is not the expected
-    one; every move is checked legal before it is printed.  Run `gridfall
-    warmup` once beforehand so the first turn is not spent compiling.
+    Plays the stored line for the board if the solution store has one, else
+    searches.  Turn flavour (default): plans during the 20 s first turn, then
+    answers each 50 ms turn from the plan, planning again if the board is not
+    the expected one; every move is checked legal before it is printed.  Run
+    `gridfall warmup` once beforehand so the first turn is not spent compiling.
     """
     from gridfall.cli import STARTED
     from gridfall.samegame.codingame import BotConfig, play_one_turn, play_turns
 
-    config = BotConfig(first_turn_budget=think, seed=seed)
+    config = BotConfig(first_turn_budget=think, seed=seed, workers=workers, algo=algo, store=store_path,
+                       use_store=not no_store)
     (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, started=STARTED)
 
 
@@ -202,3 +247,115 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         console.print(f"total {total} over {len(done) - failed} ok boards; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
     sys.exit(130 if interrupted else 0)
+
+
+@samegame.command()
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="Board set to solve.")
+@click.option("--time", "seconds", type=click.FloatRange(min=1.5), default=20.0, show_default=True,
+              help="The first-turn limit per board (the bot plans until 1.2 s before it).")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
+              help="Boards solved at once, one core each.")
+@click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
+@click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
+@_store_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None,
+          store_path: str | None, no_store: bool, as_json: bool) -> None:
+    """Solve every board of a set under the one-turn protocol and compare with published results.
+
+    Each board runs gridfall's one-turn bot as a subprocess under the referee
+    (one core, --time seconds), exactly the path a CodinGame submission takes.
+    Use --no-store to measure the search alone.
+    """
+    from rich.progress import Progress
+
+    from gridfall.arena.pool import run_jobs
+    from gridfall.samegame.anchors import OFFLINE, ONLINE_20S
+    from gridfall.samegame.boards import set_specs
+    from gridfall.samegame.codingame import Limits, referee_game
+    from gridfall.samegame.display import anchors_table, reports_table
+
+    specs = set_specs(set_name)[:first]
+    if command is None:
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.2:.2f}"
+                   + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
+    limits = Limits(first_turn=seconds)
+    with Progress(console=_console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{set_name}: {len(specs)} boards x {seconds:g} s", total=len(specs))
+        reports, interrupted = run_jobs(
+            specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
+            workers=workers, on_done=lambda i, r: progress.advance(task),
+        )
+    done = [r for r in reports if r is not None]
+    total = sum(r.score for r in done if r.ok)
+    if as_json:
+        click.echo(json.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
+                               "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
+        sys.exit(130 if interrupted else 0)
+    console = _console()
+    console.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}"))
+    console.print(f"total {total} over {len(done)} boards" + ("; interrupted" if interrupted else ""))
+    if set_name == "standard" and len(done) == 20:
+        console.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
+    sys.exit(130 if interrupted else 0)
+
+
+@samegame.group()
+def store() -> None:
+    """Inspect and share the solution store (the best line found for each board)."""
+
+
+@store.command("list")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+@click.option("--json", "as_json", is_flag=True)
+def store_list(store_path: str | None, as_json: bool) -> None:
+    """One line per stored board: the bundled boards it is, score, moves, how found."""
+    from rich.table import Table
+
+    s = _open_store(store_path)
+    entries = s.entries()
+    if as_json:
+        click.echo(json.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
+                                "seconds": e.seconds, "seed": e.seed, "found": e.found} for e in entries]))
+        return
+    table = Table(title=f"{len(entries)} boards in {s.path}")
+    for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when"):
+        table.add_column(column)
+    for e in entries:
+        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(len(e.line())), e.algo,
+                      f"{e.seconds:.0f}", str(e.seed), e.found)
+    _console().print(table)
+
+
+@store.command("export")
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "results"]), default="jsonl", show_default=True,
+              help="jsonl: every entry with its board; results: 'N<TAB>score<TAB>moves' for one --set.")
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True)
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
+    """Write the store to OUT (- for stdout), to share it or to publish results."""
+    s = _open_store(store_path)
+    stream = click.open_file(out, "w", atomic=out != "-")
+    with stream:
+        count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
+    click.echo(f"exported {count} boards to {out}", err=True)
+
+
+@store.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The set that bare board numbers in a results file refer to.")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+def store_import(path: str, set_name: str, store_path: str | None) -> None:
+    """Merge PATH (jsonl as exported, or a results file) into the store; every line is replayed first."""
+    from gridfall.samegame.store import StoreError
+
+    s = _open_store(store_path)
+    try:
+        read, improved = s.import_file(path, set_name)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"read {read} lines from {path}; {improved} improved the store")

@@ -130,20 +130,44 @@ def read_board(stream: IO[str]) -> rules.Board | None:
 
 @dataclass
 class BotConfig:
-    """How gridfall's bot spends its time (seconds)."""
+    """How gridfall's bot spends its time (seconds) and where it looks for known lines."""
 
     first_turn_budget: float = 17.0  # of the 20 s, counted from process start
     replan_budget: float = 0.020  # of the 50 ms, if the board is not the expected one
     seed: int = 0
+    workers: int = 1  # CodinGame gives one core
+    algo: str = "auto"
+    store: str | None = None  # path of the solution store; None: the default store
+    use_store: bool = True
 
 
 Planner = Callable[[rules.Board, float, int], list[tuple[int, int]]]
 
 
-def default_planner(board: rules.Board, seconds: float, seed: int) -> list[tuple[int, int]]:
-    from gridfall.samegame.search import solve
+def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
+    """A planner: the stored line for the board if there is one, else a search."""
+    store = None
+    if config.use_store:
+        from gridfall.samegame.store import SolutionStore, StoreError
 
-    return solve(board, seconds, seed=seed).moves
+        try:
+            store = SolutionStore(config.store)
+        except StoreError as e:
+            print(f"gridfall bot: {e}; searching without it", file=log)
+
+    def plan(board: rules.Board, seconds: float, seed: int) -> list[tuple[int, int]]:
+        from gridfall.samegame.search import solve
+
+        if store is not None:
+            entry = store.best(board)
+            if entry is not None:
+                print(f"gridfall bot: stored line, score {entry.score}", file=log)
+                return entry.line()
+        solution = solve(board, seconds, algo=config.algo, workers=config.workers, seed=seed)
+        print(f"gridfall bot: {solution.algo} found {solution.score} in {solution.seconds:.2f} s", file=log)
+        return solution.moves
+
+    return plan
 
 
 def fallback_move(board: rules.Board) -> tuple[int, int]:
@@ -153,7 +177,7 @@ def fallback_move(board: rules.Board) -> tuple[int, int]:
 
 
 def play_turns(
-    inp: IO[str], out: IO[str], config: BotConfig = BotConfig(), planner: Planner = default_planner,
+    inp: IO[str], out: IO[str], config: BotConfig = BotConfig(), planner: Planner | None = None,
     started: float | None = None, log: IO[str] = sys.stderr,
 ) -> None:
     """The turn flavour: plan on the first turn, then follow the plan.
@@ -163,6 +187,7 @@ def play_turns(
     printed is checked legal on the received board first.
     """
     started = time.monotonic() if started is None else started
+    planner = planner or make_planner(config, log)
     plan: list[tuple[int, int]] = []
     expected: rules.Board | None = None
     first = True
@@ -194,11 +219,12 @@ def play_turns(
 
 
 def play_one_turn(
-    inp: IO[str], out: IO[str], config: BotConfig = BotConfig(), planner: Planner = default_planner,
+    inp: IO[str], out: IO[str], config: BotConfig = BotConfig(), planner: Planner | None = None,
     started: float | None = None, log: IO[str] = sys.stderr,
 ) -> None:
     """The one-turn flavour: plan, then print every action on one line."""
     started = time.monotonic() if started is None else started
+    planner = planner or make_planner(config, log)
     try:
         board = read_board(inp)
     except BoardError as e:
@@ -207,5 +233,7 @@ def play_one_turn(
     if board is None:
         return
     moves = planner(board, max(started + config.first_turn_budget - time.monotonic(), 0.005), config.seed)
+    if not moves:  # nothing to play: any click is only a warning in this flavour
+        moves = [(0, 0)]
     out.write(";".join(f"{x} {y}" for x, y in moves[: rules.ONE_TURN_ACTION_LIMIT]) + "\n")
     out.flush()

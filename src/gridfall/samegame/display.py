@@ -57,3 +57,17 @@ def reports_table(reports, title: str) -> Table:
             outcome,
         )
     return table
+
+
+def anchors_table(total: int, seconds: float, online, offline) -> Table:
+    """gridfall's total beside published totals on the 20 standard boards."""
+    table = Table(title="beside published totals on the 20 standard boards (CodinGame scoring)")
+    table.add_column("program")
+    table.add_column("total", justify="right")
+    table.add_column("gridfall - it", justify="right")
+    table.add_row(f"[bold]gridfall, {seconds:g} s a board, one core[/bold]", f"[bold]{total:,}[/bold]", "")
+    for name, value in online:
+        table.add_row(f"{name} (20 s, one core)", f"{value:,}", f"{total - value:+,}")
+    for name, value in offline:
+        table.add_row(f"{name} (offline)", f"{value:,}", f"{total - value:+,}")
+    return table

@@ -1,18 +1,34 @@
 """SameGame players and solvers on the engine.
 
-:func:`solve` is the one entry point: a board, a time budget and a seed in, the
-best legal line found out, checked against the rules of record before it is
-returned.
+:func:`solve` is the one entry point: a board, a time budget, an algorithm,
+workers and a seed in; the best legal line found out, replayed on the rules of
+record before it is returned.
+
+Algorithms (one module each):
+
+* ``beam``: beam search with transposition elimination, widths doubling
+  until the deadline (:mod:`.beam`);
+* ``nmcs``: Nested Monte-Carlo Search, level 2, restarted (:mod:`.nmcs`);
+* ``nrpa``: Nested Rollout Policy Adaptation, level 3, restarted (:mod:`.nrpa`);
+* ``auto``: ``beam`` for budgets under a second (re-planning inside a 50 ms
+  turn), else ``nrpa``, the strongest at every longer budget measured
+  (``benchmarks/samegame_search.py``).
+
+With ``workers > 1`` that many independent searches run in threads (the
+kernels release the GIL) with seeds ``seed, seed + 1, ...``; the best line wins.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from gridfall.samegame import engine, rules
 
-ALGORITHMS = ("beam",)
+ALGORITHMS = ("auto", "beam", "nmcs", "nrpa")
+AUTO_BEAM_BELOW = 1.0  # seconds
 
 
 @dataclass
@@ -25,6 +41,7 @@ class Solution:
     algo: str
     seconds: float
     seed: int
+    workers: int = 1
     notes: dict = field(default_factory=dict)
 
     def actions(self) -> str:
@@ -32,20 +49,60 @@ class Solution:
         return ";".join(f"{x} {y}" for x, y in self.moves)
 
 
-def solve(board: rules.Board, seconds: float, *, algo: str = "beam", seed: int = 0, on_improve=None) -> Solution:
-    """Search ``board`` for ``seconds`` and return the best line found.
-
-    ``on_improve(score)`` is called whenever the best score so far improves.
-    The returned line is replayed on the rules of record, so its score is
-    exactly what the referee will give.
-    """
+def resolve_algo(algo: str, seconds: float) -> str:
     if algo not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algo!r}; choose from {', '.join(ALGORITHMS)}")
-    from gridfall.samegame.search.beam import beam_solve
+    if algo == "auto":
+        return "beam" if seconds < AUTO_BEAM_BELOW else "nrpa"
+    return algo
 
-    start = time.monotonic()
-    score, moves = beam_solve(engine.from_board(board), start + seconds, seed=seed, on_improve=on_improve)
+
+def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
+    if algo == "beam":
+        from gridfall.samegame.search.beam import beam_solve
+
+        return beam_solve(start, deadline, seed=seed, on_improve=on_improve, **params)
+    if algo == "nmcs":
+        from gridfall.samegame.search.nmcs import nmcs_solve
+
+        return nmcs_solve(start, deadline, seed=seed, on_improve=on_improve, **params)
+    from gridfall.samegame.search.nrpa import nrpa_solve
+
+    score, line, _ = nrpa_solve(start, deadline, seed=seed, on_improve=on_improve, **params)
+    return score, line
+
+
+def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: int = 1, seed: int = 0,
+          on_improve=None, **params) -> Solution:
+    """Search ``board`` for ``seconds`` and return the best line found.
+
+    ``on_improve(score)`` is called (from any worker thread) whenever the best
+    score over all workers improves.  ``params`` go to the algorithm (for
+    example ``level=2`` for NRPA or NMCS).
+    """
+    chosen = resolve_algo(algo, seconds)
+    started = time.monotonic()
+    deadline = started + seconds
+    start = engine.from_board(board)
+    lock = threading.Lock()
+    best = [-1]
+
+    def improved(score: int) -> None:
+        with lock:
+            if score <= best[0]:
+                return
+            best[0] = score
+        if on_improve is not None:
+            on_improve(score)
+
+    if workers <= 1:
+        results = [_run_one(chosen, start, deadline, seed, improved, params)]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_run_one, chosen, start, deadline, seed + w, improved, params) for w in range(workers)]
+            results = [f.result() for f in futures]
+    score, moves = max(results, key=lambda r: r[0])
     final, replayed = rules.play_sequence(board, moves)
     if replayed != score:
-        raise AssertionError(f"search claimed {score} but the line scores {replayed}")
-    return Solution(replayed, moves, final.is_cleared(), algo, time.monotonic() - start, seed)
+        raise AssertionError(f"{chosen} claimed {score} but its line scores {replayed} under the rules")
+    return Solution(replayed, moves, final.is_cleared(), chosen, time.monotonic() - started, seed, workers)

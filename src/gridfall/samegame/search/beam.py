@@ -23,7 +23,7 @@ from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOUR, COLOURS, MAX_GROUPS, SIZE, WORDS
 
 
-@njit(cache=True)
+@njit(nogil=True, cache=True)
 def potential(b, moves):
     """The points the position's current groups would give if each were taken now.
 
@@ -38,7 +38,7 @@ def potential(b, moves):
     return total
 
 
-@njit(cache=True)
+@njit(nogil=True, cache=True)
 def expand(parents, scores, n, moves, child_moves, child, out_eval, out_score, out_parent, out_cell, out_hash, rng, noise):
     """Children of parents[:n]; returns (children, best finished parent or -1)."""
     k = 0
@@ -62,7 +62,7 @@ def expand(parents, scores, n, moves, child_moves, child, out_eval, out_score, o
     return k, best_done
 
 
-@njit(cache=True)
+@njit(nogil=True, cache=True)
 def select(parents, k, width, cand_eval, cand_score, cand_parent, cand_cell, cand_hash, out_boards, out_scores, out_parent, out_cell, scratch):
     """Keep the best ``width`` distinct children; build their boards; return how many."""
     order = np.argsort(-cand_eval[:k], kind="mergesort")
@@ -95,7 +95,7 @@ def select(parents, k, width, cand_eval, cand_score, cand_parent, cand_cell, can
     return kept
 
 
-@njit(cache=True)
+@njit(nogil=True, cache=True)
 def greedy_finish(b, moves, out_cells):
     """Finish a game by always taking the move that scores most now.
 

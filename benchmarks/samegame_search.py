@@ -1,0 +1,80 @@
+"""The SameGame search algorithms at equal time on the tuning boards.
+
+Every algorithm gets the same seconds per board on one core; boards run in
+parallel, one per core.  Prints one row per algorithm (total, mean, boards
+cleared, boards where it was best) and the per-board scores.
+
+    python benchmarks/samegame_search.py [--boards 10] [--time 10] [--algos beam,nmcs,nrpa]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from rich.console import Console
+from rich.table import Table
+
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.search import solve
+
+
+def cpu_name() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=10, help="tuning boards 1..N")
+    parser.add_argument("--time", type=float, default=10.0, help="seconds per board")
+    parser.add_argument("--algos", default="beam,nmcs,nrpa")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
+    args = parser.parse_args()
+    algos = args.algos.split(",")
+    specs = [f"tuning:{i}" for i in range(1, args.boards + 1)]
+    boards = [load_board(spec) for spec in specs]
+    for algo in algos:  # load kernels outside the clock
+        solve(boards[0], 0.05, algo=algo)
+
+    scores: dict[str, list[int]] = {}
+    cleared: dict[str, int] = {}
+    console = Console(stderr=True)
+    for algo in algos:
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=args.workers) as pool:
+            solutions = list(pool.map(lambda b: solve(b, args.time, algo=algo, seed=1), boards))
+        scores[algo] = [s.score for s in solutions]
+        cleared[algo] = sum(s.cleared for s in solutions)
+        console.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")
+
+    summary = Table(title=f"SameGame search at {args.time:g} s per board, one core each, tuning boards 1-{args.boards}")
+    for column in ("algorithm", "total", "mean", "cleared", "best on"):
+        summary.add_column(column, justify="right")
+    for algo in algos:
+        wins = sum(scores[algo][i] == max(scores[a][i] for a in algos) for i in range(len(boards)))
+        summary.add_row(algo, f"{sum(scores[algo]):,}", f"{sum(scores[algo]) / len(boards):,.0f}",
+                        f"{cleared[algo]}/{len(boards)}", f"{wins}/{len(boards)}")
+    per_board = Table(title="per board")
+    per_board.add_column("board")
+    for algo in algos:
+        per_board.add_column(algo, justify="right")
+    for i, spec in enumerate(specs):
+        best = max(scores[a][i] for a in algos)
+        per_board.add_row(spec, *[f"[bold]{scores[a][i]}[/bold]" if scores[a][i] == best else str(scores[a][i]) for a in algos])
+    out = Console()
+    out.print(summary)
+    out.print(per_board)
+    out.print(f"{cpu_name()}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""The solution store: recoloured boards, improvements only, replay on read and import."""
+
+import io
+import json
+
+import pytest
+
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.codingame import BotConfig, play_one_turn
+from gridfall.samegame.store import SolutionStore, StoreError, board_key
+
+from .test_rules import reference_solutions
+
+
+def reference_line(number):
+    for n, score, _, _, moves in reference_solutions():
+        if n == number:
+            return score, [rules.parse_action(a) for a in rules.split_one_turn(moves)]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = SolutionStore(tmp_path / "store.sqlite")
+    yield s
+    s.close()
+
+
+def test_recoloured_board_finds_the_same_entry(store):
+    score, line = reference_line(1)
+    assert store.offer(load_board("standard:1"), line, algo="test", seconds=1)
+    recoloured = load_board("codingame:31")
+    assert recoloured != load_board("standard:1")
+    assert board_key(recoloured) == board_key(load_board("standard:1"))
+    entry = store.best(recoloured)
+    assert entry is not None and entry.score == score
+    assert rules.play_sequence(recoloured, entry.line())[1] == score
+    assert set(entry.names()) == {"standard:1", "codingame:11", "codingame:31", "codingame:6"}
+
+
+def test_only_improvements_are_written(store):
+    board = load_board("standard:2")
+    score, line = reference_line(2)
+    worse = line[:10]
+    assert store.offer(board, worse, algo="a", seconds=1)
+    assert store.offer(board, line, algo="b", seconds=2)
+    assert not store.offer(board, worse, algo="c", seconds=3)
+    assert store.best(board).score == score and store.best(board).algo == "b"
+
+
+def test_illegal_lines_are_refused(store):
+    with pytest.raises(StoreError, match="Region of size 1|Selected empty tile"):
+        store.offer(load_board("standard:1"), [(14, 14)], algo="x", seconds=0)
+
+
+def test_tampered_entry_is_ignored_on_read(store):
+    board = load_board("standard:3")
+    score, line = reference_line(3)
+    store.offer(board, line, algo="x", seconds=0)
+    store._db.execute("UPDATE solutions SET score = score + 1")
+    assert store.best(board) is None
+
+
+def test_export_import_round_trip(store, tmp_path):
+    for n in (4, 5):
+        store.offer(load_board(f"standard:{n}"), reference_line(n)[1], algo="ref", seconds=0)
+    out = io.StringIO()
+    assert store.export_jsonl(out) == 2
+    path = tmp_path / "shared.jsonl"
+    path.write_text(out.getvalue())
+    other = SolutionStore(tmp_path / "other.sqlite")
+    assert other.import_file(str(path)) == (2, 2)
+    assert other.best(load_board("codingame:35")).score == reference_line(5)[0]
+    assert json.loads(out.getvalue().splitlines()[0])["names"]
+
+
+def test_results_format_round_trip(store, tmp_path):
+    store.offer(load_board("standard:6"), reference_line(6)[1], algo="ref", seconds=0)
+    out = io.StringIO()
+    store.export_results(out, "standard")
+    text = out.getvalue()
+    assert "\n6\t" in text and text.startswith("# gridfall standard")
+    path = tmp_path / "results.txt"
+    path.write_text(text)
+    other = SolutionStore(tmp_path / "other.sqlite")
+    assert other.import_file(str(path)) == (1, 1)
+
+
+def test_import_names_the_bad_line(store, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("# comment\n1\t5\t14 14;0 0\n")
+    with pytest.raises(StoreError, match=r"bad.txt:2: line refused"):
+        store.import_file(str(path))
+
+
+def test_one_turn_bot_plays_the_stored_line(store):
+    score, line = reference_line(7)
+    store.offer(load_board("standard:7"), line, algo="ref", seconds=0)
+    out = io.StringIO()
+    config = BotConfig(first_turn_budget=5, store=str(store.path))
+    play_one_turn(io.StringIO(load_board("codingame:37").text() + "\n"), out, config, log=io.StringIO())
+    judged = rules.judge(load_board("codingame:37"), rules.split_one_turn(out.getvalue()))
+    assert judged.ok and judged.score == score
