@@ -9,6 +9,7 @@ STARTED = time.monotonic()  # as close to process start as Python allows; bots b
 import click  # noqa: E402
 
 from gridfall import __version__  # noqa: E402
+from gridfall.connect4.cli import connect4  # noqa: E402
 from gridfall.samegame.cli import samegame  # noqa: E402
 
 
@@ -18,11 +19,12 @@ def main() -> None:
     """Exact rules, fast engines, strong players and faithful referees for
     SameGame, Match-3 Jewels and Connect Four 7x9 with STEAL.
 
-    Start with `gridfall samegame --help`.
+    Start with `gridfall samegame --help` or `gridfall connect4 --help`.
     """
 
 
 main.add_command(samegame)
+main.add_command(connect4)
 
 
 @main.command()

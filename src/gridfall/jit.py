@@ -111,3 +111,53 @@ def below(rng, n):
 def uniform(rng):
     """A uniform float in [0, 1)."""
     return numba.float64(next_u64(rng) >> numba.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# --- a clock inside kernels ----------------------------------------------------
+# numba cannot call time.monotonic(); LLVM's readcyclecounter is the CPU's time
+# stamp counter on x86 (constant rate on every CPU of the last fifteen years).
+# Python calibrates it once against time.perf_counter(); kernels compare ticks.
+
+
+@intrinsic
+def cycle_counter(typingctx):
+    """The CPU's cycle/time-stamp counter (0 where the CPU has none)."""
+    sig = types.uint64()
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
+        return builder.call(fn, [])
+
+    return sig, codegen
+
+
+@numba.njit(cache=True)
+def _ticks():
+    return cycle_counter()
+
+
+_TICKS_PER_SECOND: list[float] = []
+
+
+def ticks_per_second() -> float:
+    """Counter ticks per second, measured once (0.0 if the counter does not run)."""
+    if not _TICKS_PER_SECOND:
+        import time
+
+        _ticks()
+        t0, c0 = time.perf_counter(), int(_ticks())
+        while time.perf_counter() - t0 < 0.02:
+            pass
+        t1, c1 = time.perf_counter(), int(_ticks())
+        rate = (c1 - c0) / (t1 - t0)
+        _TICKS_PER_SECOND.append(rate if rate > 1e6 else 0.0)
+    return _TICKS_PER_SECOND[0]
+
+
+def deadline_ticks(seconds_from_now: float) -> int:
+    """The counter value ``seconds_from_now`` from now; 2**64-1 (never) without a counter."""
+    rate = ticks_per_second()
+    if rate == 0.0:
+        return 2**64 - 1
+    return int(_ticks()) + int(seconds_from_now * rate)

@@ -40,9 +40,22 @@ def _samegame_search() -> None:
     nrpa_solve(start, time.monotonic() + 1e9, level=2, iterations=2, max_runs=1)
 
 
+def _connect4() -> None:
+    from gridfall.connect4.agents import GridfallAgent, MCTSAgent
+    from gridfall.connect4.rules import Game
+    from gridfall.connect4.solver import Solver
+
+    Solver(7, 6, 16).solve_moves("4455")
+    game = Game()
+    game.apply_action(4)
+    GridfallAgent().act(game, 0.01)
+    MCTSAgent().act(game, 0.01)
+
+
 WARMERS = [
     ("samegame engine", _samegame_engine),
     ("samegame search", _samegame_search),
+    ("connect4 solver and bots", _connect4),
 ]
 
 

@@ -14,6 +14,8 @@ SameGame specifics:
   moves keeps its weight;
 * the tabu colour (the most common colour of the start position) is never
   played while another move exists, so that it can gather into one big group;
+  more generally the ``protect`` most common colours are played last, the most
+  common very last (:func:`colour_ranks`);
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups.
 
 The trick that makes it fast: a playout *records* every step's candidate moves
@@ -59,6 +61,17 @@ def new_line() -> Line:
     )
 
 
+def colour_ranks(start: np.ndarray, protect: int) -> np.ndarray:
+    """Playout ranks of the colours: the ``protect`` most common colours are played last,
+    the most common of all very last (``protect=1`` is the classic tabu colour, 0 none)."""
+    counts = [sum(bin(int(w)).count("1") for w in start[c]) for c in range(start.shape[0])]
+    order = sorted(range(len(counts)), key=lambda c: (-counts[c], c))
+    ranks = np.zeros(len(counts), dtype=np.int64)
+    for i, c in enumerate(order[:protect]):
+        ranks[c] = protect - i
+    return ranks
+
+
 def new_policy() -> np.ndarray:
     """Row 0: the weights (logits); row 1: their exponentials, kept in step."""
     policy = np.zeros((2, 1 << POLICY_BITS), dtype=np.float64)
@@ -83,8 +96,12 @@ def copy_line(src, dst, length):
 
 
 @njit(nogil=True, cache=True)
-def playout(start, policy, tabu, biases, rng, moves, b, weights, line):
-    """One policy playout from start, recorded in line; returns (score, length)."""
+def playout(start, policy, ranks, biases, rng, moves, b, weights, line):
+    """One policy playout from start, recorded in line; returns (score, length).
+
+    Only moves of the lowest colour rank present are candidates (ranks[c]: 0
+    for free colours, higher for protected ones: the tabu colour last).
+    """
     b[:, :] = start
     score = 0
     length = 0
@@ -94,18 +111,13 @@ def playout(start, policy, tabu, biases, rng, moves, b, weights, line):
         n = engine.list_moves(b, moves)
         if n == 0:
             return score, length
-        # the tabu colour only when nothing else is left
-        t = tabu
-        if t >= 0:
-            t = -1
-            for j in range(n):
-                if np.int64(moves[j, COLOUR]) != tabu:
-                    t = tabu
-                    break
+        lowest = 1 << 30
+        for j in range(n):
+            lowest = min(lowest, ranks[moves[j, COLOUR]])
         z = 0.0
         first = at
         for j in range(n):
-            if t >= 0 and np.int64(moves[j, COLOUR]) == t:
+            if ranks[moves[j, COLOUR]] != lowest:
                 weights[j] = 0.0
                 continue
             code = np.int64(engine.move_code(moves[j]) & POLICY_MASK)
@@ -156,7 +168,7 @@ def adapt(policy, line, length, alpha, biases, idx, delta):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, tabu, biases, alpha, iterations, rng, best, current, moves, b, weights, idx, delta):
+def level1(start, policy, ranks, biases, alpha, iterations, rng, best, current, moves, b, weights, idx, delta):
     """A level-1 search (adapts ``policy`` in place); the best line goes to ``best``.
 
     Returns (best score, its length).
@@ -164,7 +176,7 @@ def level1(start, policy, tabu, biases, alpha, iterations, rng, best, current, m
     best_score = -1
     best_len = 0
     for _ in range(iterations):
-        score, length = playout(start, policy, tabu, biases, rng, moves, b, weights, current)
+        score, length = playout(start, policy, ranks, biases, rng, moves, b, weights, current)
         if score >= best_score:
             best_score = score
             best_len = length
@@ -177,13 +189,13 @@ class NRPA:
     """One NRPA search thread over a start position, with its own seed and scratch."""
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
-                 bias: float = 0.0, tabu: bool = True, on_improve=None, max_playouts: float = math.inf):
+                 bias: float = 0.0, protect: int = 1, on_improve=None, max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
         self.iterations = iterations
         self.alpha = alpha
         self.biases = bias_table(bias)
-        self.tabu = int(engine.most_common_colour(start)) if tabu else -1
+        self.ranks = colour_ranks(start, protect)
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
         self.best_score = -1
@@ -216,7 +228,7 @@ class NRPA:
         """
         best = self._spare[level]
         if level == 1:
-            score, length = level1(self.start, policy, self.tabu, self.biases, self.alpha, self.iterations, self.rng,
+            score, length = level1(self.start, policy, self.ranks, self.biases, self.alpha, self.iterations, self.rng,
                                    best, self._current, self._moves, self._board, self._weights, self._idx, self._delta)
             self.playouts += self.iterations
             self._record(score, best, length)
@@ -234,15 +246,15 @@ class NRPA:
 
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
-               alpha: float = 1.0, bias: float = 0.0, on_improve=None, max_runs: int | None = None,
+               alpha: float = 1.0, bias: float = 0.0, protect: int = 1, on_improve=None, max_runs: int | None = None,
                max_playouts: float = math.inf):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
     Returns (score, moves, playouts).
     """
-    search = NRPA(start, seed=seed, iterations=iterations, alpha=alpha, bias=bias, on_improve=on_improve,
-                  max_playouts=max_playouts)
+    search = NRPA(start, seed=seed, iterations=iterations, alpha=alpha, bias=bias, protect=protect,
+                  on_improve=on_improve, max_playouts=max_playouts)
     runs = 0
     while not search._out_of_budget(deadline) and (max_runs is None or runs < max_runs):
         search.run(level, new_policy(), deadline)

@@ -1,0 +1,75 @@
+"""The exact solver on the bundled scored positions: correctness, time and nodes per second per file.
+
+Runs each file from its first position until the file is done or its time
+budget is spent, and prints per file: positions solved, how many scores were
+exact, mean time and nodes per position, nodes per second.  One core.
+
+    python benchmarks/connect4_solver.py [--files 7x6/midgame_L2,...] [--seconds-per-file 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from importlib import resources
+
+from rich.console import Console
+from rich.table import Table
+
+from gridfall.connect4.solver import Solver
+
+FILES = ["7x6/endgame_L1", "7x6/midgame_L1", "7x6/midgame_L2", "7x6/opening_L1", "7x6/opening_L2",
+         "9x5/endgame_L1", "9x5/midgame_L1", "9x5/midgame_L2", "9x5/opening_L1", "9x5/opening_L2", "9x5/opening_L3"]
+
+
+def cpu_name() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", default=",".join(FILES))
+    parser.add_argument("--seconds-per-file", type=float, default=300.0, help="stop a file after this long (0: no limit)")
+    parser.add_argument("--table-bits", type=int, default=24)
+    args = parser.parse_args()
+    table = Table(title="Connect Four exact solver on the scored positions (one core)")
+    for column in ("file", "solved", "exact", "mean time", "mean nodes", "nodes/s"):
+        table.add_column(column, justify="right")
+    solvers: dict[str, Solver] = {}
+    console = Console(stderr=True)
+    for name in args.files.split(","):
+        size = name.split("/")[0]
+        if size not in solvers:
+            w, h = (int(v) for v in size.split("x"))
+            solvers[size] = Solver(w, h, args.table_bits)
+            solvers[size].solve_moves("")  if w * h <= 20 else solvers[size].solve_moves("0" * (h - 1))
+        solver = solvers[size]
+        text = resources.files("gridfall").joinpath("data", "connect4", "scored", f"{name}.txt").read_text()
+        positions = [line.split() for line in text.splitlines() if line.strip()]
+        solved = exact = nodes = 0
+        seconds = 0.0
+        for moves, expected in positions:
+            result = solver.solve_moves(moves)
+            solved += 1
+            exact += result.score == int(expected)
+            nodes += result.nodes
+            seconds += result.seconds
+            if args.seconds_per_file and seconds > args.seconds_per_file:
+                break
+        console.print(f"{name}: {exact}/{solved} exact, {seconds / solved * 1000:.2f} ms per position")
+        table.add_row(name, f"{solved}/{len(positions)}", f"{exact}/{solved}", f"{seconds / solved * 1000:.3f} ms",
+                      f"{nodes / solved:,.0f}", f"{nodes / seconds / 1e6:.2f} M")
+    out = Console()
+    out.print(table)
+    out.print(f"{cpu_name()}; {time.strftime('%Y-%m-%d')}")
+
+
+if __name__ == "__main__":
+    main()

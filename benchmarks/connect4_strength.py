@@ -1,0 +1,76 @@
+"""gridfall's Connect Four bot against the built-in opponents, through the referee at CodinGame limits.
+
+Every game runs two bot programs as subprocesses under the referee (1000 ms
+first turn, 100 ms later turns, 9x7 with STEAL), pairs of games with seats
+swapped.  Prints per opponent: wins, draws, losses, score share, Elo
+difference with its 95% interval, and losses on time.
+
+    python benchmarks/connect4_strength.py [--games 200] [--opponents greedy,mcts] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from gridfall.arena.elo import MatchScore
+from gridfall.arena.pool import run_jobs
+from gridfall.connect4.codingame import Limits, referee_game
+
+
+def bot(agent: str, seed: int) -> str:
+    return f"{sys.executable} -m gridfall connect4 bot --agent {agent} --seed {seed}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--opponents", default="greedy,mcts")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once")
+    parser.add_argument("--time-scale", type=float, default=1.0)
+    args = parser.parse_args()
+    limits = Limits().scaled(args.time_scale)
+    table = Table(title=f"gridfall vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
+    for column in ("opponent", "W", "D", "L", "score", "Elo [95%]", "gridfall timeouts", "opponent timeouts", "minutes"):
+        table.add_column(column, justify="right")
+    for opponent in args.opponents.split(","):
+        def play(i: int, opponent=opponent):
+            seats = [(bot("gridfall", i), "gridfall"), (bot(opponent, i), opponent)]
+            if i % 2:
+                seats.reverse()
+            return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), limits)
+
+        start = time.monotonic()
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(f"gridfall vs {opponent}", total=args.games)
+            records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
+                                  on_done=lambda i, r: progress.advance(task))
+        score = MatchScore()
+        timeouts = {"gridfall": 0, opponent: 0}
+        for r in records:
+            me = r.seats.index("gridfall")
+            if r.winner is None:
+                score.draws += 1
+            elif r.winner == me:
+                score.wins += 1
+            else:
+                score.losses += 1
+            if "timeout" in r.reason:
+                timeouts[r.reason.split(":")[0]] = timeouts.get(r.reason.split(":")[0], 0) + 1
+        elo, low, high = score.elo()
+        table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
+                      f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts["gridfall"]), str(timeouts[opponent]),
+                      f"{(time.monotonic() - start) / 60:.1f}")
+        Console(stderr=True).print(f"{opponent}: {score.describe()}")
+    Console().print(table)
+    Console().print(time.strftime("%Y-%m-%d"))
+
+
+if __name__ == "__main__":
+    main()

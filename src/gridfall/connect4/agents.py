@@ -1,0 +1,149 @@
+"""Players: gridfall's own and the built-in reference opponents.
+
+Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL)
+and never returns an illegal action.  Build one from a name with
+:func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts``,
+``gridfall``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gridfall.connect4.rules import STEAL, Game
+
+
+def _engine_position(game: Game) -> tuple[int, int]:
+    from gridfall.connect4 import engine
+
+    return engine.from_position(game.position, game.current_player())
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions (STEAL included when allowed)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rnd = random.Random(seed)
+
+    def act(self, game: Game, seconds: float) -> int:
+        return self.rnd.choice(game.legal_actions())
+
+
+class GreedyAgent:
+    """Win at once if possible, else block the opponent's immediate win, else the most central column."""
+
+    name = "greedy"
+
+    def act(self, game: Game, seconds: float) -> int:
+        columns = game.position.playable_columns()
+        me = game.current_player()
+        for player in (me, 1 - me):  # first our win, then their threat
+            for x in columns:
+                if game.position.drop(player, x).has_four(player):
+                    return x
+        return min(columns, key=lambda x: (abs(2 * x - (game.width - 1)), x))
+
+
+class AlphaBetaAgent:
+    """Alpha-beta to a fixed depth with gridfall's evaluation; never steals."""
+
+    def __init__(self, depth: int = 6):
+        from gridfall.connect4.search import Searcher
+
+        self.depth = depth
+        self.name = f"alphabeta:{depth}"
+        self._searcher = Searcher
+        self.searcher = None
+
+    def act(self, game: Game, seconds: float) -> int:
+        if self.searcher is None or self.searcher.width != game.width:
+            self.searcher = self._searcher(game.width, game.height)
+        return self.searcher.choose(*_engine_position(game), seconds=1e9, max_depth=self.depth).column
+
+
+class MCTSAgent:
+    """Plain UCT with random playouts for the whole time budget; STEAL is one of its root actions."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self._prepare(9, 7)
+
+    def _prepare(self, width: int, height: int) -> None:
+        """Build the tree and load the kernels now: at start-up, inside the long first turn."""
+        from gridfall.connect4.mcts import MCTS
+
+        self.mcts = MCTS(width, height, seed=self.seed)
+        self.mcts.choose(0, 0, 0.0, batch=1)
+
+    def act(self, game: Game, seconds: float) -> int:
+        if self.mcts.width != game.width or self.mcts.height != game.height:
+            self._prepare(game.width, game.height)
+        action, _ = self.mcts.choose(*_engine_position(game), seconds, steal_allowed=STEAL in game.legal_actions())
+        return action
+
+
+class GridfallAgent:
+    """Opening table for the first move and the steal decision, then iterative deepening alpha-beta."""
+
+    name = "gridfall"
+
+    def __init__(self):
+        from gridfall.connect4.openings import OpeningTable
+        from gridfall.connect4.search import Searcher
+
+        self.openings = OpeningTable.load()
+        self._searcher = Searcher
+        self.searcher = None
+        self.last = None
+        self._prepare(9, 7)
+
+    def _prepare(self, width: int, height: int) -> None:
+        """Build the searcher and load its kernels now: at start-up, inside the long first turn."""
+        from gridfall.connect4.rules import Game as _Game
+
+        self.searcher = self._searcher(width, height)
+        game = _Game(width, height, steal=False)
+        game.apply_action(width // 2)
+        self.searcher.choose(*_engine_position(game), seconds=0.002, max_depth=2)
+
+    def act(self, game: Game, seconds: float) -> int:
+        if game.turn == 0 and self.openings.covers(game):
+            return self.openings.first_move
+        if game.turn == 1 and STEAL in game.legal_actions() and self.openings.covers(game):
+            chip_column = game.history[0] if game.history else _only_chip_column(game)
+            if self.openings.should_steal(chip_column):
+                return STEAL
+        if self.searcher.width != game.width or self.searcher.height != game.height:
+            self._prepare(game.width, game.height)
+        self.last = self.searcher.choose(*_engine_position(game), seconds=seconds)
+        return self.last.column
+
+
+def _only_chip_column(game: Game) -> int:
+    for x in range(game.width):
+        if game.position.cell(x, 0) is not None:
+            return x
+    raise ValueError("no chip on the board")
+
+
+def make_agent(spec: str, seed: int = 0):
+    """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts, gridfall."""
+    name, _, arg = spec.partition(":")
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent()
+    if name == "alphabeta":
+        return AlphaBetaAgent(int(arg) if arg else 6)
+    if name == "mcts":
+        return MCTSAgent(seed)
+    if name == "gridfall":
+        return GridfallAgent()
+    raise ValueError(f"unknown agent {spec!r}; choose random, greedy, alphabeta[:DEPTH], mcts or gridfall")
+
+
+AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "gridfall")

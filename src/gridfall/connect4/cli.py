@@ -1,0 +1,199 @@
+"""``gridfall connect4 ...``: the Connect Four commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from gridfall.connect4.agents import AGENT_NAMES
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: expected WIDTHxHEIGHT, e.g. 7x6", param_hint="--size") from None
+    return width, height
+
+
+@click.group()
+def connect4() -> None:
+    """Connect Four: exact solver, strong bot, referee (CodinGame 7 rows x 9 columns with STEAL).
+
+    Positions are written as the data files do: the 0-based columns played
+    from the empty board, one digit each ("4453" = 4, 4, 5, 3).
+    """
+
+
+@connect4.command()
+@click.argument("moves", default="")
+@click.option("--size", default="7x6", show_default=True, help="Board WIDTHxHEIGHT (7x6, 9x5, 10x6, 9x7, ...).")
+@click.option("--weak", is_flag=True, help="Only win / draw / loss (faster).")
+@click.option("--analyze", is_flag=True, help="The score of every column instead of the position's.")
+@click.option("--table-bits", type=click.IntRange(16, 28), default=24, show_default=True,
+              help="Transposition table of 2**BITS entries (9 bytes each).")
+@click.option("--json", "as_json", is_flag=True)
+def solve(moves: str, size: str, weak: bool, analyze: bool, table_bits: int, as_json: bool) -> None:
+    """Solve the position after MOVES exactly: its score for the side to move.
+
+    A win with the n-th chip of the game scores 1 + (cells - n) // 2 for the
+    winner (faster wins score more), a draw 0, a loss the negative of the
+    opponent's win.
+    """
+    import time
+
+    from gridfall.connect4.solver import Solver
+
+    width, height = _size(size)
+    try:
+        solver = Solver(width, height, table_bits)
+        solver.position(moves)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="MOVES") from None
+    start = time.perf_counter()
+    if analyze:
+        scores = solver.analyze(moves, weak=weak)
+        seconds = time.perf_counter() - start
+        if as_json:
+            click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "scores": scores, "seconds": seconds}))
+        else:
+            click.echo(" ".join("  -" if v is None else f"{v:3d}" for v in scores.values()))
+            click.echo(f"columns 0..{width - 1}; {seconds:.3f} s")
+        return
+    result = solver.solve_moves(moves, weak=weak)
+    rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
+    if as_json:
+        click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "score": result.score,
+                               "nodes": result.nodes, "seconds": result.seconds}))
+    else:
+        click.echo(f"score {result.score}  nodes {result.nodes:,}  time {result.seconds:.3f} s  ({rate / 1e6:.2f} M nodes/s)")
+
+
+@connect4.command()
+@click.option("--agent", default="gridfall", show_default=True,
+              help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of random and mcts.")
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=85, show_default=True,
+              help="Thinking time per turn (the platform allows 100 ms).")
+@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=800, show_default=True,
+              help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
+def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
+    """Play on stdin/stdout under the CodinGame protocol."""
+    from gridfall.cli import STARTED
+    from gridfall.connect4.agents import make_agent
+    from gridfall.connect4.codingame import play
+
+    try:
+        player = make_agent(agent, seed)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agent") from None
+    play(player, sys.stdin, sys.stdout, started=STARTED, first_turn=first_turn_ms / 1000, turn=turn_ms / 1000)
+
+
+def _command(spec: str, seed: int) -> tuple[str, str]:
+    """(command, display name): a built-in agent name becomes a gridfall bot command."""
+    if spec.partition(":")[0] in AGENT_NAMES:
+        return f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}", spec
+    return spec, spec
+
+
+@connect4.command()
+@click.option("--p1", required=True, help="Program A: a command line, or a built-in name (gridfall, greedy, mcts, ...).")
+@click.option("--p2", required=True, help="Program B: the same.")
+@click.option("--games", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Games; each pair swaps who moves first.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Games at once.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
+@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True)
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True)
+@click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+              help="Multiply every limit, to relax them on a slow machine.")
+@click.option("--json", "as_json", is_flag=True)
+def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms: float, turn_ms: float,
+            time_scale: float, as_json: bool) -> None:
+    """Play a match between two programs under the CodinGame rules and limits.
+
+    Prints each game's result and reason, then A's wins, draws and losses,
+    points (win 10, draw 5) and the Elo difference with its 95% interval.
+    """
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from gridfall.arena.elo import MatchScore
+    from gridfall.arena.pool import run_jobs
+    from gridfall.connect4.codingame import Limits, referee_game
+
+    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
+
+    def play_one(i: int):
+        a, a_name = _command(p1, seed + i)
+        b, b_name = _command(p2, seed + i)
+        a_name, b_name = f"A:{a_name}", f"B:{b_name}"
+        if i % 2 == 0:
+            return referee_game((a, b), (a_name, b_name), limits)
+        return referee_game((b, a), (b_name, a_name), limits)
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{games} games", total=games)
+        records, interrupted = run_jobs(list(range(games)), play_one, workers=workers,
+                                        on_done=lambda i, r: progress.advance(task))
+    done = [r for r in records if r is not None]
+    score = MatchScore()
+    points = [0, 0]
+    for r in done:
+        a_seat = 0 if r.seats[0].startswith("A:") else 1
+        if r.winner is None:
+            score.draws += 1
+        elif r.winner == a_seat:
+            score.wins += 1
+        else:
+            score.losses += 1
+        points[0] += r.points(a_seat)
+        points[1] += r.points(1 - a_seat)
+    elo, low, high = score.elo()
+    if as_json:
+        click.echo(json.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,
+                               "draws": score.draws, "losses": score.losses, "points": points,
+                               "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
+                               "interrupted": interrupted}))
+        sys.exit(130 if interrupted else 0)
+    console = Console(highlight=False)
+    table = Table(title=f"A = {p1}   B = {p2}")
+    for column in ("game", "first", "second", "result", "reason", "moves", "slowest turn"):
+        table.add_column(column)
+    for i, r in enumerate(done, start=1):
+        result = "draw" if r.winner is None else f"{r.seats[r.winner][:1]} wins"
+        table.add_row(str(i), r.seats[0], r.seats[1], result, r.reason, str(len(r.moves)),
+                      f"{max(r.slowest) * 1000:.0f} ms")
+    console.print(table)
+    console.print(f"A: {score.describe()}")
+    console.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
+    sys.exit(130 if interrupted else 0)
+
+
+@connect4.command()
+@click.option("--rebuild", is_flag=True, help="Recompute the table by self-play (minutes) and write it.")
+@click.option("--games", type=click.IntRange(min=2), default=160, show_default=True, help="Self-play games per first move.")
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True, help="Search time per move in self-play.")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the rebuilt table here instead of the package.")
+def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str | None) -> None:
+    """Show the opening table behind gridfall's first move and STEAL decisions."""
+    from pathlib import Path
+
+    from gridfall.connect4.openings import OpeningTable, build
+
+    if rebuild:
+        table = build(games=games, turn_seconds=turn_ms / 1000, workers=workers, out=Path(out) if out else None,
+                      log=click.echo)
+    else:
+        table = OpeningTable.load()
+    click.echo(f"{table.width}x{table.height}: {table.method}")
+    for x, s in sorted(table.scores.items()):
+        note = "steal" if table.should_steal(x) else ""
+        click.echo(f"  first chip in column {x}: score {s:+d} for the second player  {note}")
+    click.echo(f"gridfall opens in column {table.first_move}")

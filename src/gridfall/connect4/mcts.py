@@ -1,0 +1,194 @@
+"""Plain Monte-Carlo Tree Search (UCT with uniformly random playouts).
+
+A reference opponent, deliberately without game knowledge: select children by
+UCB1 (``wins / visits + c * sqrt(ln parent / visits)``), add one node per
+iteration, finish the game with uniformly random moves, back the result up.
+The move played is the most visited child.  STEAL is an ordinary action at
+the root when it is allowed.
+
+The tree lives in flat arrays; each node keeps its position, so a child is
+reached without replaying moves.  Child slot x is column x; slot 15 is STEAL.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import uint64
+
+from gridfall.connect4 import engine
+from gridfall.connect4.engine import COLUMN, H, W
+from gridfall.jit import below, new_rng, njit, popcount
+
+STEAL_SLOT = 15
+SLOTS = 16
+UNEXPANDED = -1
+# node fields
+CUR, MASK = 0, 1  # uint64 arrays
+VISITS, WINS = 0, 1  # float arrays
+RESULT_NONE, RESULT_WIN, RESULT_DRAW = 0, 1, 2  # terminal status of a node, for the player who moved into it
+
+
+class Tree:
+    def __init__(self, capacity: int = 1 << 18):
+        # np.full, not np.zeros: touch every page now, not during the first timed search
+        self.pos = np.full((capacity, 2), 0, dtype=np.uint64)
+        self.stats = np.full((capacity, 2), 0.0, dtype=np.float64)
+        self.children = np.full((capacity, SLOTS), UNEXPANDED, dtype=np.int64)
+        self.terminal = np.zeros(capacity, dtype=np.int64)
+        self.size = np.zeros(1, dtype=np.int64)
+
+
+@njit(nogil=True, cache=True)
+def _actions(cur, mask, steal_here, g, out):
+    """The child slots available from a position; returns how many."""
+    n = 0
+    possible = engine.playable(mask, g)
+    for x in range(np.int64(g[W])):
+        if possible & g[COLUMN + x]:
+            out[n] = x
+            n += 1
+    if steal_here:
+        out[n] = STEAL_SLOT
+        n += 1
+    return n
+
+
+@njit(nogil=True, cache=True)
+def _child(cur, mask, slot, g):
+    """(cur, mask, status) after taking slot; status is for the player who moved."""
+    if slot == STEAL_SLOT:
+        # the opponent's only chip becomes ours; the opponent moves, with no chip
+        return uint64(0), mask, RESULT_NONE
+    move = engine.playable(mask, g) & g[COLUMN + slot]
+    mine = cur | move
+    new_mask = mask | move
+    if engine.has_four(mine, g):
+        return cur ^ mask, new_mask, RESULT_WIN
+    if new_mask == g[engine.BOARD]:
+        return cur ^ mask, new_mask, RESULT_DRAW
+    return cur ^ mask, new_mask, RESULT_NONE
+
+
+@njit(nogil=True, cache=True)
+def _playout(cur, mask, g, rng):
+    """Random moves to the end: +1 if the side to move at the start wins, -1 if it loses, 0 draw."""
+    sign = 1
+    while True:
+        possible = engine.playable(mask, g)
+        count = np.int64(popcount(possible))
+        if count == 0:
+            return 0
+        k = below(rng, count)
+        move = possible
+        for _ in range(k):
+            move &= move - uint64(1)
+        move &= ~move + uint64(1)
+        if engine.has_four(cur | move, g):
+            return sign
+        cur, mask = cur ^ mask, mask | move
+        if mask == g[engine.BOARD]:
+            return 0
+        sign = -sign
+
+
+@njit(nogil=True, cache=True)
+def iterate(pos, stats, children, terminal, size, steal_at_root, c, iterations, g, rng):
+    """Run ``iterations`` UCT iterations from node 0."""
+    path = np.zeros(128, dtype=np.int64)
+    slots = np.zeros(SLOTS, dtype=np.int64)
+    for _ in range(iterations):
+        node = 0
+        depth = 0
+        path[0] = 0
+        result = 0.0  # for the player who moved into the last node of the path
+        while True:
+            if terminal[node] != RESULT_NONE:
+                result = 1.0 if terminal[node] == RESULT_WIN else 0.5
+                break
+            n = _actions(pos[node, CUR], pos[node, MASK], steal_at_root and node == 0, g, slots)
+            if n == 0:
+                result = 0.5
+                break
+            # expand the first untried action, if any
+            untried = -1
+            for i in range(n):
+                if children[node, slots[i]] == UNEXPANDED:
+                    untried = slots[i]
+                    break
+            if untried >= 0 and size[0] < len(terminal):
+                new = size[0]
+                size[0] += 1
+                cur, mask, status = _child(pos[node, CUR], pos[node, MASK], untried, g)
+                pos[new, CUR], pos[new, MASK] = cur, mask
+                terminal[new] = status
+                stats[new, VISITS] = 0.0
+                stats[new, WINS] = 0.0
+                for s in range(SLOTS):
+                    children[new, s] = UNEXPANDED
+                children[node, untried] = new
+                depth += 1
+                path[depth] = new
+                if status == RESULT_WIN:
+                    result = 1.0
+                elif status == RESULT_DRAW:
+                    result = 0.5
+                else:
+                    r = _playout(cur, mask, g, rng)  # for the side to move at `new`: the opponent of its mover
+                    result = 0.5 - 0.5 * r
+                break
+            if untried >= 0:  # tree full: just play out from here
+                r = _playout(pos[node, CUR], pos[node, MASK], g, rng)
+                result = 0.5 - 0.5 * r
+                break
+            # select by UCB1
+            log_parent = math.log(stats[node, VISITS] + 1.0)
+            best, best_value = -1, -1.0
+            for i in range(n):
+                child = children[node, slots[i]]
+                value = stats[child, WINS] / stats[child, VISITS] + c * math.sqrt(log_parent / stats[child, VISITS])
+                if value > best_value:
+                    best, best_value = child, value
+            node = best
+            depth += 1
+            path[depth] = node
+        # back up: the result is for the mover into path[depth]; alternate upwards
+        for d in range(depth, -1, -1):
+            stats[path[d], VISITS] += 1.0
+            stats[path[d], WINS] += result
+            result = 1.0 - result
+
+
+class MCTS:
+    """Plain UCT for one board size."""
+
+    def __init__(self, width: int = 9, height: int = 7, c: float = math.sqrt(2), seed: int = 0, capacity: int = 1 << 18):
+        self.g = engine.geometry(width, height)
+        self.width, self.height = width, height
+        self.c = c
+        self.rng = new_rng(seed)
+        self.tree = Tree(capacity)
+
+    def choose(self, cur: int, mask: int, seconds: float, steal_allowed: bool = False, batch: int = 64) -> tuple[int, int]:
+        """The most visited root action (a column, or -2 for STEAL) and the iterations run."""
+        t = self.tree
+        t.size[0] = 1
+        t.pos[0] = (cur, mask)
+        t.stats[0] = 0.0
+        t.children[0] = UNEXPANDED
+        t.terminal[0] = RESULT_NONE
+        deadline = time.perf_counter() + seconds
+        runs = 0
+        while True:
+            iterate(t.pos, t.stats, t.children, t.terminal, t.size, steal_allowed, self.c, batch, self.g, self.rng)
+            runs += batch
+            if time.perf_counter() >= deadline:
+                break
+        best_slot, best_visits = -1, -1.0
+        for slot in range(SLOTS):
+            child = t.children[0, slot]
+            if child != UNEXPANDED and t.stats[child, VISITS] > best_visits:
+                best_slot, best_visits = slot, t.stats[child, VISITS]
+        return (-2 if best_slot == STEAL_SLOT else best_slot), runs

@@ -1,0 +1,234 @@
+"""Time-limited Connect Four search for the bot: iterative deepening alpha-beta.
+
+Built on the solver's machinery (:mod:`gridfall.connect4.engine`): the side to
+move never considers a move that hands the opponent an immediate win, moves
+are ordered by the threats they make, and a table remembers bounds and the
+best move of every position searched.  Where the depth runs out, an
+evaluation scores the position (:func:`evaluate`); where the game ends inside
+the horizon, the score is exact (``WIN`` plus how soon), so the search becomes
+an exact solver as the board fills.
+
+Depth by depth, under a deadline: Python runs depth 1, 2, 3, ... until time is
+up; the kernel reads the CPU's cycle counter every 1024 nodes
+(:func:`gridfall.jit.cycle_counter`) and aborts a depth that would overrun,
+whose result is then thrown away, so the clock is always kept.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import uint64
+
+from gridfall.connect4 import engine
+from gridfall.connect4.engine import COLUMN, H, ORDER, W
+from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount
+
+WIN = 10_000  # a proven win scores WIN + (cells left when it happens)
+EXACT, LOWER, UPPER = 1, 2, 3
+NODES, GENERATION, BUDGET, ABORTED, DEADLINE = 0, 1, 2, 3, 4  # fields of the stats array
+
+
+@njit(nogil=True, cache=True)
+def evaluate(cur, mask, g):
+    """A heuristic score for the side to move (far below WIN in magnitude).
+
+    * threats: empty cells that would complete four, 12 each, 20 if the cell
+      is playable now... (the side to move would simply win there, so a
+      playable threat of the side to move never reaches here);
+    * stacked threats: two threats of one player one above the other in a
+      column cannot both be stopped, 40 more;
+    * centre: chips nearer the middle column touch more lines, 0..3 each.
+    """
+    opp = cur ^ mask
+    mine = engine.winning_cells(cur, mask, g)
+    theirs = engine.winning_cells(opp, mask, g)
+    score = 12 * (np.int64(popcount(mine)) - np.int64(popcount(theirs)))
+    score += 40 * (np.int64(popcount(mine & (mine >> uint64(1)) & ~g[engine.TOP]))
+                   - np.int64(popcount(theirs & (theirs >> uint64(1)) & ~g[engine.TOP])))
+    width = np.int64(g[W])
+    for i in range(width):
+        x = np.int64(g[ORDER + i])
+        weight = 3 - min(3, abs(2 * x - (width - 1)) // 2)
+        if weight > 0:
+            score += weight * (np.int64(popcount(cur & g[COLUMN + x])) - np.int64(popcount(opp & g[COLUMN + x])))
+    return score
+
+
+@njit(inline="always")
+def _probe(cur, mask, keys, stats):
+    key = (engine.position_key(cur, mask) ^ (uint64(stats[GENERATION]) * uint64(0x9E3779B97F4A7C15))) | uint64(1)
+    return key, np.int64(key & uint64(len(keys) - 1))
+
+
+@njit(nogil=True, cache=True)
+def alphabeta(cur, mask, depth, alpha, beta, g, keys, data, stats):
+    """Negamax score of (cur, mask) searched ``depth`` plies (fail-soft)."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[BUDGET] or ((stats[NODES] & 1023) == 0 and np.int64(cycle_counter()) > stats[DEADLINE]):
+        stats[ABORTED] = 1
+        return 0
+    cells = np.int64(g[W] * g[H])
+    n = engine.moves_played(mask)
+    if engine.can_win_next(cur, mask, g):
+        return WIN + cells - n
+    possible = engine.non_losing_moves(cur, mask, g)
+    if possible == 0:
+        return -(WIN + cells - n - 1)
+    if n >= cells - 2:
+        return 0
+    if depth <= 0:
+        return evaluate(cur, mask, g)
+
+    key, slot = _probe(cur, mask, keys, stats)
+    best_move = uint64(0)
+    if keys[slot] == key:
+        stored_depth, flag, value, move = data[slot, 0], data[slot, 1], data[slot, 2], data[slot, 3]
+        best_move = uint64(move) & possible
+        if stored_depth >= depth:
+            if flag == EXACT:
+                return value
+            if flag == LOWER and value >= beta:
+                return value
+            if flag == UPPER and value <= alpha:
+                return value
+
+    # order: the remembered best move first, then by threats created, centre first on ties
+    width = np.int64(g[W])
+    moves = np.zeros(16, dtype=np.uint64)
+    scores = np.zeros(16, dtype=np.int64)
+    count = 0
+    for i in range(width):
+        move = possible & g[COLUMN + g[ORDER + i]]
+        if move:
+            score = 1000 if move == best_move else np.int64(popcount(engine.winning_cells(cur | move, mask, g)))
+            j = count
+            while j > 0 and scores[j - 1] < score:
+                moves[j] = moves[j - 1]
+                scores[j] = scores[j - 1]
+                j -= 1
+            moves[j] = move
+            scores[j] = score
+            count += 1
+
+    original_alpha = alpha
+    best = -(WIN + cells)
+    best_move = moves[0]
+    for i in range(count):
+        v = -alphabeta(cur ^ mask, mask | moves[i], depth - 1, -beta, -alpha, g, keys, data, stats)
+        if stats[ABORTED]:
+            return 0
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
+    keys[slot] = key
+    data[slot, 0], data[slot, 1], data[slot, 2], data[slot, 3] = depth, flag, best, np.int64(best_move)
+    return best
+
+
+@njit(nogil=True, cache=True)
+def search_root(cur, mask, depth, first, g, keys, data, stats):
+    """Alpha-beta over the root moves (``first`` is tried first); returns (best column, score)."""
+    cells = np.int64(g[W] * g[H])
+    n = engine.moves_played(mask)
+    width = np.int64(g[W])
+    possible = engine.playable(mask, g)
+    order = np.zeros(16, dtype=np.int64)
+    count = 0
+    if first >= 0 and possible & g[COLUMN + first]:
+        order[0] = first
+        count = 1
+    for i in range(width):
+        x = np.int64(g[ORDER + i])
+        if x != first and possible & g[COLUMN + x]:
+            order[count] = x
+            count += 1
+    best_x = order[0]
+    alpha = -(WIN + cells + 1)
+    beta = WIN + cells + 1
+    for i in range(count):
+        x = order[i]
+        move = possible & g[COLUMN + x]
+        if engine.has_four(cur | move, g):
+            return x, WIN + cells - n
+        v = -alphabeta(cur ^ mask, mask | move, depth - 1, -beta, -alpha, g, keys, data, stats)
+        if stats[ABORTED]:
+            return -1, 0
+        if v > alpha:
+            alpha, best_x = v, x
+    return best_x, alpha
+
+
+@dataclass
+class Decision:
+    column: int
+    score: int  # from the mover's point of view; |score| >= WIN means proven
+    depth: int  # deepest completed search
+    nodes: int
+    seconds: float
+    previous_score: int = 0  # the score one depth shallower (scores swing between odd and even depths)
+
+    @property
+    def proven(self) -> bool:
+        return abs(self.score) >= WIN
+
+
+class Searcher:
+    """Iterative deepening under a deadline; keeps its table from move to move."""
+
+    def __init__(self, width: int = 9, height: int = 7, table_bits: int = 20, nodes_per_second: float = 2e6):
+        self.g = engine.geometry(width, height)
+        self.width, self.height = width, height
+        # np.full, not np.zeros: touch every page now, not during the first timed search
+        self.keys = np.full(1 << table_bits, 0, dtype=np.uint64)
+        self.data = np.full((1 << table_bits, 4), 0, dtype=np.int64)
+        self.stats = np.zeros(5, dtype=np.int64)
+        self.rate = nodes_per_second  # refined by every search that takes long enough to time
+        deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
+
+    def forget(self) -> None:
+        """Empty the table (in O(1): a new generation of keys)."""
+        self.stats[GENERATION] += 1
+
+    def choose(self, cur: int, mask: int, seconds: float, max_depth: int = 64) -> Decision:
+        """The best column for the side to move within ``seconds``."""
+        start = time.perf_counter()
+        deadline = start + seconds
+        empty = self.width * self.height - bin(mask).count("1")
+        decision = None
+        total_nodes = 0
+        for depth in range(1, min(max_depth, empty) + 1):
+            left = deadline - time.perf_counter()
+            if decision is not None and left <= 0:
+                break
+            self.stats[NODES] = 0
+            self.stats[ABORTED] = 0
+            if decision is None:  # depth 1 always completes: there is always a move to play
+                self.stats[BUDGET], self.stats[DEADLINE] = 1 << 62, 1 << 62
+            else:
+                self.stats[DEADLINE] = min(deadline_ticks(left), 1 << 62)
+                # without a cycle counter, a node budget from the measured rate stands in for the clock
+                self.stats[BUDGET] = 1 << 62 if self.stats[DEADLINE] < 1 << 62 else max(int(left * self.rate), 1000)
+            t = time.perf_counter()
+            first = decision.column if decision else -1
+            x, score = search_root(np.uint64(cur), np.uint64(mask), depth, first, self.g, self.keys, self.data, self.stats)
+            took = time.perf_counter() - t
+            total_nodes += int(self.stats[NODES])
+            if took > 0.003:
+                self.rate = 0.7 * self.rate + 0.3 * self.stats[NODES] / took
+            if self.stats[ABORTED]:
+                break
+            previous = decision.score if decision else int(score)
+            decision = Decision(int(x), int(score), depth, total_nodes, 0.0, previous)
+            if decision.proven:
+                break
+        decision.seconds = time.perf_counter() - start
+        decision.nodes = total_nodes
+        return decision

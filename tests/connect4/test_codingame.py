@@ -1,0 +1,134 @@
+"""The Connect Four referee against scripted bots, and the bot loop for every agent."""
+
+import io
+import sys
+import textwrap
+
+import pytest
+
+from gridfall.connect4.agents import GreedyAgent, RandomAgent, make_agent
+from gridfall.connect4.codingame import Limits, parse_action, play, referee_game, turn_input
+from gridfall.connect4.rules import STEAL, Game
+
+RELAXED = Limits(first_turn=20, turn=3)
+
+
+def script(tmp_path, name, body):
+    """A bot that reads each turn and runs body (with turn, rows, valid) to print an answer."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent('''
+        import sys, time
+        first = sys.stdin.readline()
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                break
+            turn = int(line)
+            rows = [sys.stdin.readline().strip() for _ in range(7)]
+            valid = [int(sys.stdin.readline()) for _ in range(int(sys.stdin.readline()))]
+            prev = int(sys.stdin.readline())
+    ''') + textwrap.indent(textwrap.dedent(body), "    "))
+    return f"{sys.executable} {path}"
+
+
+FIRST_VALID = "print(valid[0], 'msg', flush=True)\n"
+CENTRE = "print(min((v for v in valid if v >= 0), key=lambda v: abs(v - 4)), flush=True)\n"
+
+
+def test_turn_input_matches_the_protocol():
+    game = Game()
+    game.apply_action(4)
+    text = turn_input(game, 1, True, 4).splitlines()
+    assert text[0] == "1 0" and text[1] == "1"
+    assert text[8] == "....0...."
+    assert text[9] == "10" and text[10:19] == [str(c) for c in range(9)] and text[19] == "-2"
+    assert text[20] == "4"
+
+
+@pytest.mark.parametrize("line, action", [("3", 3), ("3 hello", 3), ("STEAL", STEAL), ("steal now", STEAL), ("-2", STEAL)])
+def test_parse_action(line, action):
+    assert parse_action(line) == action
+
+
+def test_a_game_to_the_end(tmp_path):
+    a = script(tmp_path, "a", FIRST_VALID)
+    b = script(tmp_path, "b", CENTRE)
+    record = referee_game((a, b), ("a", "b"), RELAXED)
+    assert record.reason in ("four in a row", "draw (board full)")
+    game = Game()
+    for action in record.moves:
+        game.apply_action(action)
+    assert game.is_terminal() and game.winner == record.winner
+
+
+def test_timeout_loses(tmp_path):
+    slow = script(tmp_path, "slow", "if turn >= 2: time.sleep(5)\n" + FIRST_VALID)
+    record = referee_game((slow, script(tmp_path, "b", CENTRE)), ("slow", "b"), Limits(first_turn=20, turn=0.3))
+    assert record.winner == 1 and "timeout" in record.reason and record.reason.startswith("slow")
+
+
+def test_garbage_loses(tmp_path):
+    record = referee_game((script(tmp_path, "a", CENTRE), script(tmp_path, "junk", "print('left', flush=True)\n")),
+                          ("a", "junk"), RELAXED)
+    assert record.winner == 0 and "invalid action 'left'" in record.reason
+
+
+def test_full_column_and_outside_column_lose(tmp_path):
+    stubborn = script(tmp_path, "stubborn", "print(0, flush=True)\n")
+    other = script(tmp_path, "other", "print(1, flush=True)\n")
+    record = referee_game((stubborn, other), ("stubborn", "other"), RELAXED)
+    assert record.winner == 0 and record.reason == "four in a row"  # 0 stacks four first
+    outside = script(tmp_path, "outside", "print(9, flush=True)\n")
+    record = referee_game((outside, other), ("outside", "other"), RELAXED)
+    assert record.winner == 1 and "outside" in record.reason
+
+
+def test_steal_outside_turn_one_loses_and_steal_at_turn_one_works(tmp_path):
+    thief = script(tmp_path, "thief", "print('STEAL' if turn == 1 else min(v for v in valid if v >= 0), flush=True)\n")
+    record = referee_game((script(tmp_path, "a", CENTRE), thief), ("a", "thief"), RELAXED)
+    assert record.moves[1] == STEAL
+    late = script(tmp_path, "late", "print('STEAL', flush=True)\n")
+    record = referee_game((late, script(tmp_path, "b", CENTRE)), ("late", "b"), RELAXED)
+    assert record.winner == 1 and "STEAL" in record.reason
+
+
+def test_crash_loses(tmp_path):
+    crash = script(tmp_path, "crash", "sys.exit(2)\n")
+    record = referee_game((script(tmp_path, "a", CENTRE), crash), ("a", "crash"), RELAXED)
+    assert record.winner == 0 and "crash" in record.reason and "code 2" in record.reason
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:3", "mcts", "gridfall"])
+def test_every_agent_answers_legally_through_the_protocol(agent):
+    # feed the protocol input of a game in progress to the bot loop
+    game = Game()
+    for action in (4, STEAL, 3):
+        game.apply_action(action)
+    out = io.StringIO()
+    play(make_agent(agent, seed=1), io.StringIO(turn_input(game, 1, True, 3)), out, first_turn=0.3, turn=0.05,
+         log=io.StringIO())
+    answer = out.getvalue().strip()
+    game.apply_action(parse_action(answer))
+
+
+def test_greedy_wins_and_blocks():
+    game = Game.from_moves("3344", 9, 7, steal=False)  # player 0 to move: 3 3 4 4 -> 2 or 5 makes a four threat
+    game = Game(9, 7, steal=False)
+    for a in (0, 8, 1, 8, 2):
+        game.apply_action(a)
+    assert GreedyAgent().act(game, 0.1) == 3  # block 0-1-2
+    game.apply_action(7)
+    assert GreedyAgent().act(game, 0.1) == 3  # win
+
+
+def test_random_agent_is_seeded():
+    game = Game()
+    assert [RandomAgent(5).act(game, 0) for _ in range(3)] == [RandomAgent(5).act(game, 0) for _ in range(3)]
+
+
+def test_gridfall_bot_beats_greedy_under_the_referee():
+    gridfall = f"{sys.executable} -m gridfall connect4 bot --agent gridfall"
+    greedy = f"{sys.executable} -m gridfall connect4 bot --agent greedy"
+    for seats, me in (((gridfall, greedy), 0), ((greedy, gridfall), 1)):
+        record = referee_game(seats, ("x", "y"), Limits(first_turn=5, turn=0.3))
+        assert record.winner == me, record.reason

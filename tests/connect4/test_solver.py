@@ -1,0 +1,64 @@
+"""Exact scores on a sample of every bundled scored file (whole files: benchmarks/connect4_solver.py)."""
+
+from importlib import resources
+
+import pytest
+
+from gridfall.connect4.solver import Solver
+
+# (file, positions sampled): the opening files are slow in pure search, so fewer
+SAMPLES = {
+    "7x6/endgame_L1": 200, "7x6/midgame_L1": 100, "7x6/midgame_L2": 25, "7x6/opening_L1": 20, "7x6/opening_L2": 2,
+    "9x5/endgame_L1": 200, "9x5/midgame_L1": 50, "9x5/midgame_L2": 8, "9x5/opening_L1": 8, "9x5/opening_L2": 1,
+}
+
+
+def scored(name):
+    text = resources.files("gridfall").joinpath("data", "connect4", "scored", f"{name}.txt").read_text()
+    return [(m, int(s)) for m, s in (line.split() for line in text.splitlines() if line.strip())]
+
+
+@pytest.fixture(scope="module")
+def solvers():
+    return {"7x6": Solver(7, 6, 20), "9x5": Solver(9, 5, 20)}
+
+
+@pytest.mark.parametrize("name, count", SAMPLES.items())
+def test_exact_scores_on_a_sample(solvers, name, count):
+    positions = scored(name)
+    step = max(1, len(positions) // count)
+    solver = solvers[name.split("/")[0]]
+    for moves, expected in positions[::step][:count]:
+        assert solver.solve_moves(moves).score == expected, moves
+
+
+def test_weak_solve_gives_the_sign(solvers):
+    for moves, expected in scored("7x6/midgame_L1")[:60]:
+        weak = solvers["7x6"].solve_moves(moves, weak=True).score
+        assert (weak > 0) == (expected > 0) and (weak < 0) == (expected < 0)
+
+
+def test_analyze_matches_solving_each_child(solvers):
+    solver = solvers["7x6"]
+    moves = scored("7x6/midgame_L1")[5][0]
+    scores = solver.analyze(moves)
+    best = max(v for v in scores.values() if v is not None)
+    assert best == solver.solve_moves(moves).score
+    for x, v in scores.items():
+        if v is None:
+            continue
+        try:
+            assert v == -solver.solve_moves(moves + str(x)).score
+        except ValueError:  # the move wins at once: analyze scores it as that win
+            assert v == (42 + 1 - len(moves)) // 2
+
+
+def test_immediate_win_and_bad_input(solvers):
+    solver = solvers["7x6"]
+    assert solver.solve_moves("010101").score == (42 + 1 - 6) // 2
+    with pytest.raises(ValueError, match="full"):
+        solver.solve_moves("0000000")
+    with pytest.raises(ValueError, match="already won"):
+        solver.solve_moves("01010101")
+    with pytest.raises(ValueError, match="not a column"):
+        solver.solve_moves("07")
