@@ -10,6 +10,7 @@ import click  # noqa: E402
 
 from gridfall import __version__  # noqa: E402
 from gridfall.connect4.cli import connect4  # noqa: E402
+from gridfall.match3.cli import match3  # noqa: E402
 from gridfall.samegame.cli import samegame  # noqa: E402
 
 
@@ -19,12 +20,14 @@ def main() -> None:
     """Exact rules, fast engines, strong players and faithful referees for
     SameGame, Match-3 Jewels and Connect Four 7x9 with STEAL.
 
-    Start with `gridfall samegame --help` or `gridfall connect4 --help`.
+    Start with `gridfall samegame --help`, `gridfall connect4 --help` or
+    `gridfall match3 --help`.
     """
 
 
 main.add_command(samegame)
 main.add_command(connect4)
+main.add_command(match3)
 
 
 @main.command()

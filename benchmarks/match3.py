@@ -1,0 +1,115 @@
+"""Match-3 agents on the CodeAbbey 370 challenge over many seeds.
+
+Two comparisons, each on the same seeds:
+
+1. per-move budget: greedy (unlimited time, full games) against strong with
+   ``--budget`` seconds per move (a ceiling: it stops at 48 sampled refills);
+   in-process.  Target: strong's median total at least 100x greedy's.
+2. the default 1-second-per-run limit, through the referee: the exported
+   greedy and fast files.  Target: fast ahead of greedy on at least 90% of seeds.
+
+Prints per agent the mean and median total, the mean of log2(total), the moves
+played (survival) and the ratio of medians to greedy.
+
+    python benchmarks/match3.py [--seeds 20] [--budget 1.0] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from rich.console import Console
+from rich.table import Table
+
+
+def run_in_process(job):
+    agent, seed, budget = job
+    from gridfall.match3.agents import PortableAgent, StrongAgent
+    from gridfall.match3.codeabbey import play_challenge
+
+    player = StrongAgent(budget=budget, seed=seed) if agent == "strong" else PortableAgent(agent, time_budget=1e9)
+
+    def ask(board, board_no, move, elapsed):
+        start = time.perf_counter()
+        return player.suggest(board, board_no, move, elapsed), time.perf_counter() - start
+
+    start = time.monotonic()
+    report = play_challenge(ask, seed=seed, time_limit=None)
+    return agent, seed, report.total, sum(g.moves for g in report.games), time.monotonic() - start, ""
+
+
+def run_referee(job):
+    agent, seed, path = job
+    from gridfall.match3.codeabbey import referee_file
+
+    start = time.monotonic()
+    report = referee_file(path, seed=seed, time_limit=1.0)
+    return agent, seed, report.total, sum(g.moves for g in report.games), time.monotonic() - start, report.failed
+
+
+def summarise(title, results, agents, reference="greedy"):
+    table = Table(title=title)
+    for column in ("agent", "mean total", "median total", "mean log2(total)", "mean moves", "median / greedy's",
+                   "failed runs", "minutes"):
+        table.add_column(column, justify="right")
+    medians = {a: statistics.median(r[2] for r in results if r[0] == a) for a in agents}
+    for agent in agents:
+        rows = [r for r in results if r[0] == agent]
+        totals = [r[2] for r in rows]
+        table.add_row(agent, f"{statistics.mean(totals):.3g}", f"{medians[agent]:.3g}",
+                      f"{statistics.mean(math.log2(max(t, 1)) for t in totals):.1f}",
+                      f"{statistics.mean(r[3] for r in rows):.0f}",
+                      f"{medians[agent] / max(medians[reference], 1):.3g}x",
+                      str(sum(1 for r in rows if r[5])), f"{sum(r[4] for r in rows) / 60:.1f}")
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--budget", type=float, default=1.0, help="strong's seconds per move (a ceiling)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--skip", default="", help="comma list of parts to skip: strong, referee")
+    args = parser.parse_args()
+    seeds = list(range(1, args.seeds + 1))
+    console, err = Console(), Console(stderr=True)
+    skip = set(args.skip.split(","))
+
+    if "referee" not in skip:
+        from gridfall.match3.export import export_source
+
+        folder = tempfile.mkdtemp(prefix="gridfall-match3-")
+        paths = {}
+        for agent in ("greedy", "fast"):
+            paths[agent] = os.path.join(folder, f"{agent}.py")
+            with open(paths[agent], "w") as f:
+                f.write(export_source(agent))
+        jobs = [(a, s, paths[a]) for s in seeds for a in ("greedy", "fast")]
+        with ProcessPoolExecutor(args.workers) as pool:
+            results = list(pool.map(run_referee, jobs))
+        console.print(summarise(f"1 s per run through the referee (exported files), seeds 1-{args.seeds}",
+                                results, ("greedy", "fast")))
+        by_seed = {(r[0], r[1]): r[2] for r in results}
+        ahead = sum(by_seed[("fast", s)] > by_seed[("greedy", s)] for s in seeds)
+        console.print(f"fast ahead of greedy on {ahead}/{len(seeds)} seeds ({100 * ahead / len(seeds):.0f}%)")
+
+    if "strong" not in skip:
+        jobs = [(a, s, args.budget) for s in seeds for a in ("greedy", "strong")]
+        results = []
+        with ProcessPoolExecutor(args.workers) as pool:
+            for r in pool.map(run_in_process, jobs):
+                results.append(r)
+                err.print(f"{r[0]} seed {r[1]}: total {r[2]:,} ({r[3]} moves, {r[4]:.0f} s)")
+        console.print(summarise(f"strong at {args.budget:g} s per move vs greedy (unlimited), seeds 1-{args.seeds}",
+                                results, ("greedy", "strong")))
+    console.print(time.strftime("%Y-%m-%d"))
+
+
+if __name__ == "__main__":
+    main()

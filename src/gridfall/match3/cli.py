@@ -1,0 +1,134 @@
+"""``gridfall match3 ...``: the Match-3 Jewels commands (CodeAbbey problem 370)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from gridfall.match3.codeabbey import DEFAULT_SEED
+
+
+@click.group()
+def match3() -> None:
+    """Match-3 "Jewels" (CodeAbbey 370): swaps, cascades, 2^(removed-3) points a move.
+
+    Cells are (col, row), 1-based, row 1 at the top; directions R, L, D, U.
+    The challenge is four games on boards 8, 11, 12 and 13, up to 1000 moves
+    each, for a suggest(board) or suggest(board, boardNo, move, elapsed) function.
+    """
+
+
+def _print_report(report, title: str, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in ("board", "size", "score", "moves", "best move", "end"):
+        table.add_column(column, justify="right" if column in ("score", "moves", "best move") else "left")
+    for g in report.games:
+        end = f"[red]{g.end}[/red]" if g.error else g.end
+        table.add_row(str(g.board_no), f"{g.size}x{g.size}", f"{g.score:,}", str(g.moves), f"{g.best_move:,}", end)
+    console = Console(highlight=False)
+    console.print(table)
+    total = report.total
+    console.print(f"total {total:,} (log2 {math.log2(total):.1f})" if total else "total 0",
+                  f"; {report.seconds:.3f} s in suggest")
+    if report.failed:
+        console.print(f"[red]run failed[/red]: {report.failed}; the points above were scored before it")
+
+
+@match3.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Seconds for the whole run, counted inside suggest (0: no limit).")
+@click.option("--per-call", type=click.FloatRange(min=0), help="Seconds allowed for each call.")
+@click.option("--json", "as_json", is_flag=True)
+def referee(file: str, seed: int, time_limit: float, per_call: float | None, as_json: bool) -> None:
+    """Play the challenge with the suggest function of FILE (a CodeAbbey-style .py file).
+
+    The file runs in its own process.  Per board: score, moves, best move and
+    how the game ended; then the total.  A bad return value ends that game with
+    a message naming the board, the move and what was returned.
+    """
+    from gridfall.match3.codeabbey import referee_file
+
+    report = referee_file(file, seed=seed, time_limit=time_limit or None, per_call=per_call)
+    _print_report(report, f"{file}, seed {seed}", as_json)
+    sys.exit(1 if report.failed else 0)
+
+
+@match3.command()
+@click.argument("board_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("col", type=int)
+@click.argument("row", type=int)
+@click.argument("direction", type=click.Choice(["R", "L", "D", "U"], case_sensitive=False))
+@click.option("--json", "as_json", is_flag=True)
+def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> None:
+    """Apply one move to the board in BOARD_FILE (N lines of N letters, * for a hole).
+
+    Prints the jewels removed by each cascade, the points, and the board after
+    the move with its holes (before any refill).
+    """
+    from gridfall.match3.rules import Board, IllegalMove
+
+    try:
+        board = Board.parse(Path(board_file).read_text(), board_file)
+        result = board.play(col, row, direction.upper())
+    except (ValueError, IllegalMove, OSError, UnicodeDecodeError) as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps({"removed": result.removed, "total": result.total, "points": result.points,
+                               "board": list(result.board_after.rows)}))
+        return
+    click.echo(f"removed {' + '.join(map(str, result.removed))} = {result.total} jewels: {result.points:,} points")
+    click.echo(result.board_after.text())
+
+
+@match3.command()
+@click.option("--agent", type=click.Choice(["greedy", "fast", "strong"]), default="strong", show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
+@click.option("--budget", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
+              help="Seconds per move for strong; seconds per run for greedy and fast.")
+@click.option("--json", "as_json", is_flag=True)
+def play(agent: str, seed: int, budget: float, as_json: bool) -> None:
+    """Play the challenge with a built-in agent, in this process."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from gridfall.match3.agents import make_agent
+    from gridfall.match3.codeabbey import play_challenge
+
+    player = make_agent(agent, budget=budget, seed=seed, time_budget=budget)
+
+    def ask(board, board_no, move_no, elapsed):
+        start = time.perf_counter()
+        value = player.suggest(board, board_no, move_no, elapsed)
+        return value, time.perf_counter() - start
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{agent}: 4 boards x up to 1000 moves", total=4000)
+        report = play_challenge(ask, seed=seed, time_limit=None,
+                                on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
+    _print_report(report, f"{agent} agent, seed {seed}, budget {budget:g} s", as_json)
+
+
+@match3.command("export-suggest")
+@click.argument("out", type=click.Path(dir_okay=False))
+@click.option("--agent", type=click.Choice(["fast", "greedy"]), default="fast", show_default=True)
+@click.option("--time-budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+              help="Seconds the exported player plans to use for the whole run.")
+def export_suggest(out: str, agent: str, time_budget: float) -> None:
+    """Write a single self-contained suggest file (standard library, Python 3.6) to OUT."""
+    from gridfall.match3.export import export_source
+
+    Path(out).write_text(export_source(agent, time_budget))
+    click.echo(f"wrote {out}: the {agent} agent, planning for {time_budget:g} s a run")

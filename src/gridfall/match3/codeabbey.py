@@ -1,0 +1,188 @@
+"""The CodeAbbey 370 challenge: four games (boards 8, 11, 12, 13) for a suggest function.
+
+Each game starts from a new board drawn from CodeAbbey's generator (one
+generator, seeded, for the whole run) and lasts until 1000 moves, until the
+player returns ``Q`` as the direction, or until no legal move is left.  A move
+that is malformed, illegal (scores nothing), or raises ends that game with an
+error and keeps the points scored so far; the next board follows.
+
+Time: by default the player has 1 second in all for the whole run, counted
+inside its suggest calls and passed to it as ``elapsed``; going over marks the
+run failed, with the points scored before it.  ``per_call`` limits each call
+instead (or as well).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+from gridfall.arena.process import BotFailure, BotProcess
+from gridfall.match3.rules import (
+    BOARD_SIZES, MOVES_PER_GAME, Board, Generator, GameRecord, IllegalMove, new_board, refilled,
+)
+
+DEFAULT_SEED = 370
+
+
+@dataclass
+class RunReport:
+    games: list[GameRecord] = field(default_factory=list)
+    failed: str = ""  # why the run failed (time limit, the file cannot load), "" if it did not
+    seconds: float = 0.0  # time spent in suggest
+
+    @property
+    def total(self) -> int:
+        return sum(g.score for g in self.games)
+
+    def to_json(self) -> dict:
+        return {"total": self.total, "failed": self.failed, "seconds": self.seconds,
+                "games": [{**asdict(g), "best_move": g.best_move} for g in self.games]}
+
+
+class TimeExceeded(Exception):
+    """The player ran out of time (its process is then killed)."""
+
+
+class PlayerRaised(Exception):
+    """suggest raised: that game ends with an error, the run goes on."""
+
+
+class PlayerDied(Exception):
+    """The player's process died or broke the harness protocol: the run fails."""
+
+
+def parse_return(value, size: int) -> tuple[int, int, str]:
+    """(col, row, dir) from what suggest returned; ValueError naming what was wrong."""
+    if isinstance(value, str):
+        raise ValueError(f"returned {value!r}; expected col, row, dir")
+    try:
+        col, row, direction = value
+    except (TypeError, ValueError):
+        raise ValueError(f"returned {value!r}; expected three values col, row, dir") from None
+    if not isinstance(direction, str) or direction.upper() not in ("R", "L", "D", "U", "Q"):
+        raise ValueError(f"returned {value!r}: dir must be R, L, D, U or Q")
+    if direction.upper() == "Q":
+        return 0, 0, "Q"
+    if isinstance(col, bool) or isinstance(row, bool) or not isinstance(col, int) or not isinstance(row, int):
+        raise ValueError(f"returned {value!r}: col and row must be integers")
+    return col, row, direction.upper()
+
+
+Ask = Callable[[list[str], int, int, float], tuple[object, float]]  # -> (returned value, seconds taken)
+
+
+def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
+                   per_call: float | None = None, sizes=BOARD_SIZES, moves: int = MOVES_PER_GAME,
+                   on_move: Callable[[int, int], None] | None = None) -> RunReport:
+    """Play the four games, asking ``ask`` for each move; never raises for the player's faults."""
+    gen = Generator(seed)
+    report = RunReport()
+    for board_no, size in enumerate(sizes, start=1):
+        board = new_board(size, gen)
+        record = GameRecord(board_no, size)
+        report.games.append(record)
+        while True:
+            if record.moves >= moves:
+                record.end = f"{moves} moves"
+                break
+            if not board.legal_moves():
+                record.end = "no legal move"
+                break
+            move_no = record.moves + 1
+            try:
+                value, took = ask(list(board.rows), board_no, move_no, report.seconds)
+            except TimeExceeded as e:
+                report.failed = f"board {board_no}, move {move_no}: time limit exceeded ({e})"
+                record.end, record.error = "time limit exceeded", True
+                return report
+            except PlayerRaised as e:
+                record.end, record.error = f"error at move {move_no}: {e}", True
+                break
+            except PlayerDied as e:
+                record.end, record.error = f"error at move {move_no}: {e}", True
+                report.failed = f"board {board_no}, move {move_no}: {e}"
+                return report
+            report.seconds += took
+            if time_limit is not None and report.seconds > time_limit:
+                report.failed = (f"board {board_no}, move {move_no}: over the time limit "
+                                 f"({report.seconds:.3f} s > {time_limit:g} s)")
+                record.end, record.error = "time limit exceeded", True
+                return report
+            if per_call is not None and took > per_call:
+                record.end, record.error = f"error at move {move_no}: the call took {took:.3f} s > {per_call:g} s", True
+                break
+            try:
+                col, row, direction = parse_return(value, size)
+                if direction == "Q":
+                    record.end = "quit"
+                    break
+                result = board.play(col, row, direction)
+            except (ValueError, IllegalMove) as e:
+                record.end, record.error = f"error at move {move_no}: {e}", True
+                break
+            record.moves += 1
+            record.score += result.points
+            record.cascades.append(result.removed)
+            board = refilled(result.board_after, gen)
+            if on_move is not None:
+                on_move(board_no, record.moves)
+    return report
+
+
+class SuggestFile:
+    """A player's suggest file running in the harness subprocess."""
+
+    def __init__(self, path: str, time_limit: float | None, per_call: float | None, grace: float = 0.5):
+        self.time_limit, self.per_call, self.grace = time_limit, per_call, grace
+        self.bot = BotProcess([sys.executable, "-m", "gridfall.match3.harness", path])
+        self.spent = 0.0
+        try:
+            hello = json.loads(self.bot.read_line(time.monotonic() + 30))
+        except (BotFailure, ValueError) as e:
+            self.close()
+            raise RuntimeError(f"the harness did not start: {e}") from None
+        if "fatal" in hello:
+            self.close()
+            raise RuntimeError(hello["fatal"])
+
+    def ask(self, board: list[str], board_no: int, move: int, elapsed: float) -> tuple[object, float]:
+        limits = [60.0]
+        if self.time_limit is not None:
+            limits.append(self.time_limit - elapsed)
+        if self.per_call is not None:
+            limits.append(self.per_call)
+        wait = max(min(limits), 0.0) + self.grace
+        request = json.dumps({"board": board, "boardNo": board_no, "move": move, "elapsed": elapsed}) + "\n"
+        try:
+            line, _ = self.bot.ask(request, wait)
+        except BotFailure as e:
+            if e.reason == "Timeout":
+                raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s") from None
+            raise PlayerDied(f"the player's process failed: {e}") from None
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            raise PlayerDied(f"the harness sent {line[:60]!r}") from None
+        if "error" in answer:
+            raise PlayerRaised(f"suggest raised {answer['error']}")
+        return answer["result"], float(answer["took"])
+
+    def close(self) -> None:
+        self.bot.close()
+
+
+def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
+                 per_call: float | None = None, on_move=None) -> RunReport:
+    """Run the challenge for the suggest file at ``path``."""
+    try:
+        player = SuggestFile(path, time_limit, per_call)
+    except RuntimeError as e:
+        return RunReport(failed=str(e))
+    try:
+        return play_challenge(player.ask, seed=seed, time_limit=time_limit, per_call=per_call, on_move=on_move)
+    finally:
+        player.close()

@@ -1,0 +1,139 @@
+"""The suggest referee against well- and badly-behaved player files; exported players."""
+
+import ast
+import time
+
+import pytest
+
+from gridfall.match3.agents import PortableAgent, StrongAgent
+from gridfall.match3.codeabbey import play_challenge, referee_file
+from gridfall.match3.export import export_source
+from gridfall.match3.rules import Board
+
+
+def player(tmp_path, body, name="player.py"):
+    path = tmp_path / name
+    path.write_text(body)
+    return str(path)
+
+
+FIRST_LEGAL = '''
+def suggest(board, boardNo, move, elapsed):
+    n = len(board)
+    def line(b, r, c):
+        j = b[r][c]
+        h = 1 + sum(1 for k in range(1, 3) if c - k >= 0 and b[r][c - k] == j and all(b[r][c - m] == j for m in range(1, k + 1)))
+        h += sum(1 for k in range(1, 3) if c + k < n and all(b[r][c + m] == j for m in range(1, k + 1)))
+        v = 1 + sum(1 for k in range(1, 3) if r - k >= 0 and all(b[r - m][c] == j for m in range(1, k + 1)))
+        v += sum(1 for k in range(1, 3) if r + k < n and all(b[r + m][c] == j for m in range(1, k + 1)))
+        return h >= 3 or v >= 3
+    for r in range(n):
+        for c in range(n):
+            for dr, dc, d in ((0, 1, "R"), (1, 0, "D")):
+                r2, c2 = r + dr, c + dc
+                if r2 < n and c2 < n:
+                    b = [list(x) for x in board]
+                    b[r][c], b[r2][c2] = b[r2][c2], b[r][c]
+                    if line(b, r, c) or line(b, r2, c2):
+                        return c + 1, r + 1, d
+    return 1, 1, "Q"
+'''
+
+
+def ask_agent(agent):
+    def ask(board, board_no, move, elapsed):
+        start = time.perf_counter()
+        return agent.suggest(board, board_no, move, elapsed), time.perf_counter() - start
+    return ask
+
+
+def test_a_correct_player_plays_four_games(tmp_path):
+    report = referee_file(player(tmp_path, FIRST_LEGAL + "\nprint('debug output must not break the referee')\n"),
+                          seed=3, time_limit=None)
+    assert not report.failed
+    assert [g.size for g in report.games] == [8, 11, 12, 13]
+    assert all(g.moves > 0 and g.score >= g.moves and not g.error for g in report.games)
+
+
+def test_one_argument_suggest_is_accepted(tmp_path):
+    body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):", "def suggest(board):")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    assert not report.failed and report.games[0].moves > 0
+
+
+@pytest.mark.parametrize("body, message", [
+    ("def suggest(board):\n    return 'R'\n", "expected col, row, dir"),
+    ("def suggest(board):\n    return (1, 2)\n", "expected three values"),
+    ("def suggest(board):\n    return (1, 1, 'X')\n", "dir must be R, L, D, U or Q"),
+    ("def suggest(board):\n    return ('a', 1, 'R')\n", "must be integers"),
+    ("def suggest(board):\n    return (99, 1, 'R')\n", "is outside the"),
+    ("def suggest(board):\n    raise KeyError('oops')\n", "suggest raised KeyError"),
+])
+def test_bad_returns_end_each_game_with_a_clear_message(tmp_path, body, message):
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    assert len(report.games) == 4 and not report.failed
+    for game in report.games:
+        assert game.error and f"error at move 1" in game.end and message in game.end, game.end
+
+
+def test_a_move_that_scores_nothing_is_an_error(tmp_path):
+    report = referee_file(player(tmp_path, "def suggest(board):\n    return (1, 1, 'R') if board[0][0] != board[0][1] else (1, 1, 'D')\n"),
+                          seed=3, time_limit=None)
+    assert any("makes no line" in g.end for g in report.games)
+
+
+def test_quit_ends_only_that_game(tmp_path):
+    body = FIRST_LEGAL.replace("    n = len(board)", "    if boardNo == 2: return 0, 0, 'Q'\n    n = len(board)")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    assert report.games[1].end == "quit" and report.games[1].moves == 0
+    assert report.games[2].moves > 0
+
+
+def test_endless_loop_fails_the_run_on_time_and_keeps_the_points(tmp_path):
+    body = FIRST_LEGAL.replace("    n = len(board)", "    if boardNo == 2 and move == 3:\n        while True: pass\n    n = len(board)")
+    start = time.monotonic()
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=1.0)
+    assert time.monotonic() - start < 20
+    assert "time limit" in report.failed and "board 2, move 3" in report.failed
+    assert report.games[0].score > 0 and report.games[1].moves == 2
+
+
+def test_per_call_limit(tmp_path):
+    body = "import time\n" + FIRST_LEGAL.replace("    n = len(board)", "    time.sleep(0.05 if move == 2 else 0)\n    n = len(board)")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None, per_call=0.02)
+    assert all("the call took" in g.end for g in report.games)
+
+
+def test_file_that_cannot_load(tmp_path):
+    report = referee_file(player(tmp_path, "def suggest(board:\n"), seed=3)
+    assert "SyntaxError" in report.failed and not report.games
+    report = referee_file(player(tmp_path, "x = 1\n"), seed=3)
+    assert "suggest" in report.failed
+
+
+def test_exported_players_are_python36_and_score_like_the_builtin(tmp_path):
+    for agent in ("fast", "greedy"):
+        source = export_source(agent, time_budget=1000.0)
+        ast.parse(source, feature_version=(3, 6))
+        from gridfall.match3.codeabbey import SuggestFile
+
+        file_player = SuggestFile(player(tmp_path, source, f"{agent}.py"), None, None)
+        try:
+            via_file = play_challenge(file_player.ask, seed=5, time_limit=None, moves=40)
+        finally:
+            file_player.close()
+        builtin = play_challenge(ask_agent(PortableAgent(agent, time_budget=1000.0)), seed=5, time_limit=None, moves=40)
+        assert via_file.total == builtin.total and [g.moves for g in via_file.games] == [g.moves for g in builtin.games]
+
+
+def test_fast_player_fits_the_default_second(tmp_path):
+    report = referee_file(player(tmp_path, export_source("fast")), seed=11)
+    assert not report.failed and report.seconds < 1.0
+    assert sum(g.moves for g in report.games) > 100
+
+
+def test_strong_agent_plays_legal_moves_and_beats_greedy_on_a_short_game():
+    strong = play_challenge(ask_agent(StrongAgent(budget=0.003, seed=1, min_samples=2)), seed=9, time_limit=None, moves=25)
+    greedy = play_challenge(ask_agent(PortableAgent("greedy", time_budget=1e9)), seed=9, time_limit=None, moves=25)
+    assert not any(g.error for g in strong.games)
+    assert strong.total > greedy.total
