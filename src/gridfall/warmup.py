@@ -31,12 +31,14 @@ def _samegame_search() -> None:
     from gridfall.samegame import engine
     from gridfall.samegame.boards import random_board
     from gridfall.samegame.search.beam import beam_solve
+    from gridfall.samegame.search.mcbs import mcbs_solve
     from gridfall.samegame.search.nmcs import nmcs_solve
     from gridfall.samegame.search.nrpa import nrpa_solve
 
     start = engine.from_board(random_board(2))
     beam_solve(start, time.monotonic() + 1e9, max_width=2)
     nmcs_solve(start, time.monotonic(), level=1)
+    mcbs_solve(start, 0.0, width=2, playouts=1, widen=False)
     nrpa_solve(start, time.monotonic() + 1e9, level=2, iterations=2, max_runs=1)
 
 

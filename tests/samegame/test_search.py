@@ -8,6 +8,7 @@ from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve
 from gridfall.samegame.search.beam import beam_solve
+from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
 from gridfall.samegame.search.nrpa import nrpa_solve
 
@@ -21,7 +22,8 @@ def replayed_score(board, line):
     return judged.score
 
 
-@pytest.mark.parametrize("algo, params", [("beam", {}), ("nmcs", {"level": 1}), ("nrpa", {"level": 2})])
+@pytest.mark.parametrize("algo, params", [("beam", {}), ("nmcs", {"level": 1}), ("nrpa", {"level": 2}), ("mcbs", {}),
+                                          ("auto", {})])
 def test_solve_returns_a_legal_line_scoring_what_it_claims(algo, params):
     for spec in ("tuning:5", "codingame:3"):
         board = load_board(spec)
@@ -40,6 +42,8 @@ def test_kernels_claim_exact_scores_on_many_boards():
         assert score == replayed_score(board, line)
         score, line = beam_solve(start, FAR, seed=n, max_width=16)
         assert score == replayed_score(board, line)
+        score, line = mcbs_solve(start, time.monotonic() + 0.02, seed=n, width=4, playouts=1, widen=False)
+        assert score == replayed_score(board, line)
 
 
 def test_nrpa_seed_reproduces_and_seeds_differ():
@@ -55,6 +59,12 @@ def test_nmcs_seed_reproduces():
 
     lines = [NMCS(start, seed=s).search(start, 1, FAR) for s in (3, 3, 9)]
     assert lines[0] == lines[1] != lines[2]
+
+
+def test_mcbs_seed_reproduces_when_the_work_is_fixed():
+    start = engine.from_board(load_board("tuning:10"))
+    runs = [mcbs_solve(start, 0.0, seed=s, width=8, playouts=2, widen=False) for s in (1, 1, 2)]
+    assert runs[0] == runs[1] != runs[2]
 
 
 def test_beam_seed_reproduces():
@@ -82,7 +92,8 @@ def test_nrpa_learns_beyond_random_playouts():
     assert np.all(start == engine.from_board(board))  # the start position is never modified
 
 
-@pytest.mark.parametrize("algo, params", [("beam", {}), ("nmcs", {"level": 2}), ("nrpa", {"level": 3})])
+@pytest.mark.parametrize("algo, params", [("beam", {}), ("nmcs", {"level": 2}), ("nrpa", {"level": 3}),
+                                          ("mcbs", {}), ("auto", {})])
 @pytest.mark.parametrize("workers", [1, 2])
 def test_deadline_is_respected(algo, params, workers):
     board = load_board("tuning:13")

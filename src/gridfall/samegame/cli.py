@@ -116,7 +116,7 @@ def _open_store(store_path: str | None):
 @click.argument("board")
 @click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
               help="Seconds to search.")
-@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa"]), default="auto", show_default=True,
+@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True,
               help="auto: beam under 1 s, else nrpa.")
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
@@ -170,7 +170,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 @click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
 @click.option("--think", type=click.FloatRange(min=0.1, max=19.5), default=17.0, show_default=True,
               help="Seconds of the 20 s first turn to spend planning, counted from process start.")
-@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa"]), default="auto", show_default=True)
+@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
 @click.option("--seed", type=int, default=0, show_default=True)

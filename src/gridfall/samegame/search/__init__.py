@@ -10,9 +10,12 @@ Algorithms (one module each):
   until the deadline (:mod:`.beam`);
 * ``nmcs``: Nested Monte-Carlo Search, level 2, restarted (:mod:`.nmcs`);
 * ``nrpa``: Nested Rollout Policy Adaptation, level 3, restarted (:mod:`.nrpa`);
+* ``mcbs``: Monte Carlo beam search, children ranked by playouts (:mod:`.mcbs`);
+  at long budgets it finds lines NRPA does not, so the offline campaign runs both;
 * ``auto``: ``beam`` for budgets under a second (re-planning inside a 50 ms
-  turn), else ``nrpa``, the strongest at every longer budget measured
-  (``benchmarks/samegame_search.py``).
+  turn), else ``nrpa``, the strongest at the online budget
+  (``benchmarks/samegame_search.py``; a quarter of the time given to ``mcbs``
+  first measured no better at 20 s).
 
 With ``workers > 1`` that many independent searches run in threads (the
 kernels release the GIL) with seeds ``seed, seed + 1, ...``; the best line wins.
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 
 from gridfall.samegame import engine, rules
 
-ALGORITHMS = ("auto", "beam", "nmcs", "nrpa")
+ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs")
 AUTO_BEAM_BELOW = 1.0  # seconds
 
 
@@ -57,18 +60,30 @@ def resolve_algo(algo: str, seconds: float) -> str:
     return algo
 
 
+def _accepted(function, params: dict) -> dict:
+    """The params that ``function`` takes (so ``auto`` may resolve to any algorithm)."""
+    import inspect
+
+    names = inspect.signature(function).parameters
+    return {k: v for k, v in params.items() if k in names}
+
+
 def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
+    if algo == "mcbs":
+        from gridfall.samegame.search.mcbs import mcbs_solve
+
+        return mcbs_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(mcbs_solve, params))
     if algo == "beam":
         from gridfall.samegame.search.beam import beam_solve
 
-        return beam_solve(start, deadline, seed=seed, on_improve=on_improve, **params)
+        return beam_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(beam_solve, params))
     if algo == "nmcs":
         from gridfall.samegame.search.nmcs import nmcs_solve
 
-        return nmcs_solve(start, deadline, seed=seed, on_improve=on_improve, **params)
+        return nmcs_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(nmcs_solve, params))
     from gridfall.samegame.search.nrpa import nrpa_solve
 
-    score, line, _ = nrpa_solve(start, deadline, seed=seed, on_improve=on_improve, **params)
+    score, line, _ = nrpa_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(nrpa_solve, params))
     return score, line
 
 
@@ -77,8 +92,8 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     """Search ``board`` for ``seconds`` and return the best line found.
 
     ``on_improve(score)`` is called (from any worker thread) whenever the best
-    score over all workers improves.  ``params`` go to the algorithm (for
-    example ``level=2`` for NRPA or NMCS).
+    score over all workers improves.  ``params`` go to the algorithm that
+    takes them (for example ``level=2`` for NRPA or NMCS); the others ignore them.
     """
     chosen = resolve_algo(algo, seconds)
     started = time.monotonic()

@@ -19,7 +19,7 @@ SameGame specifics:
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups.
 
 The trick that makes it fast: a playout *records* every step's candidate moves
-(codes and sizes) in a :data:`Line`, so adapting towards a line is arithmetic
+(codes and prior weights) in a :data:`Line`, so adapting towards a line is arithmetic
 on that record, with no move generation.  Adaptation then costs a fraction of
 a playout instead of as much again.
 
@@ -47,8 +47,9 @@ MAX_MOVES = MAX_GROUPS  # longest possible game: 225 cells, two a move
 MAX_CANDIDATES = MAX_MOVES * MAX_GROUPS
 
 # A recorded line: step t played cells[t] (16x+y) whose policy index is
-# chosen[t]; its allowed candidates are codes/sizes[offsets[t]:offsets[t+1]].
-Line = namedtuple("Line", "cells chosen codes sizes offsets")
+# chosen[t]; its candidates are codes[offsets[t]:offsets[t+1]], each with the
+# prior weight it was sampled with (priors, same slice): bias and soft tabu.
+Line = namedtuple("Line", "cells chosen codes priors offsets")
 
 
 def new_line() -> Line:
@@ -56,7 +57,7 @@ def new_line() -> Line:
         np.zeros(MAX_MOVES, dtype=np.int64),
         np.zeros(MAX_MOVES, dtype=np.int64),
         np.zeros(MAX_CANDIDATES, dtype=np.int64),
-        np.zeros(MAX_CANDIDATES, dtype=np.int64),
+        np.zeros(MAX_CANDIDATES, dtype=np.float64),
         np.zeros(MAX_MOVES + 1, dtype=np.int64),
     )
 
@@ -91,16 +92,18 @@ def copy_line(src, dst, length):
     dst.cells[:length] = src.cells[:length]
     dst.chosen[:length] = src.chosen[:length]
     dst.codes[:n] = src.codes[:n]
-    dst.sizes[:n] = src.sizes[:n]
+    dst.priors[:n] = src.priors[:n]
     dst.offsets[: length + 1] = src.offsets[: length + 1]
 
 
 @njit(nogil=True, cache=True)
-def playout(start, policy, ranks, biases, rng, moves, b, weights, line):
+def playout(start, policy, ranks, soft, biases, rng, moves, b, weights, line):
     """One policy playout from start, recorded in line; returns (score, length).
 
-    Only moves of the lowest colour rank present are candidates (ranks[c]: 0
-    for free colours, higher for protected ones: the tabu colour last).
+    Moves of the lowest colour rank present are candidates (ranks[c]: 0 for
+    free colours, higher for protected ones: the tabu colour last).  With
+    ``soft > 0`` the others are candidates too, their weight multiplied by
+    ``soft`` (a soft tabu that the policy can learn to overrule).
     """
     b[:, :] = start
     score = 0
@@ -117,15 +120,18 @@ def playout(start, policy, ranks, biases, rng, moves, b, weights, line):
         z = 0.0
         first = at
         for j in range(n):
+            factor = 1.0
             if ranks[moves[j, COLOUR]] != lowest:
-                weights[j] = 0.0
-                continue
+                if soft == 0.0:
+                    weights[j] = 0.0
+                    continue
+                factor = soft
             code = np.int64(engine.move_code(moves[j]) & POLICY_MASK)
-            size = np.int64(moves[j, SIZE])
+            prior = biases[moves[j, SIZE]] * factor
             line.codes[at] = code
-            line.sizes[at] = size
+            line.priors[at] = prior
             at += 1
-            weights[j] = policy[1, code] * biases[size]
+            weights[j] = policy[1, code] * prior
             z += weights[j]
         r = uniform(rng) * z
         pick = -1
@@ -146,17 +152,17 @@ def playout(start, policy, ranks, biases, rng, moves, b, weights, line):
 
 
 @njit(nogil=True, cache=True)
-def adapt(policy, line, length, alpha, biases, idx, delta):
+def adapt(policy, line, length, alpha, idx, delta):
     """Move the policy towards a recorded line (probabilities from the old policy)."""
     k = 0
     for step in range(length):
         lo, hi = line.offsets[step], line.offsets[step + 1]
         z = 0.0
         for t in range(lo, hi):
-            z += policy[1, line.codes[t]] * biases[line.sizes[t]]
+            z += policy[1, line.codes[t]] * line.priors[t]
         for t in range(lo, hi):
             idx[k] = line.codes[t]
-            delta[k] = -alpha * policy[1, line.codes[t]] * biases[line.sizes[t]] / z
+            delta[k] = -alpha * policy[1, line.codes[t]] * line.priors[t] / z
             k += 1
         idx[k] = line.chosen[step]
         delta[k] = alpha
@@ -168,7 +174,7 @@ def adapt(policy, line, length, alpha, biases, idx, delta):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, ranks, biases, alpha, iterations, rng, best, current, moves, b, weights, idx, delta):
+def level1(start, policy, ranks, soft, biases, alpha, iterations, rng, best, current, moves, b, weights, idx, delta):
     """A level-1 search (adapts ``policy`` in place); the best line goes to ``best``.
 
     Returns (best score, its length).
@@ -176,12 +182,12 @@ def level1(start, policy, ranks, biases, alpha, iterations, rng, best, current, 
     best_score = -1
     best_len = 0
     for _ in range(iterations):
-        score, length = playout(start, policy, ranks, biases, rng, moves, b, weights, current)
+        score, length = playout(start, policy, ranks, soft, biases, rng, moves, b, weights, current)
         if score >= best_score:
             best_score = score
             best_len = length
             copy_line(current, best, length)
-        adapt(policy, best, best_len, alpha, biases, idx, delta)
+        adapt(policy, best, best_len, alpha, idx, delta)
     return best_score, best_len
 
 
@@ -189,13 +195,15 @@ class NRPA:
     """One NRPA search thread over a start position, with its own seed and scratch."""
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
-                 bias: float = 0.0, protect: int = 1, on_improve=None, max_playouts: float = math.inf):
+                 bias: float = 0.0, protect: int = 1, soft: float = 0.0, on_improve=None,
+                 max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
         self.iterations = iterations
         self.alpha = alpha
         self.biases = bias_table(bias)
         self.ranks = colour_ranks(start, protect)
+        self.soft = soft
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
         self.best_score = -1
@@ -228,7 +236,7 @@ class NRPA:
         """
         best = self._spare[level]
         if level == 1:
-            score, length = level1(self.start, policy, self.ranks, self.biases, self.alpha, self.iterations, self.rng,
+            score, length = level1(self.start, policy, self.ranks, self.soft, self.biases, self.alpha, self.iterations, self.rng,
                                    best, self._current, self._moves, self._board, self._weights, self._idx, self._delta)
             self.playouts += self.iterations
             self._record(score, best, length)
@@ -241,19 +249,19 @@ class NRPA:
             if score >= best_score:
                 best_score, best_len = score, length
                 copy_line(line, best, length)
-            adapt(policy, best, best_len, self.alpha, self.biases, self._idx, self._delta)
+            adapt(policy, best, best_len, self.alpha, self._idx, self._delta)
         return best_score, best, best_len
 
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
-               alpha: float = 1.0, bias: float = 0.0, protect: int = 1, on_improve=None, max_runs: int | None = None,
-               max_playouts: float = math.inf):
+               alpha: float = 1.0, bias: float = 0.3, protect: int = 1, soft: float = 0.0, on_improve=None,
+               max_runs: int | None = None, max_playouts: float = math.inf):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
     Returns (score, moves, playouts).
     """
-    search = NRPA(start, seed=seed, iterations=iterations, alpha=alpha, bias=bias, protect=protect,
+    search = NRPA(start, seed=seed, iterations=iterations, alpha=alpha, bias=bias, protect=protect, soft=soft,
                   on_improve=on_improve, max_playouts=max_playouts)
     runs = 0
     while not search._out_of_budget(deadline) and (max_runs is None or runs < max_runs):

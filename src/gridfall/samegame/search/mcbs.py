@@ -1,0 +1,122 @@
+"""Monte Carlo beam search (after Cazenave 2012) for SameGame.
+
+A beam search whose children are ranked by their score plus the best of
+``playouts`` tabu-colour random playouts from them: the playouts say how much
+a position still holds (chiefly, whether the tabu colour can still gather into
+one big group), which no cheap static evaluation says as well.  Every playout
+is a complete game, so the best one seen is remembered with its moves and the
+search is anytime from its first level.
+
+It finds good lines sooner than NRPA and different ones, so :func:`solve`'s
+``auto`` runs it first and NRPA after (``benchmarks/samegame_search.py``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from gridfall.jit import new_rng, njit
+from gridfall.samegame import engine
+from gridfall.samegame.engine import COLOURS, MAX_GROUPS, WORDS
+from gridfall.samegame.search.beam import select
+from gridfall.samegame.search.nmcs import tabu_playout
+
+
+@njit(nogil=True, cache=True)
+def expand(parents, scores, n, moves, playout_moves, child, work, out_eval, out_score, out_parent, out_cell,
+           out_hash, tabu, playouts, rng, best, best_cells, seq):
+    """Children of parents[:n] ranked by score + best playout.
+
+    best = [score, parent, cell, playout length] of the best complete game
+    seen (parent -1: a finished parent itself); its playout moves go to
+    best_cells.  Returns the number of children.
+    """
+    k = 0
+    for i in range(n):
+        m = engine.list_moves(parents[i], moves)
+        if m == 0:
+            if scores[i] > best[0]:
+                best[0], best[1], best[2], best[3] = scores[i], i, -1, 0
+            continue
+        for j in range(m):
+            child[:, :] = parents[i]
+            s = scores[i] + engine.play_move(child, moves[j])
+            x, y = engine.canonical_cell(moves[j])
+            cell = 16 * x + y
+            top = 0
+            for _ in range(playouts):
+                work[:, :] = child
+                rest, length = tabu_playout(work, tabu, rng, playout_moves, seq, 0)
+                if rest > top:
+                    top = rest
+                if s + rest > best[0]:
+                    best[0], best[1], best[2], best[3] = s + rest, i, cell, length
+                    best_cells[:length] = seq[:length]
+            out_score[k] = s
+            out_eval[k] = s + top
+            out_parent[k] = i
+            out_cell[k] = cell
+            out_hash[k] = engine.board_hash(child)
+            k += 1
+    return k
+
+
+def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int = 64, playouts: int = 4,
+               on_improve=None, widen: bool = True):
+    """Monte Carlo beam search until ``deadline``; returns (score, moves).
+
+    A finished search starts again, four times wider if that fits in the time
+    left (``widen``), else as wide with a new seed.
+    """
+    rng = new_rng(seed)
+    tabu = int(engine.most_common_colour(start))
+    moves, playout_moves = engine.new_moves(), engine.new_moves()
+    child, work = engine.new_board(), engine.new_board()
+    scratch = np.zeros(6, dtype=np.uint64)
+    seq = np.zeros(MAX_GROUPS, dtype=np.int64)
+    best_cells = np.zeros(MAX_GROUPS, dtype=np.int64)
+    best_score, best_line = -1, []
+    run = 0
+    while True:
+        run_started = time.monotonic()
+        boards = start.reshape(1, COLOURS, WORDS).copy()
+        scores = np.zeros(1, dtype=np.int64)
+        history: list[tuple[np.ndarray, np.ndarray]] = []
+        cap = width * MAX_GROUPS
+        evals, child_scores = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
+        parents, cells = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
+        hashes = np.zeros(cap, dtype=np.uint64)
+        best = np.array([best_score, -1, -1, 0], dtype=np.int64)
+        while time.monotonic() < deadline or best_score < 0:
+            k = expand(boards, scores, len(scores), moves, playout_moves, child, work, evals, child_scores, parents,
+                       cells, hashes, tabu, playouts, rng, best, best_cells, seq)
+            if best[0] > best_score:
+                # the path to the parent, then the child's move, then the playout
+                index, prefix = int(best[1]), []
+                for level_parent, level_cell in reversed(history):
+                    prefix.append(int(level_cell[index]))
+                    index = int(level_parent[index])
+                line = prefix[::-1] + ([int(best[2])] if best[2] >= 0 else []) + [int(c) for c in best_cells[: best[3]]]
+                best_score, best_line = int(best[0]), [(c >> 4, c & 15) for c in line]
+                if on_improve is not None:
+                    on_improve(best_score)
+            if k == 0:
+                break
+            w = min(width, k)
+            next_boards = np.empty((w, COLOURS, WORDS), dtype=np.uint64)
+            next_scores, level_parent, level_cell = (np.empty(w, dtype=np.int64) for _ in range(3))
+            kept = select(boards, k, w, evals, child_scores, parents, cells, hashes, next_boards, next_scores,
+                          level_parent, level_cell, scratch)
+            boards, scores = next_boards[:kept], next_scores[:kept]
+            history.append((level_parent[:kept], level_cell[:kept]))
+        now = time.monotonic()
+        if now >= deadline:
+            return best_score, best_line
+        # widen only if a run four times wider (about four times longer) fits in the time left
+        if widen and 4 * (now - run_started) < deadline - now:
+            width *= 4
+        run += 1
+        rng = new_rng(seed * 1_000_003 + run)
+
