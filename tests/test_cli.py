@@ -99,3 +99,84 @@ def test_warmup_reports_every_kernel_group():
     result = run("warmup")
     assert result.exit_code == 0
     assert "samegame engine" in result.output and "numba cache" in result.output
+
+
+def test_verify_replays_a_results_file(tmp_path):
+    from importlib import resources
+
+    path = resources.files("gridfall").joinpath("data", "samegame", "reference_solutions_nan0S.txt")
+    result = run("samegame", "verify", str(path), "--json")
+    assert result.exit_code == 0 and json.loads(result.output)["total"] == 72_819
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# a comment\n1\t5\t14 14;0 0\n")
+    result = run("samegame", "verify", str(bad), "--json")
+    assert result.exit_code == 1 and json.loads(result.output)["problems"] == 1
+
+
+def test_store_commands_round_trip(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    number, score, _, _, moves = next(reference_solutions())
+    path = tmp_path / "one.txt"
+    path.write_text(f"{number}\t{score}\t{moves}\n")
+    assert "1 improved" in run("samegame", "store", "import", str(path), "--store", store).output
+    listed = json.loads(run("samegame", "store", "list", "--store", store, "--json").output)
+    assert listed[0]["score"] == score and "codingame:31" in listed[0]["names"]
+    out = tmp_path / "results.txt"
+    assert run("samegame", "store", "export", str(out), "--format", "results", "--store", store).exit_code == 0
+    assert f"\n{number}\t{score}\t" in out.read_text()
+
+
+def test_solve_uses_and_improves_the_store(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    first = json.loads(run("samegame", "solve", "standard:12", "--time", "0.3", "--store", store, "--json").output)
+    assert first["improved_store"] and first["source"] == "search"
+    again = json.loads(run("samegame", "solve", "codingame:42", "--time", "0.05", "--algo", "beam",
+                           "--store", store, "--json").output)
+    assert again["stored_score"] == first["score"] and again["score"] >= first["score"]
+
+
+def test_connect4_solve_and_analyze():
+    result = run("connect4", "solve", "44444", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and isinstance(data["score"], int) and data["nodes"] > 0
+    result = run("connect4", "solve", "01234560123456012345", "--analyze", "--json")
+    assert len(json.loads(result.output)["scores"]) == 7
+    result = run("connect4", "solve", "7")
+    assert result.exit_code == 2 and "not a column" in result.output
+
+
+def test_connect4_referee_with_builtin_names():
+    result = run("connect4", "referee", "--p1", "greedy", "--p2", "random", "--games", "2", "--json",
+                 "--time-scale", "5")
+    data = json.loads(result.output)
+    assert data["wins"] + data["draws"] + data["losses"] == 2 and len(data["games"]) == 2
+
+
+def test_connect4_openings_table():
+    result = run("connect4", "openings")
+    assert result.exit_code == 0 and "gridfall opens in column" in result.output
+
+
+def test_match3_move_and_export(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("EGACCBGD\nEDCCGDEC\nDBGEEACF\nAFBDGEAC\nBEBEAEAG\nEDGDDGDD\nCAFAGFAG\nGCGDECEG\n")
+    data = json.loads(run("match3", "move", str(board), "5", "3", "R", "--json").output)
+    assert data["removed"] == [3] and data["points"] == 1 and data["board"][0][5] == "*"
+    result = run("match3", "move", str(board), "1", "1", "R")
+    assert result.exit_code == 1 and "makes no line" in result.output
+    out = tmp_path / "fast.py"
+    assert run("match3", "export-suggest", str(out)).exit_code == 0
+    assert "def suggest(board, boardNo=1, move=1, elapsed=0.0)" in out.read_text()
+
+
+def test_match3_referee_json(tmp_path):
+    out = tmp_path / "fast.py"
+    run("match3", "export-suggest", str(out))
+    result = run("match3", "referee", str(out), "--seed", "4", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and data["total"] > 0 and len(data["games"]) == 4
+
+
+def test_match3_play_greedy_with_a_tiny_budget():
+    result = run("match3", "play", "--agent", "greedy", "--budget", "0.05", "--json")
+    assert result.exit_code == 0 and len(json.loads(result.output)["games"]) == 4

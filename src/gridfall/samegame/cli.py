@@ -359,3 +359,49 @@ def store_import(path: str, set_name: str, store_path: str | None) -> None:
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"read {read} lines from {path}; {improved} improved the store")
+
+
+@samegame.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The set that the board numbers refer to.")
+@click.option("--strict", is_flag=True, help="Judge under the turn rules instead of the one-turn rules.")
+@click.option("--json", "as_json", is_flag=True)
+def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
+    """Replay every line of a results file (BOARD<TAB>SCORE<TAB>...<TAB>MOVES) and total the scores.
+
+    Lines starting with # are comments.  The score each line claims is checked
+    against the replay; the exit code is 1 if any line differs or errs.
+    """
+    from rich.table import Table
+
+    rows, problems = [], 0
+    for line_no, line in enumerate(open(path), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.rstrip("\n").split("\t")
+        try:
+            spec = fields[0] if ":" in fields[0] else f"{set_name}:{int(fields[0])}"
+            claimed = int(fields[1])
+            board = load_board(spec)
+        except (ValueError, IndexError, BoardError) as e:
+            raise click.ClickException(f"{path}:{line_no}: not 'BOARD<TAB>SCORE<TAB>...MOVES': {e}") from None
+        judged = rules.judge(board, rules.split_one_turn(fields[-1]), strict=strict)
+        ok = judged.ok and judged.score == claimed
+        problems += not ok
+        rows.append({"board": spec, "claimed": claimed, "replayed": judged.score, "moves": len(judged.actions),
+                     "cleared": judged.cleared, "ok": ok, "error": judged.error})
+    total = sum(r["replayed"] for r in rows)
+    if as_json:
+        click.echo(json.dumps({"file": path, "total": total, "boards": rows, "problems": problems}))
+    else:
+        table = Table(title=path)
+        for column in ("board", "claimed", "replayed", "moves", "cleared", "check"):
+            table.add_column(column, justify="right")
+        for r in rows:
+            table.add_row(r["board"], str(r["claimed"]), str(r["replayed"]), str(r["moves"]),
+                          "yes" if r["cleared"] else "", "ok" if r["ok"] else f"[red]{r['error'] or 'differs'}[/red]")
+        console = _console()
+        console.print(table)
+        console.print(f"total {total:,} over {len(rows)} boards; {problems} problems")
+    sys.exit(1 if problems else 0)

@@ -1,0 +1,69 @@
+"""Offline SameGame campaign: long searches on every board of a set, best lines kept in a store.
+
+For each board and each round ``ALGO:SECONDS`` it runs ``solve`` with all the
+workers, offers the line to the solution store (which keeps the best per
+board) and prints the board's best so far.  Run it again to continue: the
+store remembers.  At the end it writes the results file (board, score, moves,
+with # lines on how and with what budget each line was found) and prints the
+total replayed by the rules of record.
+
+    python benchmarks/samegame_offline.py --set standard --rounds nrpa:300,mcbs:300 \
+        --store results/samegame-standard.sqlite --out results/samegame-standard.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from rich.console import Console
+
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board, set_specs
+from gridfall.samegame.search import solve
+from gridfall.samegame.store import SolutionStore
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="standard")
+    parser.add_argument("--boards", default="", help="comma list of board numbers (default: all)")
+    parser.add_argument("--rounds", default="nrpa:300,mcbs:300", help="ALGO:SECONDS,... run per board in order")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--out", help="write the results file here at the end")
+    args = parser.parse_args()
+    store = SolutionStore(args.store)
+    console = Console()
+    specs = set_specs(args.set)
+    numbers = [int(b) for b in args.boards.split(",")] if args.boards else range(1, len(specs) + 1)
+    rounds = [(algo, float(seconds)) for algo, seconds in (r.split(":") for r in args.rounds.split(","))]
+    for number in numbers:
+        spec = specs[number - 1]
+        board = load_board(spec)
+        for i, (algo, seconds) in enumerate(rounds):
+            seed = args.seed * 1000 + i
+            start = time.monotonic()
+            solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed)
+            improved = store.offer(board, solution.moves, algo=f"{solution.algo} x{args.workers}", seconds=seconds,
+                                   seed=seed)
+            best = store.best(board)
+            console.print(f"{spec}: {algo} {seconds:g} s x{args.workers} (seed {seed}) found {solution.score} "
+                          f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
+    total = 0
+    for spec in specs:
+        entry = store.best(load_board(spec))
+        if entry is not None:
+            judged = rules.judge(load_board(spec), rules.split_one_turn(entry.moves), strict=True)
+            total += judged.score
+    console.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
+    if args.out:
+        with open(args.out, "w") as out:
+            store.export_results(out, args.set)
+        console.print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
