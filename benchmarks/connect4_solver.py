@@ -10,11 +10,9 @@ exact, mean time and nodes per position, nodes per second.  One core.
 from __future__ import annotations
 
 import argparse
-import platform
-import time
 from importlib import resources
 
-from rich.console import Console
+from common import console, machine_line
 from rich.table import Table
 
 from gridfall.connect4.solver import Solver
@@ -23,14 +21,6 @@ FILES = ["7x6/endgame_L1", "7x6/midgame_L1", "7x6/midgame_L2", "7x6/opening_L1",
          "9x5/endgame_L1", "9x5/midgame_L1", "9x5/midgame_L2", "9x5/opening_L1", "9x5/opening_L2", "9x5/opening_L3"]
 
 
-def cpu_name() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> None:
@@ -43,7 +33,7 @@ def main() -> None:
     for column in ("file", "solved", "exact", "mean time", "mean nodes", "nodes/s"):
         table.add_column(column, justify="right")
     solvers: dict[str, Solver] = {}
-    console = Console(stderr=True)
+    err = console(stderr=True)
     for name in args.files.split(","):
         size = name.split("/")[0]
         if size not in solvers:
@@ -63,12 +53,12 @@ def main() -> None:
             seconds += result.seconds
             if args.seconds_per_file and seconds > args.seconds_per_file:
                 break
-        console.print(f"{name}: {exact}/{solved} exact, {seconds / solved * 1000:.2f} ms per position")
+        err.print(f"{name}: {exact}/{solved} exact, {seconds / solved * 1000:.2f} ms per position")
         table.add_row(name, f"{solved}/{len(positions)}", f"{exact}/{solved}", f"{seconds / solved * 1000:.3f} ms",
                       f"{nodes / solved:,.0f}", f"{nodes / seconds / 1e6:.2f} M")
-    out = Console()
+    out = console()
     out.print(table)
-    out.print(f"{cpu_name()}; {time.strftime('%Y-%m-%d')}")
+    out.print(machine_line())
 
 
 if __name__ == "__main__":

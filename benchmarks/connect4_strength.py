@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from rich.console import Console
+from common import console, machine_line
 from rich.progress import Progress
 from rich.table import Table
 
@@ -47,7 +47,7 @@ def main() -> None:
             return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), limits)
 
         start = time.monotonic()
-        with Progress(console=Console(stderr=True), transient=True) as progress:
+        with Progress(console=console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"gridfall vs {opponent}", total=args.games)
             records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
                                   on_done=lambda i, r: progress.advance(task))
@@ -67,9 +67,9 @@ def main() -> None:
         table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
                       f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts["gridfall"]), str(timeouts[opponent]),
                       f"{(time.monotonic() - start) / 60:.1f}")
-        Console(stderr=True).print(f"{opponent}: {score.describe()}")
-    Console().print(table)
-    Console().print(time.strftime("%Y-%m-%d"))
+        console(stderr=True).print(f"{opponent}: {score.describe()}")
+    console().print(table)
+    console().print(machine_line())
 
 
 if __name__ == "__main__":

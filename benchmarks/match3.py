@@ -24,7 +24,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from rich.console import Console
+from common import console, machine_line
 from rich.table import Table
 
 
@@ -78,7 +78,7 @@ def main() -> None:
     parser.add_argument("--skip", default="", help="comma list of parts to skip: strong, referee")
     args = parser.parse_args()
     seeds = list(range(1, args.seeds + 1))
-    console, err = Console(), Console(stderr=True)
+    out, err = console(), console(stderr=True)
     skip = set(args.skip.split(","))
 
     if "referee" not in skip:
@@ -93,11 +93,11 @@ def main() -> None:
         jobs = [(a, s, paths[a]) for s in seeds for a in ("greedy", "fast")]
         with ProcessPoolExecutor(args.workers) as pool:
             results = list(pool.map(run_referee, jobs))
-        console.print(summarise(f"1 s per run through the referee (exported files), seeds 1-{args.seeds}",
+        out.print(summarise(f"1 s per run through the referee (exported files), seeds 1-{args.seeds}",
                                 results, ("greedy", "fast")))
         by_seed = {(r[0], r[1]): r[2] for r in results}
         ahead = sum(by_seed[("fast", s)] > by_seed[("greedy", s)] for s in seeds)
-        console.print(f"fast ahead of greedy on {ahead}/{len(seeds)} seeds ({100 * ahead / len(seeds):.0f}%)")
+        out.print(f"fast ahead of greedy on {ahead}/{len(seeds)} seeds ({100 * ahead / len(seeds):.0f}%)")
 
     if "strong" not in skip:
         jobs = [(a, s, args.budget) for s in seeds for a in ("greedy", "strong")]
@@ -106,9 +106,9 @@ def main() -> None:
             for r in pool.map(run_in_process, jobs):
                 results.append(r)
                 err.print(f"{r[0]} seed {r[1]}: total {r[2]:,} ({r[3]} moves, {r[4]:.0f} s)")
-        console.print(summarise(f"strong at {args.budget:g} s per move vs greedy (unlimited), seeds 1-{args.seeds}",
+        out.print(summarise(f"strong at {args.budget:g} s per move vs greedy (unlimited), seeds 1-{args.seeds}",
                                 results, ("greedy", "strong")))
-    console.print(time.strftime("%Y-%m-%d"))
+    out.print(machine_line())
 
 
 if __name__ == "__main__":

@@ -11,12 +11,11 @@ core; the engine is timed after its kernels are compiled.
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import time
 
 import numpy as np
-from rich.console import Console
+from common import console, machine_line
 from rich.table import Table
 
 from gridfall.jit import new_rng, njit
@@ -75,14 +74,6 @@ def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]
     return count / (time.perf_counter() - start), total / count
 
 
-def cpu_name() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> None:
@@ -102,10 +93,9 @@ def main() -> None:
             "tabu colour" if use_tabu else "uniform", f"{fast:,.0f}", f"{slow:,.0f}", f"{fast / slow:,.0f}x",
             f"{fast_mean:.0f}", f"{slow_mean:.0f}",
         )
-    console = Console()
-    console.print(table)
-    console.print(f"{cpu_name()}, Python {platform.python_version()}, "
-                  f"numpy {np.__version__}; {time.strftime('%Y-%m-%d')}")
+    out = console()
+    out.print(table)
+    out.print(f"{machine_line()}; numpy {np.__version__}")
 
 
 if __name__ == "__main__":

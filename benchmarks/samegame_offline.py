@@ -17,7 +17,7 @@ import argparse
 import os
 import time
 
-from rich.console import Console
+from common import console
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board, set_specs
@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--out", help="write the results file here at the end")
     args = parser.parse_args()
     store = SolutionStore(args.store)
-    console = Console()
+    out = console()
     specs = set_specs(args.set)
     numbers = [int(b) for b in args.boards.split(",")] if args.boards else range(1, len(specs) + 1)
     rounds = [(algo, float(seconds)) for algo, seconds in (r.split(":") for r in args.rounds.split(","))]
@@ -50,7 +50,7 @@ def main() -> None:
             improved = store.offer(board, solution.moves, algo=f"{solution.algo} x{args.workers}", seconds=seconds,
                                    seed=seed)
             best = store.best(board)
-            console.print(f"{spec}: {algo} {seconds:g} s x{args.workers} (seed {seed}) found {solution.score} "
+            out.print(f"{spec}: {algo} {seconds:g} s x{args.workers} (seed {seed}) found {solution.score} "
                           f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
     total = 0
     for spec in specs:
@@ -58,11 +58,11 @@ def main() -> None:
         if entry is not None:
             judged = rules.judge(load_board(spec), rules.split_one_turn(entry.moves), strict=True)
             total += judged.score
-    console.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
+    out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
     if args.out:
         with open(args.out, "w") as out:
             store.export_results(out, args.set)
-        console.print(f"wrote {args.out}")
+        out.print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

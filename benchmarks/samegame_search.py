@@ -11,25 +11,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from rich.console import Console
+from common import console, machine_line
 from rich.table import Table
 
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve
 
 
-def cpu_name() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> None:
@@ -47,14 +38,14 @@ def main() -> None:
 
     scores: dict[str, list[int]] = {}
     cleared: dict[str, int] = {}
-    console = Console(stderr=True)
+    err = console(stderr=True)
     for algo in algos:
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
             solutions = list(pool.map(lambda b: solve(b, args.time, algo=algo, seed=1), boards))
         scores[algo] = [s.score for s in solutions]
         cleared[algo] = sum(s.cleared for s in solutions)
-        console.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")
+        err.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")
 
     summary = Table(title=f"SameGame search at {args.time:g} s per board, one core each, tuning boards 1-{args.boards}")
     for column in ("algorithm", "total", "mean", "cleared", "best on"):
@@ -70,10 +61,10 @@ def main() -> None:
     for i, spec in enumerate(specs):
         best = max(scores[a][i] for a in algos)
         per_board.add_row(spec, *[f"[bold]{scores[a][i]}[/bold]" if scores[a][i] == best else str(scores[a][i]) for a in algos])
-    out = Console()
+    out = console()
     out.print(summary)
     out.print(per_board)
-    out.print(f"{cpu_name()}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}")
+    out.print(machine_line())
 
 
 if __name__ == "__main__":

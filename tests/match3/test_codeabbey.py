@@ -8,7 +8,6 @@ import pytest
 from gridfall.match3.agents import PortableAgent, StrongAgent
 from gridfall.match3.codeabbey import play_challenge, referee_file
 from gridfall.match3.export import export_source
-from gridfall.match3.rules import Board
 
 
 def player(tmp_path, body, name="player.py"):
@@ -73,7 +72,7 @@ def test_bad_returns_end_each_game_with_a_clear_message(tmp_path, body, message)
     report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
     assert len(report.games) == 4 and not report.failed
     for game in report.games:
-        assert game.error and f"error at move 1" in game.end and message in game.end, game.end
+        assert game.error and "error at move 1" in game.end and message in game.end, game.end
 
 
 def test_a_move_that_scores_nothing_is_an_error(tmp_path):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gridfall.samegame import boards, rules
+from gridfall.samegame import boards
 from gridfall.samegame.boards import BoardError, load_board, parse_board
 
 

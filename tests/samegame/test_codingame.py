@@ -130,8 +130,6 @@ def test_gridfall_bot_replans_when_the_board_is_not_the_expected_one():
 
 def test_gridfall_bot_never_plays_an_illegal_planned_move():
     board = load_board("standard:3")
-    after_first = None
-
     def bad_planner(b, seconds, seed):
         return [(14, 14), (14, 14)]  # usually illegal; the bot must fall back
 

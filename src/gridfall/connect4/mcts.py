@@ -19,7 +19,7 @@ import numpy as np
 from numba import uint64
 
 from gridfall.connect4 import engine
-from gridfall.connect4.engine import COLUMN, H, W
+from gridfall.connect4.engine import COLUMN, W
 from gridfall.jit import below, new_rng, njit, popcount
 
 STEAL_SLOT = 15

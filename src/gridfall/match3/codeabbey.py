@@ -22,7 +22,7 @@ from typing import Callable
 
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.match3.rules import (
-    BOARD_SIZES, MOVES_PER_GAME, Board, Generator, GameRecord, IllegalMove, new_board, refilled,
+    BOARD_SIZES, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
 )
 
 DEFAULT_SEED = 370
