@@ -3,7 +3,7 @@
 Two comparisons, each on the same seeds:
 
 1. per-move budget: greedy (unlimited time, full games) against strong with
-   ``--budget`` seconds per move (a ceiling: it stops at 48 sampled refills);
+   ``--budget`` seconds per move (a ceiling: it stops at 16 sampled refills);
    in-process.  Target: strong's median total at least 100x greedy's.
 2. the default 1-second-per-run limit, through the referee: the exported
    greedy and fast files.  Target: fast ahead of greedy on at least 90% of seeds.

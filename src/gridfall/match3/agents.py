@@ -8,7 +8,7 @@
   simulated exactly, the refill it leads to is sampled (the generator's state
   is not the player's to know), and a move is worth its points plus the
   expected points of the best move after the refill; a board with no legal
-  move left is worth nothing more.  It samples until it has 48 refills per
+  move left is worth nothing more.  It samples until it has 16 refills per
   move or half its budget per move is spent.
 """
 
@@ -63,7 +63,7 @@ class StrongAgent:
 
     name = "strong"
 
-    def __init__(self, budget: float = 1.0, seed: int = 0, min_samples: int = 8, max_samples: int = 48):
+    def __init__(self, budget: float = 1.0, seed: int = 0, min_samples: int = 8, max_samples: int = 16):
         self.budget = budget
         self.rng = new_rng(seed)
         self.min_samples = min_samples
