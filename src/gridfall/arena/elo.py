@@ -43,6 +43,8 @@ class MatchScore:
         s = self.share
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
         margin = 1.959964 * math.sqrt(var / n)
+        if margin == 0.0:  # every game the same: the rule of three bounds the share within 3/n
+            margin = 3.0 / n
         return elo_from_share(s), elo_from_share(s - margin), elo_from_share(s + margin)
 
     def describe(self) -> str:

@@ -1,0 +1,29 @@
+"""Match statistics."""
+
+import math
+
+from gridfall.arena.elo import MatchScore, elo_from_share
+
+
+def test_even_match_is_zero_elo_with_a_symmetric_interval():
+    elo, low, high = MatchScore(50, 0, 50).elo()
+    assert elo == 0 and math.isclose(low, -high)
+
+
+def test_known_shares():
+    assert math.isclose(elo_from_share(0.75), 400 * math.log10(3))
+    assert MatchScore(9, 2, 9).share == 0.5
+
+
+def test_perfect_scores_have_finite_bounds():
+    elo, low, high = MatchScore(200, 0, 0).elo()
+    assert elo == math.inf and high == math.inf and 700 < low < 750
+    elo, low, high = MatchScore(0, 0, 200).elo()
+    assert elo == -math.inf and -750 < high < -700
+
+
+def test_interval_narrows_with_more_games():
+    small = MatchScore(15, 2, 3).elo()
+    large = MatchScore(150, 20, 30).elo()
+    assert large[2] - large[1] < small[2] - small[1]
+    assert "W 150 / D 20 / L 30" in MatchScore(150, 20, 30).describe()
