@@ -29,7 +29,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="standard")
     parser.add_argument("--boards", default="", help="comma list of board numbers (default: all)")
-    parser.add_argument("--rounds", default="nrpa:300,mcbs:300", help="ALGO:SECONDS,... run per board in order")
+    parser.add_argument("--rounds", default="nrpa:300,nrpa:300:tabu_rank=1,mcbs:300",
+                        help="ALGO:SECONDS[:KEY=VALUE...],... run per board in order (e.g. nrpa:300:tabu_rank=1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--store", required=True)
@@ -39,18 +40,22 @@ def main() -> None:
     out = console()
     specs = set_specs(args.set)
     numbers = [int(b) for b in args.boards.split(",")] if args.boards else range(1, len(specs) + 1)
-    rounds = [(algo, float(seconds)) for algo, seconds in (r.split(":") for r in args.rounds.split(","))]
+    rounds = []
+    for text in args.rounds.split(","):
+        algo, seconds, *options = text.split(":")
+        params = {key: float(value) if "." in value else int(value) for key, value in (o.split("=") for o in options)}
+        rounds.append((algo, float(seconds), params))
     for number in numbers:
         spec = specs[number - 1]
         board = load_board(spec)
-        for i, (algo, seconds) in enumerate(rounds):
+        for i, (algo, seconds, params) in enumerate(rounds):
             seed = args.seed * 1000 + i
             start = time.monotonic()
-            solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed)
-            improved = store.offer(board, solution.moves, algo=f"{solution.algo} x{args.workers}", seconds=seconds,
-                                   seed=seed)
+            solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed, **params)
+            how = f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
+            improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)
             best = store.best(board)
-            out.print(f"{spec}: {algo} {seconds:g} s x{args.workers} (seed {seed}) found {solution.score} "
+            out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "
                           f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
     total = 0
     for spec in specs:

@@ -53,6 +53,16 @@ def test_nrpa_seed_reproduces_and_seeds_differ():
     assert runs[0][1] != runs[2][1]
 
 
+def test_colour_ranks_pick_the_tabu_colour():
+    from gridfall.samegame.search.nrpa import colour_ranks
+
+    start = engine.from_board(load_board("standard:16"))  # colour 1 has 65 cells, the others 40
+    assert list(colour_ranks(start, 1)) == [0, 1, 0, 0, 0]
+    assert list(colour_ranks(start, 0)) == [0, 0, 0, 0, 0]
+    second = colour_ranks(start, 1, tabu_rank=1)
+    assert second[1] == 0 and sum(second) == 1
+
+
 def test_nmcs_seed_reproduces():
     start = engine.from_board(load_board("tuning:8"))
     from gridfall.samegame.search.nmcs import NMCS

@@ -42,8 +42,9 @@ class Table:
     """A transposition table: ``2**bits`` slots of (key, value), plus search counters."""
 
     def __init__(self, bits: int = 22):
-        self.keys = np.zeros(1 << bits, dtype=np.uint64)
-        self.values = np.zeros(1 << bits, dtype=np.uint8)
+        # np.full, not np.zeros: touch every page now rather than fault them in during a timed search
+        self.keys = np.full(1 << bits, 0, dtype=np.uint64)
+        self.values = np.full(1 << bits, 0, dtype=np.uint8)
         self.stats = np.zeros(2, dtype=np.int64)  # [0]: nodes searched, [1]: generation
 
     def new_search(self) -> None:

@@ -62,11 +62,15 @@ def new_line() -> Line:
     )
 
 
-def colour_ranks(start: np.ndarray, protect: int) -> np.ndarray:
+def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndarray:
     """Playout ranks of the colours: the ``protect`` most common colours are played last,
-    the most common of all very last (``protect=1`` is the classic tabu colour, 0 none)."""
+    the most common of all very last (``protect=1`` is the classic tabu colour, 0 none).
+
+    ``tabu_rank=1`` takes the colours from the second most common on instead
+    (the most common colour is then free): a different gathering to try.
+    """
     counts = [sum(bin(int(w)).count("1") for w in start[c]) for c in range(start.shape[0])]
-    order = sorted(range(len(counts)), key=lambda c: (-counts[c], c))
+    order = sorted(range(len(counts)), key=lambda c: (-counts[c], c))[tabu_rank:]
     ranks = np.zeros(len(counts), dtype=np.int64)
     for i, c in enumerate(order[:protect]):
         ranks[c] = protect - i
@@ -195,14 +199,14 @@ class NRPA:
     """One NRPA search thread over a start position, with its own seed and scratch."""
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
-                 bias: float = 0.0, protect: int = 1, soft: float = 0.0, on_improve=None,
+                 bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, on_improve=None,
                  max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
         self.iterations = iterations
         self.alpha = alpha
         self.biases = bias_table(bias)
-        self.ranks = colour_ranks(start, protect)
+        self.ranks = colour_ranks(start, protect, tabu_rank)
         self.soft = soft
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
@@ -254,15 +258,15 @@ class NRPA:
 
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
-               alpha: float = 1.0, bias: float = 0.3, protect: int = 1, soft: float = 0.0, on_improve=None,
-               max_runs: int | None = None, max_playouts: float = math.inf):
+               alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0,
+               on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
     Returns (score, moves, playouts).
     """
-    search = NRPA(start, seed=seed, iterations=iterations, alpha=alpha, bias=bias, protect=protect, soft=soft,
-                  on_improve=on_improve, max_playouts=max_playouts)
+    search = NRPA(start, seed=seed, iterations=iterations, alpha=alpha, bias=bias, protect=protect,
+                  tabu_rank=tabu_rank, soft=soft, on_improve=on_improve, max_playouts=max_playouts)
     runs = 0
     while not search._out_of_budget(deadline) and (max_runs is None or runs < max_runs):
         search.run(level, new_policy(), deadline)
