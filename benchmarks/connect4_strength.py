@@ -19,9 +19,8 @@ from common import console, machine_line
 from rich.progress import Progress
 from rich.table import Table
 
-from gridfall.arena.elo import MatchScore
 from gridfall.arena.pool import run_jobs
-from gridfall.connect4.codingame import Limits, referee_game
+from gridfall.connect4.codingame import LIMITS, referee_game, tally
 
 
 def bot(agent: str, seed: int) -> str:
@@ -35,7 +34,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once")
     parser.add_argument("--time-scale", type=float, default=1.0)
     args = parser.parse_args()
-    limits = Limits().scaled(args.time_scale)
+    limits = LIMITS.scaled(args.time_scale)
     table = Table(title=f"gridfall vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
     for column in ("opponent", "W", "D", "L", "score", "Elo [95%]", "gridfall timeouts", "opponent timeouts", "minutes"):
         table.add_column(column, justify="right")
@@ -51,18 +50,12 @@ def main() -> None:
             task = progress.add_task(f"gridfall vs {opponent}", total=args.games)
             records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
                                   on_done=lambda i, r: progress.advance(task))
-        score = MatchScore()
+        score, _, _ = tally(records, lambda name: name == "gridfall")
         timeouts = {"gridfall": 0, opponent: 0}
         for r in records:
-            me = r.seats.index("gridfall")
-            if r.winner is None:
-                score.draws += 1
-            elif r.winner == me:
-                score.wins += 1
-            else:
-                score.losses += 1
             if "timeout" in r.reason:
-                timeouts[r.reason.split(":")[0]] = timeouts.get(r.reason.split(":")[0], 0) + 1
+                loser = r.reason.split(":")[0]
+                timeouts[loser] = timeouts.get(loser, 0) + 1
         elo, low, high = score.elo()
         table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
                       f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts["gridfall"]), str(timeouts[opponent]),

@@ -123,9 +123,9 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
     from rich.progress import Progress
     from rich.table import Table
 
-    from gridfall.arena.elo import MatchScore
+    from gridfall.arena.limits import Limits
     from gridfall.arena.pool import run_jobs
-    from gridfall.connect4.codingame import Limits, referee_game
+    from gridfall.connect4.codingame import referee_game, tally
 
     limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
 
@@ -142,18 +142,8 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
         records, interrupted = run_jobs(list(range(games)), play_one, workers=workers,
                                         on_done=lambda i, r: progress.advance(task))
     done = [r for r in records if r is not None]
-    score = MatchScore()
-    points = [0, 0]
-    for r in done:
-        a_seat = 0 if r.seats[0].startswith("A:") else 1
-        if r.winner is None:
-            score.draws += 1
-        elif r.winner == a_seat:
-            score.wins += 1
-        else:
-            score.losses += 1
-        points[0] += r.points(a_seat)
-        points[1] += r.points(1 - a_seat)
+    score, a_points, b_points = tally(done, lambda name: name.startswith("A:"))
+    points = [a_points, b_points]
     elo, low, high = score.elo()
     if as_json:
         click.echo(json.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,

@@ -23,6 +23,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
 
+from gridfall.arena.elo import MatchScore
+from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.connect4.rules import STEAL, Game, IllegalAction
 
@@ -34,13 +36,7 @@ TURN_SECONDS = 0.100
 # --- the referee -------------------------------------------------------------------
 
 
-@dataclass
-class Limits:
-    first_turn: float = FIRST_TURN_SECONDS
-    turn: float = TURN_SECONDS
-
-    def scaled(self, factor: float) -> "Limits":
-        return Limits(self.first_turn * factor, self.turn * factor)
+LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
 
 
 @dataclass
@@ -62,6 +58,25 @@ class GameRecord:
         return asdict(self)
 
 
+def tally(records: list[GameRecord], is_ours) -> tuple[MatchScore, int, int]:
+    """Our wins, draws and losses over the records, and the points of both sides.
+
+    ``is_ours(name)`` picks our seat in each record by the program's name.
+    """
+    score, ours, theirs = MatchScore(), 0, 0
+    for r in records:
+        seat = 0 if is_ours(r.seats[0]) else 1
+        if r.winner is None:
+            score.draws += 1
+        elif r.winner == seat:
+            score.wins += 1
+        else:
+            score.losses += 1
+        ours += r.points(seat)
+        theirs += r.points(1 - seat)
+    return score, ours, theirs
+
+
 def parse_action(line: str) -> int:
     """The action of an answer line: STEAL (any case) is -2; ValueError if unparsable."""
     token = line.strip().split(" ", 1)[0]
@@ -81,7 +96,7 @@ def turn_input(game: Game, seat: int, first: bool, previous: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits = Limits(),
+def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits = LIMITS,
                  width: int = WIDTH, height: int = HEIGHT) -> GameRecord:
     """Play one game between two programs (commands[0] moves first)."""
     record = GameRecord(names)

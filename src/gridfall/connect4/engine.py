@@ -179,6 +179,31 @@ def non_losing_moves(cur, mask, g):
 
 
 @njit(inline="always")
+def ordered_moves(cur, mask, possible, first, g, moves):
+    """Write the moves of ``possible`` into ``moves``, best first; return how many.
+
+    ``first`` (a move bit, or 0) leads; then moves making more threats
+    (winning cells) for the side to move; ties keep the centre-first order.
+    An insertion sort: there are at most 16 moves.
+    """
+    scores = np.zeros(16, dtype=np.int64)
+    count = 0
+    for i in range(np.int64(g[W])):
+        move = possible & g[COLUMN + g[ORDER + i]]
+        if move:
+            score = 1 << 20 if move == first else np.int64(popcount(winning_cells(cur | move, mask, g)))
+            j = count
+            while j > 0 and scores[j - 1] < score:
+                moves[j] = moves[j - 1]
+                scores[j] = scores[j - 1]
+                j -= 1
+            moves[j] = move
+            scores[j] = score
+            count += 1
+    return count
+
+
+@njit(inline="always")
 def mix(z):
     z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)

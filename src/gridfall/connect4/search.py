@@ -35,12 +35,12 @@ NODES, GENERATION, BUDGET, ABORTED, DEADLINE = 0, 1, 2, 3, 4  # fields of the st
 def evaluate(cur, mask, g):
     """A heuristic score for the side to move (far below WIN in magnitude).
 
-    * threats: empty cells that would complete four, 12 each, 20 if the cell
-      is playable now... (the side to move would simply win there, so a
-      playable threat of the side to move never reaches here);
+    * threats: empty cells that would complete four for a player, 12 each
+      (a threat of the side to move that is playable now never gets here: the
+      search wins with it first);
     * stacked threats: two threats of one player one above the other in a
       column cannot both be stopped, 40 more;
-    * centre: chips nearer the middle column touch more lines, 0..3 each.
+    * centre: a chip nearer the middle column is in more lines, 0..3 each.
     """
     opp = cur ^ mask
     mine = engine.winning_cells(cur, mask, g)
@@ -95,23 +95,9 @@ def alphabeta(cur, mask, depth, alpha, beta, g, keys, data, stats):
             if flag == UPPER and value <= alpha:
                 return value
 
-    # order: the remembered best move first, then by threats created, centre first on ties
-    width = np.int64(g[W])
+    # the remembered best move first, then by threats made
     moves = np.zeros(16, dtype=np.uint64)
-    scores = np.zeros(16, dtype=np.int64)
-    count = 0
-    for i in range(width):
-        move = possible & g[COLUMN + g[ORDER + i]]
-        if move:
-            score = 1000 if move == best_move else np.int64(popcount(engine.winning_cells(cur | move, mask, g)))
-            j = count
-            while j > 0 and scores[j - 1] < score:
-                moves[j] = moves[j - 1]
-                scores[j] = scores[j - 1]
-                j -= 1
-            moves[j] = move
-            scores[j] = score
-            count += 1
+    count = engine.ordered_moves(cur, mask, possible, best_move, g, moves)
 
     original_alpha = alpha
     best = -(WIN + cells)

@@ -31,8 +31,8 @@ import numpy as np
 from numba import uint64
 
 from gridfall.connect4 import engine
-from gridfall.connect4.engine import COLUMN, H, ORDER, W
-from gridfall.jit import njit, popcount
+from gridfall.connect4.engine import H, W
+from gridfall.jit import njit
 
 BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..130 lower bounds
 OFFSET = 33
@@ -101,23 +101,8 @@ def negamax(cur, mask, alpha, beta, g, keys, values, stats):
         if alpha >= beta:
             return beta
 
-    # order the moves by the threats they create (insertion sort, centre first on ties)
-    width = np.int64(g[W])
     moves = np.zeros(16, dtype=np.uint64)
-    scores = np.zeros(16, dtype=np.int64)
-    count = 0
-    for i in range(width):
-        move = possible & g[COLUMN + g[ORDER + i]]
-        if move:
-            score = np.int64(popcount(engine.winning_cells(cur | move, mask, g)))
-            j = count
-            while j > 0 and scores[j - 1] < score:
-                moves[j] = moves[j - 1]
-                scores[j] = scores[j - 1]
-                j -= 1
-            moves[j] = move
-            scores[j] = score
-            count += 1
+    count = engine.ordered_moves(cur, mask, possible, uint64(0), g, moves)
 
     for i in range(count):
         v = -negamax(cur ^ mask, mask | moves[i], -beta, -alpha, g, keys, values, stats)

@@ -97,17 +97,6 @@ def legal_moves(g, out):
 
 
 @njit(nogil=True, cache=True)
-def has_legal_move(g):
-    n = g.shape[0]
-    for r in range(n):
-        for c in range(n):
-            for d in range(2):
-                if is_legal(g, r, c, d):
-                    return True
-    return False
-
-
-@njit(nogil=True, cache=True)
 def _explode(g, marks):
     """Mark and remove every jewel in a line; return how many."""
     n = g.shape[0]
@@ -159,11 +148,6 @@ def play(g, r, c, d, marks, cascades):
     return total
 
 
-@njit(inline="always")
-def _places_line(g, r, c):
-    return _run(g, r, c, 0, 1) >= 3 or _run(g, r, c, 1, 0) >= 3
-
-
 @njit(nogil=True, cache=True)
 def fill_random(g, rng):
     """Fill holes with uniformly random jewels, top to bottom, left to right, redrawing line-makers."""
@@ -172,7 +156,7 @@ def fill_random(g, rng):
         for c in range(n):
             if g[r, c] < 0:
                 g[r, c] = below(rng, JEWEL_TYPES)
-                while _places_line(g, r, c):
+                while in_line(g, r, c):
                     g[r, c] = below(rng, JEWEL_TYPES)
 
 
@@ -186,5 +170,5 @@ def fill_lcg(g, state):
                 while True:
                     state[0] = (445 * state[0] + 700001) % LCG_MODULUS
                     g[r, c] = state[0] * JEWEL_TYPES // LCG_MODULUS
-                    if not _places_line(g, r, c):
+                    if not in_line(g, r, c):
                         break

@@ -273,14 +273,14 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     from gridfall.arena.pool import run_jobs
     from gridfall.samegame.anchors import OFFLINE, ONLINE_20S
     from gridfall.samegame.boards import set_specs
-    from gridfall.samegame.codingame import Limits, referee_game
+    from gridfall.samegame.codingame import LIMITS, Limits, referee_game
     from gridfall.samegame.display import anchors_table, reports_table
 
     specs = set_specs(set_name)[:first]
     if command is None:
         command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.2:.2f}"
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
-    limits = Limits(first_turn=seconds)
+    limits = Limits(first_turn=seconds, turn=LIMITS.turn)
     with Progress(console=_console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {len(specs)} boards x {seconds:g} s", total=len(specs))
         reports, interrupted = run_jobs(

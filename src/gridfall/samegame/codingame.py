@@ -19,6 +19,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO, Callable
 
+from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, parse_board
@@ -31,15 +32,7 @@ EMPTY_ACTION = "Empty action provided"
 # --- the referee ---------------------------------------------------------------
 
 
-@dataclass
-class Limits:
-    """Time limits in seconds; the platform's by default."""
-
-    first_turn: float = FIRST_TURN_SECONDS
-    turn: float = TURN_SECONDS
-
-    def scaled(self, factor: float) -> "Limits":
-        return Limits(self.first_turn * factor, self.turn * factor)
+LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
 
 
 @dataclass
@@ -64,7 +57,7 @@ class GameReport:
         return asdict(self)
 
 
-def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = Limits()) -> GameReport:
+def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS) -> GameReport:
     """Run one game of ``command`` on ``board`` under the platform's rules."""
     report = GameReport(name)
     try:
@@ -114,6 +107,15 @@ def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameReport, limi
 
 
 # --- gridfall's own bot ---------------------------------------------------------
+
+
+def _next_board(inp: IO[str], log: IO[str]) -> rules.Board | None:
+    """The next board, or None at the end of input or on input that is not a board (said on log)."""
+    try:
+        return read_board(inp)
+    except BoardError as e:
+        print(f"gridfall bot: {e}", file=log)
+        return None
 
 
 def read_board(stream: IO[str]) -> rules.Board | None:
@@ -192,11 +194,7 @@ def play_turns(
     expected: rules.Board | None = None
     first = True
     while True:
-        try:
-            board = read_board(inp)
-        except BoardError as e:
-            print(f"gridfall bot: {e}", file=log)
-            return
+        board = _next_board(inp, log)
         if board is None:
             return
         if board != expected:
@@ -225,11 +223,7 @@ def play_one_turn(
     """The one-turn flavour: plan, then print every action on one line."""
     started = time.monotonic() if started is None else started
     planner = planner or make_planner(config, log)
-    try:
-        board = read_board(inp)
-    except BoardError as e:
-        print(f"gridfall bot: {e}", file=log)
-        return
+    board = _next_board(inp, log)
     if board is None:
         return
     moves = planner(board, max(started + config.first_turn_budget - time.monotonic(), 0.005), config.seed)

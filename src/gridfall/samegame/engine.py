@@ -362,9 +362,29 @@ def most_common_colour(b):
     return best
 
 
+@njit(inline="always")
+def pick_avoiding(moves, n, tabu, rng):
+    """A uniformly random move of the n, avoiding colour ``tabu`` while any other exists."""
+    if tabu < 0:
+        return below(rng, n)
+    free = 0
+    for i in range(n):
+        if np.int64(moves[i, COLOUR]) != tabu:
+            free += 1
+    if free == 0 or free == n:
+        return below(rng, n)
+    k = below(rng, free)
+    for i in range(n):
+        if np.int64(moves[i, COLOUR]) != tabu:
+            if k == 0:
+                return i
+            k -= 1
+    return 0
+
+
 @njit(cache=True)
 def random_playout(b, rng, tabu, moves):
-    """Play uniformly random moves to the end; return the points scored.
+    """Play random moves to the end; return the points scored.
 
     With the tabu-colour policy (Schadd et al.) moves of colour ``tabu`` are
     avoided while any other move exists, which lets that colour grow into one
@@ -374,23 +394,5 @@ def random_playout(b, rng, tabu, moves):
     while True:
         n = list_moves(b, moves)
         if n == 0:
-            break
-        allowed = n
-        if tabu >= 0:
-            allowed = 0
-            for i in range(n):
-                if np.int64(moves[i, COLOUR]) != tabu:
-                    allowed += 1
-        if allowed == 0 or allowed == n:
-            pick = below(rng, n)
-        else:
-            k = below(rng, allowed)
-            pick = 0
-            for i in range(n):
-                if np.int64(moves[i, COLOUR]) != tabu:
-                    if k == 0:
-                        pick = i
-                        break
-                    k -= 1
-        score += play_move(b, moves[pick])
-    return score
+            return score
+        score += play_move(b, moves[pick_avoiding(moves, n, tabu, rng)])

@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from gridfall.jit import below, new_rng, njit
+from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
-from gridfall.samegame.engine import COLOUR, MAX_GROUPS
+from gridfall.samegame.engine import MAX_GROUPS
 
 MAX_MOVES = MAX_GROUPS
 
@@ -35,21 +35,7 @@ def tabu_playout(b, tabu, rng, moves, seq, start_len):
         n = engine.list_moves(b, moves)
         if n == 0:
             return score, length
-        free = 0
-        for j in range(n):
-            if np.int64(moves[j, COLOUR]) != tabu:
-                free += 1
-        if free == 0 or tabu < 0:
-            pick = below(rng, n)
-        else:
-            k = below(rng, free)
-            pick = 0
-            for j in range(n):
-                if np.int64(moves[j, COLOUR]) != tabu:
-                    if k == 0:
-                        pick = j
-                        break
-                    k -= 1
+        pick = engine.pick_avoiding(moves, n, tabu, rng)
         x, y = engine.canonical_cell(moves[pick])
         seq[length] = 16 * x + y
         length += 1
