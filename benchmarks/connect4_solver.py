@@ -21,8 +21,6 @@ FILES = ["7x6/endgame_L1", "7x6/midgame_L1", "7x6/midgame_L2", "7x6/opening_L1",
          "9x5/endgame_L1", "9x5/midgame_L1", "9x5/midgame_L2", "9x5/opening_L1", "9x5/opening_L2", "9x5/opening_L3"]
 
 
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", default=",".join(FILES))
@@ -32,6 +30,7 @@ def main() -> None:
     table = Table(title="Connect Four exact solver on the scored positions (one core)")
     for column in ("file", "solved", "exact", "mean time", "mean nodes", "nodes/s"):
         table.add_column(column, justify="right")
+    Solver(4, 4, 12).solve_moves("")  # load the compiled kernels off the clock (any size will do)
     solvers: dict[str, Solver] = {}
     err = console(stderr=True)
     for name in args.files.split(","):
@@ -39,7 +38,6 @@ def main() -> None:
         if size not in solvers:
             w, h = (int(v) for v in size.split("x"))
             solvers[size] = Solver(w, h, args.table_bits)
-            solvers[size].solve_moves("")  if w * h <= 20 else solvers[size].solve_moves("0" * (h - 1))
         solver = solvers[size]
         text = resources.files("gridfall").joinpath("data", "connect4", "scored", f"{name}.txt").read_text()
         positions = [line.split() for line in text.splitlines() if line.strip()]

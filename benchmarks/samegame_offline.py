@@ -17,7 +17,7 @@ import argparse
 import os
 import time
 
-from common import console
+from common import console, machine_line
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board, set_specs
@@ -41,7 +41,7 @@ def main() -> None:
     specs = set_specs(args.set)
     numbers = [int(b) for b in args.boards.split(",")] if args.boards else range(1, len(specs) + 1)
     rounds = []
-    for text in args.rounds.split(","):
+    for text in filter(None, args.rounds.split(",")):  # --rounds "": only write the results file
         algo, seconds, *options = text.split(":")
         params = {key: float(value) if "." in value else int(value) for key, value in (o.split("=") for o in options)}
         rounds.append((algo, float(seconds), params))
@@ -65,8 +65,11 @@ def main() -> None:
             total += judged.score
     out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
     if args.out:
-        with open(args.out, "w") as out:
-            store.export_results(out, args.set)
+        with open(args.out, "w") as results:
+            results.write(f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
+                          f"--seed {args.seed} ({machine_line()}); "
+                          "each board's line below names the round that found it\n")
+            store.export_results(results, args.set)
         out.print(f"wrote {args.out}")
 
 

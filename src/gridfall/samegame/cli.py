@@ -278,7 +278,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
     specs = set_specs(set_name)[:first]
     if command is None:
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.2:.2f}"
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.0:.2f}"
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
     limits = Limits(first_turn=seconds, turn=LIMITS.turn)
     with Progress(console=_console(stderr=True), transient=True) as progress:
