@@ -28,6 +28,16 @@ def test_silent_bot_times_out_on_time():
         assert time.monotonic() - start < 2
 
 
+def test_line_read_after_the_deadline_is_a_timeout():
+    # the referee cannot tell when a line it reads late was written: late is late
+    code = "import sys, time; sys.stdout.write('a\\nb\\n'); sys.stdout.flush(); time.sleep(60)"
+    with BotProcess(python_bot(code)) as bot:
+        assert bot.ask("", 5)[0] == "a"  # 'b' came in the same chunk and waits in the buffer
+        with pytest.raises(BotTimeout):
+            bot.read_line(time.monotonic() - 0.01)
+        assert bot.read_line(time.monotonic() + 5) == "b"
+
+
 def test_crashing_bot_reports_exit_code_and_stderr():
     with BotProcess(python_bot("import sys; sys.stderr.write('boom\\n'); sys.exit(3)")) as bot:
         with pytest.raises(BotExited) as e:

@@ -39,8 +39,8 @@ def _print_report(report, title: str, as_json: bool) -> None:
     console = Console(highlight=False)
     console.print(table)
     total = report.total
-    console.print(f"total {total:,} (log2 {math.log2(total):.1f})" if total else "total 0",
-                  f"; {report.seconds:.3f} s in suggest")
+    console.print((f"total {total:,} (log2 {math.log2(total):.1f})" if total else "total 0")
+                  + f"; {report.seconds:.3f} s in suggest")
     if report.failed:
         console.print(f"[red]run failed[/red]: {report.failed}; the points above were scored before it")
 
