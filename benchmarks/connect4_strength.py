@@ -21,6 +21,7 @@ from rich.table import Table
 
 from gridfall.arena.pool import run_jobs
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
+from gridfall.warmup import warm
 
 
 def bot(agent: str, seed: int) -> str:
@@ -35,6 +36,7 @@ def main() -> None:
     parser.add_argument("--time-scale", type=float, default=1.0)
     args = parser.parse_args()
     limits = LIMITS.scaled(args.time_scale)
+    warm("connect4")  # fill the kernel cache before any bot is timed
     table = Table(title=f"gridfall vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
     for column in ("opponent", "W", "D", "L", "score", "Elo [95%]", "gridfall timeouts", "opponent timeouts", "minutes"):
         table.add_column(column, justify="right")

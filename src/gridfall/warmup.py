@@ -67,3 +67,12 @@ def warm_everything() -> Iterator[tuple[str, float]]:
         start = time.monotonic()
         warm()
         yield name, time.monotonic() - start
+
+
+def warm(game: str) -> None:
+    """Warm the kernels of one game ("samegame", "connect4"), for example in a referee before it
+    starts gridfall's own bots: a bot that finds a stale cache compiles on its first turn, times
+    out, and is killed before it can write the cache, so every later game would do the same."""
+    for name, warmer in WARMERS:
+        if name.startswith(game):
+            warmer()

@@ -128,6 +128,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
     from gridfall.connect4.codingame import referee_game, tally
 
     limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
+    if any(spec.partition(":")[0] in AGENT_NAMES for spec in (p1, p2)):
+        from gridfall.warmup import warm
+
+        warm("connect4")  # so that no built-in bot compiles on its first turn
 
     def play_one(i: int):
         a, a_name = _command(p1, seed + i)

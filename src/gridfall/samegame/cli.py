@@ -280,6 +280,9 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     if command is None:
         command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.0:.2f}"
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
+        from gridfall.warmup import warm
+
+        warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
     limits = Limits(first_turn=seconds, turn=LIMITS.turn)
     with Progress(console=_console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {len(specs)} boards x {seconds:g} s", total=len(specs))
