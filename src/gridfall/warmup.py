@@ -70,9 +70,9 @@ def warm_everything() -> Iterator[tuple[str, float]]:
 
 
 def warm(game: str) -> None:
-    """Warm the kernels of one game ("samegame", "connect4"), for example in a referee before it
-    starts gridfall's own bots: a bot that finds a stale cache compiles on its first turn, times
-    out, and is killed before it can write the cache, so every later game would do the same."""
+    """Warm the kernels of one game ("samegame", "connect4"): referees call it before they time
+    gridfall's own bots, since a bot that compiles on its first turn times out and is killed
+    before it can write the cache, so every later game would fail the same way."""
     for name, warmer in WARMERS:
         if name.startswith(game):
             warmer()

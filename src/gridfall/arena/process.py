@@ -161,10 +161,9 @@ class BotProcess:
             sel.register(self._stdout_fd, selectors.EVENT_READ)
             while True:
                 newline = self._buffer.find(b"\n")
-                if newline >= 0 and time.monotonic() > deadline:
-                    # the line was read late; as on the platform, a late answer is a timeout
-                    raise BotTimeout("answer line completed after the time limit")
                 if newline >= 0:
+                    if time.monotonic() > deadline:  # read late: the referee cannot tell when it was written
+                        raise BotTimeout("answer line completed after the time limit")
                     line = bytes(self._buffer[:newline])
                     del self._buffer[: newline + 1]
                     return line.decode("utf-8", "replace").rstrip("\r")
