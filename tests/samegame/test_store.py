@@ -86,6 +86,19 @@ def test_results_format_round_trip(store, tmp_path):
     assert other.import_file(str(path)) == (1, 1)
 
 
+def test_results_import_keeps_who_found_each_line(store, tmp_path):
+    board = load_board("standard:6")
+    store.offer(board, reference_line(6)[1], algo="nrpa x2 tabu_rank=1", seconds=60, seed=1001)
+    out = io.StringIO()
+    store.export_results(out, "standard")
+    path = tmp_path / "results.txt"
+    path.write_text(out.getvalue())
+    other = SolutionStore(tmp_path / "other.sqlite")
+    other.import_file(str(path))
+    mine, theirs = store.best(board), other.best(board)
+    assert (theirs.algo, theirs.seconds, theirs.seed, theirs.found) == ("nrpa x2 tabu_rank=1", 60, 1001, mine.found)
+
+
 def test_import_names_the_bad_line(store, tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("# comment\n1\t5\t14 14;0 0\n")

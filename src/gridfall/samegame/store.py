@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 from dataclasses import asdict, dataclass
@@ -99,6 +100,11 @@ def replay(board: rules.Board, moves: str) -> int:
     return judged.score
 
 
+# a results file's provenance line, as export_results writes it
+PROVENANCE = re.compile(r"# (?P<board>\S+): (?P<algo>.+), (?P<seconds>[0-9.]+) s search, seed (?P<seed>-?[0-9]+|None), "
+                        r"found (?P<found>\S+)$")
+
+
 class SolutionStore:
     """Best lines per board.  Safe to share between threads and processes."""
 
@@ -130,11 +136,11 @@ class SolutionStore:
         return entry
 
     def offer(self, board: rules.Board, moves: Iterable[tuple[int, int]], *, algo: str, seconds: float,
-              seed: int | None = None) -> bool:
+              seed: int | None = None, found: str | None = None) -> bool:
         """Store the line if it beats the stored one; True if it did.  The score is recomputed."""
         text = ";".join(f"{x} {y}" for x, y in moves)
         score = replay(board, text)
-        found = time.strftime("%Y-%m-%dT%H:%M:%S")
+        found = found or time.strftime("%Y-%m-%dT%H:%M:%S")
         cursor = self._db.execute(
             """INSERT INTO solutions (key, board, score, moves, algo, seconds, seed, found)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -190,6 +196,7 @@ class SolutionStore:
         except (OSError, UnicodeDecodeError) as e:
             raise StoreError(f"{path}: cannot read: {e}") from None
         read = improved = 0
+        provenance = {m["board"]: m for m in map(PROVENANCE.match, text.splitlines()) if m}
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.startswith("#"):
                 continue
@@ -199,13 +206,17 @@ class SolutionStore:
                     data = json.loads(line)
                     board = parse_board("\n".join(data["board"]), where)
                     moves, algo = data["moves"], data.get("algo", "imported")
-                    seconds, seed = float(data.get("seconds", 0)), data.get("seed")
+                    seconds, seed, found = float(data.get("seconds", 0)), data.get("seed"), data.get("found")
                 else:
                     fields = line.split("\t")
                     spec = fields[0] if ":" in fields[0] else f"{set_name}:{int(fields[0])}"
-                    board, moves, algo, seconds, seed = load_board(spec), fields[-1], "imported", 0.0, None
+                    board, moves, algo, seconds, seed, found = load_board(spec), fields[-1], "imported", 0.0, None, None
+                    how = provenance.get(fields[0])  # the file's "# N: algo, S s search, ..." line
+                    if how:
+                        algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
+                        seed = None if how["seed"] == "None" else int(how["seed"])
                 line_moves = [rules.parse_action(a) for a in rules.split_one_turn(moves)]
-                improved += self.offer(board, line_moves, algo=algo, seconds=seconds, seed=seed)
+                improved += self.offer(board, line_moves, algo=algo, seconds=seconds, seed=seed, found=found)
             except (ValueError, KeyError, TypeError, BoardError, StoreError) as e:
                 raise StoreError(f"{where}: {e}") from None
             read += 1
