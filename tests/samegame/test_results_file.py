@@ -6,6 +6,7 @@ import pytest
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
+from gridfall.samegame.store import results_row
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
 
@@ -13,11 +14,11 @@ RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.t
 @pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
 def test_results_file_replays_to_its_claims_and_header_total():
     lines = RESULTS.read_text().splitlines()
-    rows = [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
-    assert sorted(int(r[0]) for r in rows) == list(range(1, 21))
+    rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
+    assert sorted(spec for spec, _, _ in rows) == sorted(f"standard:{n}" for n in range(1, 21))
     total = 0
-    for number, score, moves in rows:
-        judged = rules.judge(load_board(f"standard:{number}"), rules.split_one_turn(moves), strict=True)
-        assert judged.ok and judged.score == int(score), number
+    for spec, score, moves in rows:
+        judged = rules.judge(load_board(spec), rules.split_one_turn(moves), strict=True)
+        assert judged.ok and judged.score == score, spec
         total += judged.score
     assert f"total {total}" in next(line for line in lines if line.startswith("# gridfall standard"))

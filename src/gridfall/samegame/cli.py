@@ -378,18 +378,18 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     """
     from rich.table import Table
 
+    from gridfall.samegame.store import results_row
+
     rows, problems = [], 0
     for line_no, line in enumerate(open(path), start=1):
         if not line.strip() or line.startswith("#"):
             continue
-        fields = line.rstrip("\n").split("\t")
         try:
-            spec = fields[0] if ":" in fields[0] else f"{set_name}:{int(fields[0])}"
-            claimed = int(fields[1])
+            spec, claimed, moves = results_row(line, set_name)
             board = load_board(spec)
         except (ValueError, IndexError, BoardError) as e:
             raise click.ClickException(f"{path}:{line_no}: not 'BOARD<TAB>SCORE<TAB>...MOVES': {e}") from None
-        judged = rules.judge(board, rules.split_one_turn(fields[-1]), strict=strict)
+        judged = rules.judge(board, rules.split_one_turn(moves), strict=strict)
         ok = judged.ok and judged.score == claimed
         problems += not ok
         rows.append({"board": spec, "claimed": claimed, "replayed": judged.score, "moves": len(judged.actions),

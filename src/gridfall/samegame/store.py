@@ -100,9 +100,24 @@ def replay(board: rules.Board, moves: str) -> int:
     return judged.score
 
 
-# a results file's provenance line, as export_results writes it
+# A results file: "# N: <how it was found>" lines, then BOARD<TAB>SCORE<TAB>MOVES rows.
 PROVENANCE = re.compile(r"# (?P<board>\S+): (?P<algo>.+), (?P<seconds>[0-9.]+) s search, seed (?P<seed>-?[0-9]+|None), "
                         r"found (?P<found>\S+)$")
+
+
+def provenance_line(number: int, entry: "Entry") -> str:
+    """The line PROVENANCE reads back."""
+    return f"# {number}: {entry.algo}, {entry.seconds:.0f} s search, seed {entry.seed}, found {entry.found}"
+
+
+def results_row(line: str, set_name: str) -> tuple[str, int, str]:
+    """A results row as (board spec, claimed score, moves); a bare number is a board of ``set_name``.
+
+    Raises ValueError or IndexError on a malformed row.
+    """
+    fields = line.rstrip("\n").split("\t")
+    spec = fields[0] if ":" in fields[0] else f"{set_name}:{int(fields[0])}"
+    return spec, int(fields[1]), fields[-1]
 
 
 class SolutionStore:
@@ -176,7 +191,7 @@ class SolutionStore:
             if entry is None:
                 continue
             rows.append(f"{number}\t{entry.score}\t{entry.moves}")
-            how.append(f"# {number}: {entry.algo}, {entry.seconds:.0f} s search, seed {entry.seed}, found {entry.found}")
+            how.append(provenance_line(number, entry))
         total = sum(int(r.split("\t")[1]) for r in rows)
         out.write(f"# gridfall {set_name} board solutions: {len(rows)} boards, total {total}\n")
         out.write("# format: board number <TAB> score <TAB> moves as 'x y;x y;...' (CodinGame coordinates)\n")
@@ -196,8 +211,9 @@ class SolutionStore:
         except (OSError, UnicodeDecodeError) as e:
             raise StoreError(f"{path}: cannot read: {e}") from None
         read = improved = 0
-        provenance = {m["board"]: m for m in map(PROVENANCE.match, text.splitlines()) if m}
-        for number, line in enumerate(text.splitlines(), start=1):
+        lines = text.splitlines()
+        provenance = {m["board"]: m for m in map(PROVENANCE.match, lines) if m}
+        for number, line in enumerate(lines, start=1):
             if not line.strip() or line.startswith("#"):
                 continue
             where = f"{path}:{number}"
@@ -208,10 +224,9 @@ class SolutionStore:
                     moves, algo = data["moves"], data.get("algo", "imported")
                     seconds, seed, found = float(data.get("seconds", 0)), data.get("seed"), data.get("found")
                 else:
-                    fields = line.split("\t")
-                    spec = fields[0] if ":" in fields[0] else f"{set_name}:{int(fields[0])}"
-                    board, moves, algo, seconds, seed, found = load_board(spec), fields[-1], "imported", 0.0, None, None
-                    how = provenance.get(fields[0])  # the file's "# N: algo, S s search, ..." line
+                    spec, _, moves = results_row(line, set_name)
+                    board, algo, seconds, seed, found = load_board(spec), "imported", 0.0, None, None
+                    how = provenance.get(line.split("\t")[0])  # the file's "# N: algo, S s search, ..." line
                     if how:
                         algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
                         seed = None if how["seed"] == "None" else int(how["seed"])
