@@ -3,7 +3,9 @@
 Both play the same policy on the same boards in one run: uniformly random
 moves among the legal groups, or the tabu-colour policy (the most common
 colour of the start position is avoided while any other move exists).  One
-core; the engine is timed after its kernels are compiled.
+core; the engine is timed after its kernels are compiled.  A second table
+shows what the engine's incremental move list (``engine.play_listed``) buys
+over listing every group from scratch after each move.
 
     python benchmarks/samegame_engine.py [--set standard] [--seconds 3]
 """
@@ -18,7 +20,7 @@ import numpy as np
 from common import console, machine_line
 from rich.table import Table
 
-from gridfall.jit import new_rng, njit
+from gridfall.jit import below, new_rng, njit
 from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board, set_specs
 
@@ -33,6 +35,39 @@ def engine_playouts(start, count, rng, use_tabu, moves):
         b[:, :] = start
         total += engine.random_playout(b, rng, tabu, moves)  # clear bonus included
     return total
+
+
+@njit(cache=True)
+def rebuilt_playouts(start, count, rng, moves):
+    """Uniform playouts that list the moves from scratch after every move (no incremental update)."""
+    b = start.copy()
+    total = 0
+    for _ in range(count):
+        b[:, :] = start
+        while True:
+            n = engine.list_moves(b, moves)
+            if n == 0:
+                break
+            total += engine.play_move(b, moves[below(rng, n)])
+    return total
+
+
+def measure_listing(boards, seconds: float, incremental: bool) -> float:
+    """Uniform playouts per second with the move list updated (as in every search) or rebuilt."""
+    moves = engine.new_moves()
+    rng = new_rng(1)
+    starts = [engine.from_board(b) for b in boards]
+    run = (lambda start, k: engine_playouts(start, k, rng, False, moves)) if incremental else (
+        lambda start, k: rebuilt_playouts(start, k, rng, moves))
+    run(starts[0], 2)  # compile outside the clock
+    count, elapsed, batch = 0, 0.0, 50
+    while elapsed < seconds:
+        t = time.perf_counter()
+        for start in starts:
+            run(start, batch)
+        elapsed += time.perf_counter() - t
+        count += batch * len(starts)
+    return count / elapsed
 
 
 def rules_playout(board: rules.Board, rnd: random.Random, tabu: int) -> int:
@@ -95,6 +130,13 @@ def main() -> None:
         )
     out = console()
     out.print(table)
+    rebuilt = measure_listing(boards, args.seconds, incremental=False)
+    updated = measure_listing(boards, args.seconds, incremental=True)
+    listing = Table(title="Move list after each move: rebuilt from scratch vs updated (uniform playouts per second)")
+    for column in ("rebuilt", "updated", "updated / rebuilt"):
+        listing.add_column(column, justify="right")
+    listing.add_row(f"{rebuilt:,.0f}", f"{updated:,.0f}", f"{updated / rebuilt:.2f}x")
+    out.print(listing)
     out.print(f"{machine_line()}; numpy {np.__version__}")
 
 

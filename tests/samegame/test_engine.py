@@ -132,3 +132,25 @@ def test_move_codes_depend_on_cells_and_colour():
     n = engine.list_moves(b, moves)
     codes = {int(engine.move_code(moves[i])) for i in range(n)}
     assert len(codes) == n
+
+
+def test_incremental_move_list_matches_a_fresh_one():
+    rnd = random.Random(31)
+    moves, seeds = engine.new_moves(), engine.new_board()
+    steps = drops = 0
+    for seed in range(40):
+        b = engine.from_board(load_board(f"random:{seed}"))
+        n = engine.list_moves(b, moves)
+        while n:
+            before = engine.to_board(b)
+            x, y = engine.cell_of(moves[i := rnd.randrange(n)])
+            expected_board, expected_points = before.play(x, y)
+            columns = sum(1 for column in before.cells if column[0] != rules.EMPTY)
+            points, n = engine.play_listed(b, moves, n, i, seeds)
+            assert (points, engine.to_board(b)) == (expected_points, expected_board)
+            listed = {(engine.cells_of(moves[j]), int(moves[j, engine.COLOUR]), int(moves[j, engine.SIZE])) for j in range(n)}
+            assert len(listed) == n
+            assert listed == {(g.cells, g.colour, len(g.cells)) for g in expected_board.groups()}
+            steps += 1
+            drops += sum(1 for column in expected_board.cells if column[0] != rules.EMPTY) < columns
+    assert steps > 1500 and drops > 40  # both the zone refresh and the rebuild ran

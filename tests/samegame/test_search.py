@@ -53,6 +53,40 @@ def test_nrpa_seed_reproduces_and_seeds_differ():
     assert runs[0][1] != runs[2][1]
 
 
+def test_nrpa_adapt_follows_the_update_rule():
+    """Adapting twice towards a recorded line: each step moves the chosen weight up by alpha and
+    every candidate down by alpha times its probability under the policy before the update."""
+    import math
+
+    import numpy as np
+
+    from gridfall.samegame.search import nrpa
+
+    start = engine.from_board(load_board("tuning:5"))
+    search = nrpa.NRPA(start, seed=3, bias=0.3)
+    policy = nrpa.new_policy()
+    search.run(1, policy, FAR)  # a policy that is no longer uniform
+    line = search._current
+    _, length = nrpa.playout(start, policy, search.ranks, 0.0, search.biases, search.rng, search._moves,
+                             search._board, search._seeds, search._weights, line)
+    expected = {int(i): float(policy[0, i]) for i in np.flatnonzero(policy[0])}
+    for _ in range(2):
+        old = dict(expected)
+        for step in range(length):
+            lo, hi = line.offsets[step], line.offsets[step + 1]
+            weights = [math.exp(old.get(int(line.codes[t]), 0.0)) * line.priors[t] for t in range(lo, hi)]
+            for t, w in zip(range(lo, hi), weights):
+                expected[int(line.codes[t])] = expected.get(int(line.codes[t]), 0.0) - w / sum(weights)
+            expected[int(line.chosen[step])] = expected.get(int(line.chosen[step]), 0.0) + 1.0
+        nrpa.adapt(policy, line, length, 1.0, search._idx, search._delta)
+    for code, logit in expected.items():
+        assert policy[0, code] == pytest.approx(logit, abs=1e-9)
+        assert policy[1, code] == pytest.approx(math.exp(logit), rel=1e-12)
+    untouched = np.ones(policy.shape[1], dtype=bool)
+    untouched[list(expected)] = False
+    assert (policy[0, untouched] == 0.0).all() and (policy[1, untouched] == 1.0).all()
+
+
 def test_colour_ranks_pick_the_tabu_colour():
     from gridfall.samegame.search.nrpa import colour_ranks
 

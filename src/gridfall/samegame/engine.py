@@ -20,8 +20,8 @@ that keeps every kernel short:
   240-bit masks above it down one lane.
 
 Kernels mutate the board array in place and take scratch arrays from the
-caller, so a playout allocates nothing.  Move lists are ``uint64[MAX_GROUPS, 6]``
-arrays: four words of cells, then the colour and the size.
+caller, so a search's inner loop allocates nothing.  Move lists are ``uint64[MAX_GROUPS, 7]``
+arrays: four words of cells, then the colour, the size and the move's code.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ WORDS = 4
 MAX_GROUPS = 113  # at most 225 // 2 disjoint regions of two or more cells
 COLOUR = 4  # column of a move list holding the colour
 SIZE = 5  # column of a move list holding the size
+CODE = 6  # column of a move list holding the move's code (:func:`move_code`)
+MOVE_FIELDS = 7
 CLEAR_BONUS = rules.CLEAR_BONUS
 
 # Return codes of play_xy for a click the rules refuse.
@@ -53,7 +55,7 @@ def new_board() -> np.ndarray:
 
 
 def new_moves() -> np.ndarray:
-    return np.zeros((MAX_GROUPS, 6), dtype=np.uint64)
+    return np.zeros((MAX_GROUPS, MOVE_FIELDS), dtype=np.uint64)
 
 
 # --- conversions (plain Python, not hot) ------------------------------------
@@ -149,6 +151,24 @@ def _lowest(p0, p1, p2, p3):
     return z, z, z, p3 & (~p3 + _ONE)
 
 
+@njit(inline="always")
+def _append_groups(moves, n, c, m0, m1, m2, m3, p0, p1, p2, p3):
+    """Append the group of every seed p in the colour-c cells m; return the new count."""
+    while p0 | p1 | p2 | p3:
+        s0, s1, s2, s3 = _lowest(p0, p1, p2, p3)
+        g0, g1, g2, g3 = _flood(m0, m1, m2, m3, s0, s1, s2, s3)
+        moves[n, 0], moves[n, 1], moves[n, 2], moves[n, 3] = g0, g1, g2, g3
+        moves[n, COLOUR] = c
+        moves[n, SIZE] = popcount(g0) + popcount(g1) + popcount(g2) + popcount(g3)
+        moves[n, CODE] = move_code(moves[n])
+        p0 &= ~g0
+        p1 &= ~g1
+        p2 &= ~g2
+        p3 &= ~g3
+        n += 1
+    return n
+
+
 @njit(cache=True)
 def list_moves(b, moves):
     """Fill ``moves`` with every legal move (region of 2+ cells); return how many.
@@ -160,18 +180,7 @@ def list_moves(b, moves):
     for c in range(COLOURS):
         m0, m1, m2, m3 = b[c, 0], b[c, 1], b[c, 2], b[c, 3]
         q0, q1, q2, q3 = _neighbours(m0, m1, m2, m3)
-        p0, p1, p2, p3 = q0 & m0, q1 & m1, q2 & m2, q3 & m3
-        while p0 | p1 | p2 | p3:
-            s0, s1, s2, s3 = _lowest(p0, p1, p2, p3)
-            g0, g1, g2, g3 = _flood(m0, m1, m2, m3, s0, s1, s2, s3)
-            moves[n, 0], moves[n, 1], moves[n, 2], moves[n, 3] = g0, g1, g2, g3
-            moves[n, COLOUR] = c
-            moves[n, SIZE] = popcount(g0) + popcount(g1) + popcount(g2) + popcount(g3)
-            p0 &= ~g0
-            p1 &= ~g1
-            p2 &= ~g2
-            p3 &= ~g3
-            n += 1
+        n = _append_groups(moves, n, c, m0, m1, m2, m3, q0 & m0, q1 & m1, q2 & m2, q3 & m3)
     return n
 
 
@@ -243,7 +252,10 @@ def _drop_column(b, x):
 
 @njit(cache=True)
 def remove_cells(b, cells):
-    """Remove the cells (a 4-word set) and let the board settle."""
+    """Remove the cells (a 4-word set) and let the board settle.
+
+    Returns a bit set of the columns that became empty (and were dropped).
+    """
     emptied = 0  # bit x set: column x became empty
     for w in range(WORDS):
         r_word = cells[w]
@@ -276,6 +288,7 @@ def remove_cells(b, cells):
     for x in range(14, -1, -1):
         if (emptied >> x) & 1:
             _drop_column(b, x)
+    return emptied
 
 
 @njit(cache=True)
@@ -321,6 +334,95 @@ def play_xy(b, x, y, scratch):
     if scratch[SIZE] < 2:
         return REGION_OF_ONE
     return play_move(b, scratch)
+
+
+# --- incremental move lists ------------------------------------------------------
+#
+# A move disturbs only the columns it touches, and in each of them only the
+# cells at or above its lowest removed cell (the set D): everything else stays
+# where it was.  A listed group with no cell in D and no same-colour neighbour
+# in D after the move is still a group, cell for cell.  Every other group of
+# the new position has a cell in D or in a dropped group, so only those cells
+# seed floods: about a third of the work of listing from scratch.  (An emptied
+# column shifts every column right of it; then the list is rebuilt, which is
+# cheap that late in a game.)
+
+_LANE_ROWS = uint64(0x7FFF)  # rows 0..14 of one lane
+
+
+@njit(inline="always")
+def _at_and_above(r):
+    """In each 16-bit lane of r, every row at or above the lane's lowest set bit."""
+    out = uint64(0)
+    for lane in range(4):
+        shift = uint64(16 * lane)
+        v = (r >> shift) & _LANE
+        if v:
+            lowest = v & (~v + _ONE)
+            out |= (_LANE_ROWS & ~(lowest - _ONE)) << shift
+    return out
+
+
+@njit(cache=True)
+def _refresh_moves(b, moves, n, d0, d1, d2, d3, seeds):
+    """Bring the list of n groups up to date after the cells d (at or above a move) moved.
+
+    A listed group stays as it is unless it has a cell in d or a new
+    same-colour neighbour there.  Every group that changed or is new has a
+    cell in d or in a dropped group, so only those cells seed new floods.
+    ``seeds`` is a (COLOURS, WORDS) scratch array.
+    """
+    seeds[:, :] = 0
+    kept = 0
+    for i in range(n):
+        g0, g1, g2, g3 = moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3]
+        c = np.int64(moves[i, COLOUR])
+        drop = (g0 & d0) | (g1 & d1) | (g2 & d2) | (g3 & d3)
+        if drop == 0:
+            n0, n1, n2, n3 = _neighbours(g0, g1, g2, g3)
+            drop = (n0 & d0 & b[c, 0]) | (n1 & d1 & b[c, 1]) | (n2 & d2 & b[c, 2]) | (n3 & d3 & b[c, 3])
+        if drop:
+            seeds[c, 0] |= g0
+            seeds[c, 1] |= g1
+            seeds[c, 2] |= g2
+            seeds[c, 3] |= g3
+        else:
+            if kept != i:
+                for k in range(MOVE_FIELDS):
+                    moves[kept, k] = moves[i, k]
+            kept += 1
+    n = kept
+    for c in range(COLOURS):
+        m0, m1, m2, m3 = b[c, 0], b[c, 1], b[c, 2], b[c, 3]
+        q0, q1, q2, q3 = _neighbours(m0, m1, m2, m3)
+        p0 = q0 & m0 & (d0 | seeds[c, 0])
+        p1 = q1 & m1 & (d1 | seeds[c, 1])
+        p2 = q2 & m2 & (d2 | seeds[c, 2])
+        p3 = q3 & m3 & (d3 | seeds[c, 3])
+        n = _append_groups(moves, n, c, m0, m1, m2, m3, p0, p1, p2, p3)
+    return n
+
+
+@njit(cache=True)
+def play_listed(b, moves, n, i, seeds):
+    """Play ``moves[i]`` of the n listed moves and update the list in place.
+
+    Returns (points, number of moves now listed).  The list holds the same
+    groups :func:`list_moves` would give, in another order.  ``seeds`` is a
+    scratch board (:func:`new_board`).
+    """
+    d0 = _at_and_above(moves[i, 0])
+    d1 = _at_and_above(moves[i, 1])
+    d2 = _at_and_above(moves[i, 2])
+    d3 = _at_and_above(moves[i, 3])
+    size = np.int64(moves[i, SIZE])
+    emptied = remove_cells(b, moves[i])
+    gained = (size - 2) * (size - 2)
+    if is_cleared(b):
+        gained += CLEAR_BONUS
+    if emptied:
+        return gained, list_moves(b, moves)
+    return gained, _refresh_moves(b, moves, n, d0, d1, d2, d3, seeds)
 
 
 # --- hashing -------------------------------------------------------------------
@@ -391,8 +493,9 @@ def random_playout(b, rng, tabu, moves):
     big region; ``tabu = -1`` plays uniformly.  Mutates ``b``.
     """
     score = 0
-    while True:
-        n = list_moves(b, moves)
-        if n == 0:
-            return score
-        score += play_move(b, moves[pick_avoiding(moves, n, tabu, rng)])
+    seeds = np.zeros_like(b)
+    n = list_moves(b, moves)
+    while n:
+        gained, n = play_listed(b, moves, n, pick_avoiding(moves, n, tabu, rng), seeds)
+        score += gained
+    return score

@@ -18,7 +18,7 @@ import numpy as np
 
 from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
-from gridfall.samegame.engine import MAX_GROUPS
+from gridfall.samegame.engine import MAX_GROUPS, MOVE_FIELDS
 
 MAX_MOVES = MAX_GROUPS
 
@@ -31,22 +31,23 @@ def tabu_playout(b, tabu, rng, moves, seq, start_len):
     """
     score = 0
     length = start_len
-    while True:
-        n = engine.list_moves(b, moves)
-        if n == 0:
-            return score, length
+    seeds = np.zeros_like(b)
+    n = engine.list_moves(b, moves)
+    while n:
         pick = engine.pick_avoiding(moves, n, tabu, rng)
         x, y = engine.canonical_cell(moves[pick])
         seq[length] = 16 * x + y
         length += 1
-        score += engine.play_move(b, moves[pick])
+        gained, n = engine.play_listed(b, moves, n, pick, seeds)
+        score += gained
+    return score, length
 
 
 @njit(nogil=True, cache=True)
 def level1(start, tabu, rng, best_seq):
     """A level-1 NMCS from start; returns (best score, length of best_seq)."""
-    moves = np.zeros((MAX_GROUPS, 6), dtype=np.uint64)
-    child_moves = np.zeros((MAX_GROUPS, 6), dtype=np.uint64)
+    moves = np.zeros((MAX_GROUPS, MOVE_FIELDS), dtype=np.uint64)
+    child_moves = np.zeros((MAX_GROUPS, MOVE_FIELDS), dtype=np.uint64)
     b = start.copy()
     child = start.copy()
     seq = np.zeros(MAX_MOVES, dtype=np.int64)

@@ -39,7 +39,7 @@ from numba import uint64
 
 from gridfall.jit import new_rng, njit, uniform
 from gridfall.samegame import engine
-from gridfall.samegame.engine import COLOUR, MAX_GROUPS, SIZE
+from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
 
 POLICY_BITS = 16
 POLICY_MASK = uint64((1 << POLICY_BITS) - 1)
@@ -101,7 +101,7 @@ def copy_line(src, dst, length):
 
 
 @njit(nogil=True, cache=True)
-def playout(start, policy, ranks, soft, biases, rng, moves, b, weights, line):
+def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, line):
     """One policy playout from start, recorded in line; returns (score, length).
 
     Moves of the lowest colour rank present are candidates (ranks[c]: 0 for
@@ -114,10 +114,8 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, weights, line):
     length = 0
     at = 0
     line.offsets[0] = 0
-    while True:
-        n = engine.list_moves(b, moves)
-        if n == 0:
-            return score, length
+    n = engine.list_moves(b, moves)
+    while n:
         lowest = 1 << 30
         for j in range(n):
             lowest = min(lowest, ranks[moves[j, COLOUR]])
@@ -130,7 +128,7 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, weights, line):
                     weights[j] = 0.0
                     continue
                 factor = soft
-            code = np.int64(engine.move_code(moves[j]) & POLICY_MASK)
+            code = np.int64(moves[j, CODE] & POLICY_MASK)
             prior = biases[moves[j, SIZE]] * factor
             line.codes[at] = code
             line.priors[at] = prior
@@ -152,7 +150,9 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, weights, line):
         line.chosen[length] = line.codes[k]
         length += 1
         line.offsets[length] = at
-        score += engine.play_move(b, moves[pick])
+        gained, n = engine.play_listed(b, moves, n, pick, seeds)
+        score += gained
+    return score, length
 
 
 @njit(nogil=True, cache=True)
@@ -164,21 +164,26 @@ def adapt(policy, line, length, alpha, idx, delta):
         z = 0.0
         for t in range(lo, hi):
             z += policy[1, line.codes[t]] * line.priors[t]
+        scale = -alpha / z
         for t in range(lo, hi):
             idx[k] = line.codes[t]
-            delta[k] = -alpha * policy[1, line.codes[t]] * line.priors[t] / z
+            delta[k] = scale * policy[1, line.codes[t]] * line.priors[t]
             k += 1
         idx[k] = line.chosen[step]
         delta[k] = alpha
         k += 1
+    # A group is a candidate at many steps of a line: update its exponential
+    # once, marking it stale with -1 (an exponential is never negative).
     for t in range(k):
         policy[0, idx[t]] += delta[t]
+        policy[1, idx[t]] = -1.0
     for t in range(k):
-        policy[1, idx[t]] = math.exp(policy[0, idx[t]])
+        if policy[1, idx[t]] < 0.0:
+            policy[1, idx[t]] = math.exp(policy[0, idx[t]])
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, ranks, soft, biases, alpha, iterations, rng, best, current, moves, b, weights, idx, delta):
+def level1(start, policy, ranks, soft, biases, alpha, iterations, rng, best, current, moves, b, seeds, weights, idx, delta):
     """A level-1 search (adapts ``policy`` in place); the best line goes to ``best``.
 
     Returns (best score, its length).
@@ -186,7 +191,7 @@ def level1(start, policy, ranks, soft, biases, alpha, iterations, rng, best, cur
     best_score = -1
     best_len = 0
     for _ in range(iterations):
-        score, length = playout(start, policy, ranks, soft, biases, rng, moves, b, weights, current)
+        score, length = playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, current)
         if score >= best_score:
             best_score = score
             best_len = length
@@ -215,11 +220,13 @@ class NRPA:
         self.playouts = 0
         self._moves = engine.new_moves()
         self._board = engine.new_board()
+        self._seeds = engine.new_board()
         self._weights = np.zeros(MAX_GROUPS, dtype=np.float64)
         self._idx = np.zeros(MAX_CANDIDATES + MAX_MOVES, dtype=np.int64)
         self._delta = np.zeros(MAX_CANDIDATES + MAX_MOVES, dtype=np.float64)
         self._current = new_line()
         self._spare = [new_line() for _ in range(8)]  # one best line per level
+        self._policies: dict[int, np.ndarray] = {}  # one working policy per level, reused
 
     def _record(self, score: int, line: Line, length: int) -> None:
         if score > self.best_score:
@@ -241,7 +248,7 @@ class NRPA:
         best = self._spare[level]
         if level == 1:
             score, length = level1(self.start, policy, self.ranks, self.soft, self.biases, self.alpha, self.iterations, self.rng,
-                                   best, self._current, self._moves, self._board, self._weights, self._idx, self._delta)
+                                   best, self._current, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
             self.playouts += self.iterations
             self._record(score, best, length)
             return score, best, length
@@ -249,7 +256,11 @@ class NRPA:
         for _ in range(self.iterations):
             if self._out_of_budget(deadline):
                 break
-            score, line, length = self.run(level - 1, policy.copy(), deadline)
+            if level - 1 not in self._policies:
+                self._policies[level - 1] = new_policy()
+            child = self._policies[level - 1]
+            child[:, :] = policy  # the child starts from this level's policy (copied, not allocated)
+            score, line, length = self.run(level - 1, child, deadline)
             if score >= best_score:
                 best_score, best_len = score, length
                 copy_line(line, best, length)
