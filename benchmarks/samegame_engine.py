@@ -54,20 +54,10 @@ def rebuilt_playouts(start, count, rng, moves):
 
 def measure_listing(boards, seconds: float, incremental: bool) -> float:
     """Uniform playouts per second with the move list updated (as in every search) or rebuilt."""
-    moves = engine.new_moves()
-    rng = new_rng(1)
-    starts = [engine.from_board(b) for b in boards]
-    run = (lambda start, k: engine_playouts(start, k, rng, False, moves)) if incremental else (
-        lambda start, k: rebuilt_playouts(start, k, rng, moves))
-    run(starts[0], 2)  # compile outside the clock
-    count, elapsed, batch = 0, 0.0, 50
-    while elapsed < seconds:
-        t = time.perf_counter()
-        for start in starts:
-            run(start, batch)
-        elapsed += time.perf_counter() - t
-        count += batch * len(starts)
-    return count / elapsed
+    moves, rng = engine.new_moves(), new_rng(1)
+    if incremental:
+        return _rate(boards, seconds, lambda start, k: engine_playouts(start, k, rng, False, moves))[0]
+    return _rate(boards, seconds, lambda start, k: rebuilt_playouts(start, k, rng, moves))[0]
 
 
 def rules_playout(board: rules.Board, rnd: random.Random, tabu: int) -> int:
@@ -83,19 +73,23 @@ def rules_playout(board: rules.Board, rnd: random.Random, tabu: int) -> int:
         score += gained
 
 
-def measure_engine(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:
-    moves = engine.new_moves()
-    rng = new_rng(1)
+def _rate(boards, seconds: float, run) -> tuple[float, float]:
+    """Playouts per second of ``run(start, count)`` (returns the scores' sum) over the boards, and the mean score."""
     starts = [engine.from_board(b) for b in boards]
-    engine_playouts(starts[0], 2, rng, use_tabu, moves)  # compile outside the clock
+    run(starts[0], 2)  # compile outside the clock
     count, total, elapsed, batch = 0, 0, 0.0, 50
     while elapsed < seconds:
         t = time.perf_counter()
         for start in starts:
-            total += engine_playouts(start, batch, rng, use_tabu, moves)
+            total += run(start, batch)
         elapsed += time.perf_counter() - t
         count += batch * len(starts)
     return count / elapsed, total / count
+
+
+def measure_engine(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:
+    moves, rng = engine.new_moves(), new_rng(1)
+    return _rate(boards, seconds, lambda start, k: engine_playouts(start, k, rng, use_tabu, moves))
 
 
 def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:

@@ -291,15 +291,20 @@ def remove_cells(b, cells):
     return emptied
 
 
-@njit(cache=True)
-def play_move(b, move):
-    """Play one row of a move list; return the points (clear bonus included)."""
-    remove_cells(b, move)
-    size = np.int64(move[SIZE])
+@njit(inline="always")
+def _points(b, size):
+    """The points of removing a group of ``size`` that left board b: (size-2)^2, plus the bonus if b is empty."""
     gained = (size - 2) * (size - 2)
     if is_cleared(b):
         gained += CLEAR_BONUS
     return gained
+
+
+@njit(cache=True)
+def play_move(b, move):
+    """Play one row of a move list; return the points (clear bonus included)."""
+    remove_cells(b, move)
+    return _points(b, np.int64(move[SIZE]))
 
 
 @njit(cache=True)
@@ -417,9 +422,7 @@ def play_listed(b, moves, n, i, seeds):
     d3 = _at_and_above(moves[i, 3])
     size = np.int64(moves[i, SIZE])
     emptied = remove_cells(b, moves[i])
-    gained = (size - 2) * (size - 2)
-    if is_cleared(b):
-        gained += CLEAR_BONUS
+    gained = _points(b, size)
     if emptied:
         return gained, list_moves(b, moves)
     return gained, _refresh_moves(b, moves, n, d0, d1, d2, d3, seeds)
