@@ -30,3 +30,17 @@ def cpu_name() -> str:
 def machine_line() -> str:
     """CPU, cores, Python and date: printed under every results table."""
     return f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}; {time.strftime('%Y-%m-%d')}"
+
+
+def parse_options(options: list[str], where: str) -> dict:
+    """``["level=2", "bias=0.3"]`` -> ``{"level": 2, "bias": 0.3}`` (a dot makes a float)."""
+    params = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            params[key] = float(value) if "." in value else int(value)
+        except ValueError:
+            raise SystemExit(f"{where}: option {option!r} is not KEY=NUMBER") from None
+    return params

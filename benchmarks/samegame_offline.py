@@ -17,7 +17,7 @@ import argparse
 import os
 import time
 
-from common import console, machine_line
+from common import console, machine_line, parse_options
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board, set_specs
@@ -43,7 +43,7 @@ def main() -> None:
     rounds = []
     for text in filter(None, args.rounds.split(",")):  # --rounds "": only write the results file
         algo, seconds, *options = text.split(":")
-        params = {key: float(value) if "." in value else int(value) for key, value in (o.split("=") for o in options)}
+        params = parse_options(options, f"--rounds {text}")
         rounds.append((algo, float(seconds), params))
     for number in numbers:
         spec = specs[number - 1]

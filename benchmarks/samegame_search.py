@@ -4,7 +4,10 @@ Every algorithm gets the same seconds per board on one core; boards run in
 parallel, one per core.  Prints one row per algorithm (total, mean, boards
 cleared, boards where it was best) and the per-board scores.
 
-    python benchmarks/samegame_search.py [--boards 10] [--time 10] [--algos beam,nmcs,nrpa]
+    python benchmarks/samegame_search.py [--boards 10] [--time 10] [--algos beam,nmcs,nrpa,nrpa:tabu_rank=0]
+
+An entry of ``--algos`` is ``ALGO[:KEY=VALUE...]``: ``nrpa:tabu_rank=0`` is NRPA
+with the most common colour kept for last only (no colour portfolio).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import console, machine_line
+from common import console, machine_line, parse_options
 from rich.table import Table
 
 from gridfall.samegame.boards import load_board
@@ -27,14 +30,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=10, help="tuning boards 1..N")
     parser.add_argument("--time", type=float, default=10.0, help="seconds per board")
-    parser.add_argument("--algos", default="beam,nmcs,nrpa")
+    parser.add_argument("--algos", default="beam,nmcs,nrpa", help="ALGO[:KEY=VALUE...],... (e.g. nrpa:tabu_rank=0)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
     args = parser.parse_args()
     algos = args.algos.split(",")
+    runs = {}
+    for spec in algos:
+        algo, *options = spec.split(":")
+        runs[spec] = (algo, parse_options(options, f"--algos {spec}"))
     specs = [f"tuning:{i}" for i in range(1, args.boards + 1)]
     boards = [load_board(spec) for spec in specs]
-    for algo in algos:  # load kernels outside the clock
-        solve(boards[0], 0.05, algo=algo)
+    for algo, params in runs.values():  # load kernels outside the clock
+        solve(boards[0], 0.05, algo=algo, **params)
 
     scores: dict[str, list[int]] = {}
     cleared: dict[str, int] = {}
@@ -42,7 +49,7 @@ def main() -> None:
     for algo in algos:
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
-            solutions = list(pool.map(lambda b: solve(b, args.time, algo=algo, seed=1), boards))
+            solutions = list(pool.map(lambda b: solve(b, args.time, algo=runs[algo][0], seed=1, **runs[algo][1]), boards))
         scores[algo] = [s.score for s in solutions]
         cleared[algo] = sum(s.cleared for s in solutions)
         err.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")

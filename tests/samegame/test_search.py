@@ -53,6 +53,24 @@ def test_nrpa_seed_reproduces_and_seeds_differ():
     assert runs[0][1] != runs[2][1]
 
 
+def test_nrpa_portfolio_is_the_best_of_its_colour_choices():
+    """By default NRPA searches with the most common colour kept for last, then with the second:
+    the answer is the better of the two searches, each seeded as documented."""
+    from gridfall.samegame.search.nrpa import STAGE_SEED_STEP, TABU_PORTFOLIO
+
+    assert [rank for rank, _ in TABU_PORTFOLIO] == [0, 1]
+    assert sum(share for _, share in TABU_PORTFOLIO) == pytest.approx(1.0)
+    start = engine.from_board(load_board("tuning:3"))
+    reports = []
+    both = nrpa_solve(start, FAR, seed=6, level=2, iterations=12, max_runs=1, on_improve=reports.append)
+    first = nrpa_solve(start, FAR, seed=6, level=2, iterations=12, max_runs=1, tabu_rank=0)
+    second = nrpa_solve(start, FAR, seed=6 + STAGE_SEED_STEP, level=2, iterations=12, max_runs=1, tabu_rank=1)
+    assert first[1] != second[1]
+    best = max(first, second, key=lambda run: run[0])
+    assert both == (best[0], best[1], first[2] + second[2])
+    assert reports == sorted(set(reports)) and reports[-1] == best[0]  # the second stage never reports less
+
+
 def test_nrpa_adapt_follows_the_update_rule():
     """Adapting twice towards a recorded line: each step moves the chosen weight up by alpha and
     every candidate down by alpha times its probability under the policy before the update."""

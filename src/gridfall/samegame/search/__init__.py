@@ -9,7 +9,8 @@ Algorithms (one module each):
 * ``beam``: beam search with transposition elimination, widths doubling
   until the deadline (:mod:`.beam`);
 * ``nmcs``: Nested Monte-Carlo Search, level 2, restarted (:mod:`.nmcs`);
-* ``nrpa``: Nested Rollout Policy Adaptation, level 3, restarted (:mod:`.nrpa`);
+* ``nrpa``: Nested Rollout Policy Adaptation, level 3, restarted, its time shared
+  between colour choices for the tabu colour (:mod:`.nrpa`);
 * ``mcbs``: Monte Carlo beam search, children ranked by playouts (:mod:`.mcbs`);
   at long budgets it finds lines NRPA does not, so the offline campaign runs both;
 * ``auto``: ``beam`` for budgets under a second (re-planning inside a 50 ms
