@@ -253,7 +253,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="Board set to solve.")
 @click.option("--time", "seconds", type=click.FloatRange(min=1.5), default=20.0, show_default=True,
-              help="The first-turn limit per board (the bot plans until 1.2 s before it).")
+              help="The first-turn limit per board (the bot plans until 1 s before it, counted from its own start).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
