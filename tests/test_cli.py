@@ -95,6 +95,15 @@ def test_referee_json_counts_failed_boards(tmp_path):
     assert {b["outcome"] for b in data["boards"]} == {rules.OUT_OF_BOUNDS}
 
 
+def test_bench_runs_gridfalls_bot_with_the_seed_asked_for():
+    result = run("samegame", "bench", "--first", "1", "--time", "5", "--seed", "3", "--workers", "1", "--no-store", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert "--seed 3" in data["command"] and "--think 4.00" in data["command"]
+    (board,) = data["boards"]
+    assert board["outcome"] == "ok" and data["total"] == board["score"] > 0
+
+
 def test_warmup_reports_every_kernel_group():
     result = run("warmup")
     assert result.exit_code == 0

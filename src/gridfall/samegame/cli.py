@@ -258,9 +258,11 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed).")
 @_store_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None,
+def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None, seed: int,
           store_path: str | None, no_store: bool, as_json: bool) -> None:
     """Solve every board of a set under the one-turn protocol and compare with published results.
 
@@ -279,6 +281,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     specs = set_specs(set_name)[:first]
     if command is None:
         command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.0:.2f}"
+                   + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
         from gridfall.warmup import warm
 
