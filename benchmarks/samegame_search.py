@@ -46,10 +46,11 @@ def main() -> None:
     scores: dict[str, list[int]] = {}
     cleared: dict[str, int] = {}
     err = console(stderr=True)
-    for algo in algos:
+    for algo in algos:  # a row name: ALGO[:KEY=VALUE...]
+        name, params = runs[algo]
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
-            solutions = list(pool.map(lambda b: solve(b, args.time, algo=runs[algo][0], seed=1, **runs[algo][1]), boards))
+            solutions = list(pool.map(lambda b: solve(b, args.time, algo=name, seed=1, **params), boards))
         scores[algo] = [s.score for s in solutions]
         cleared[algo] = sum(s.cleared for s in solutions)
         err.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")

@@ -33,6 +33,7 @@ Kernels release the GIL, so independent searches run in parallel threads.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections import namedtuple
@@ -272,11 +273,8 @@ class NRPA:
         return best_score, best, best_len
 
 
-# Which colour is kept for last decides whether a board can be cleared (+1000),
-# and the most common colour is not always the right one: on the tuning
-# boards a second search that keeps the second most common colour for last
-# clears boards the first never clears.  So the time is shared between the two
-# (tabu_rank, share of the budget), searched one after the other.
+# (tabu_rank, share of the budget), searched one after the other: the second
+# most common colour kept for last clears boards the most common never does.
 TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 
 
@@ -304,10 +302,10 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
 
     best_score, best_line = -1, []
     playouts = 0
-    share_so_far = 0.0
+    ends = list(itertools.accumulate(share for _, share in portfolio))  # of the budget, per stage
     for stage, (rank, share) in enumerate(portfolio):
-        share_so_far = 1.0 if stage == len(portfolio) - 1 else share_so_far + share
-        stage_deadline = deadline if math.isinf(deadline) else started + share_so_far * (deadline - started)
+        last = stage == len(portfolio) - 1
+        stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
                       protect=protect, tabu_rank=rank, soft=soft, on_improve=improved,
                       max_playouts=share * max_playouts)
