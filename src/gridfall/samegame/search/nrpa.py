@@ -19,7 +19,11 @@ SameGame specifics:
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
 * which colour is kept for last decides whether a board can be cleared, so
   :func:`nrpa_solve` shares its time over a portfolio of colour choices
-  (:data:`TABU_PORTFOLIO`) and answers with the best line of any.
+  (:data:`TABU_PORTFOLIO`) and answers with the best line of any;
+* a search can continue from a line found before (``guide``, such as the
+  store's best): :func:`replay` records the line as a playout would have, and
+  a search one level up starts from it, so each run begins from a policy drawn
+  towards the best line so far instead of from scratch.
 
 The trick that makes it fast: a playout *records* every step's candidate moves
 (codes and prior weights) in a :data:`Line`, so adapting towards a line is arithmetic
@@ -42,7 +46,7 @@ import numpy as np
 from numba import uint64
 
 from gridfall.jit import new_rng, njit, uniform
-from gridfall.samegame import engine
+from gridfall.samegame import engine, rules
 from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
 
 POLICY_BITS = 16
@@ -161,6 +165,45 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, l
 
 
 @njit(nogil=True, cache=True)
+def replay(start, cells, ranks, soft, biases, moves, b, seeds, line):
+    """Record a given line (cells as 16x+y) as a playout would have: candidates, priors, choices.
+
+    Returns (score, length), or (-1, t) when move t is no candidate a playout
+    could pick: not a group, or a colour the ranks keep for later.
+    """
+    b[:, :] = start
+    score = 0
+    at = 0
+    line.offsets[0] = 0
+    n = engine.list_moves(b, moves)
+    for t in range(cells.shape[0]):
+        bit = cells[t]
+        w, mask = bit >> 6, uint64(1) << uint64(bit & 63)
+        lowest = 1 << 30
+        for j in range(n):
+            lowest = min(lowest, ranks[moves[j, COLOUR]])
+        pick = -1
+        for j in range(n):
+            if ranks[moves[j, COLOUR]] != lowest and soft == 0.0:
+                continue
+            code = np.int64(moves[j, CODE] & POLICY_MASK)
+            line.codes[at] = code
+            line.priors[at] = biases[moves[j, SIZE]] * (1.0 if ranks[moves[j, COLOUR]] == lowest else soft)
+            if moves[j, w] & mask:
+                pick = j
+                line.chosen[t] = code
+            at += 1
+        if pick < 0:
+            return -1, t
+        x, y = engine.canonical_cell(moves[pick])
+        line.cells[t] = 16 * x + y
+        line.offsets[t + 1] = at
+        gained, n = engine.play_listed(b, moves, n, pick, seeds)
+        score += gained
+    return score, cells.shape[0]
+
+
+@njit(nogil=True, cache=True)
 def adapt(policy, line, length, alpha, idx, delta):
     """Move the policy towards a recorded line (probabilities from the old policy)."""
     k = 0
@@ -243,12 +286,28 @@ class NRPA:
     def _out_of_budget(self, deadline: float) -> bool:
         return self.best_score >= 0 and (time.monotonic() >= deadline or self.playouts >= self.max_playouts)
 
-    def run(self, level: int, policy: np.ndarray, deadline: float) -> tuple[int, Line, int]:
+    def replay(self, moves: list[tuple[int, int]]) -> tuple[int, Line, int] | None:
+        """A given line recorded as this search's playouts would have played it, or None
+        if they never could (a move this search's colour ranks keep for later, or no group)."""
+        if not all(0 <= x < rules.WIDTH and 0 <= y < rules.HEIGHT for x, y in moves):
+            return None
+        cells = np.array([16 * x + y for x, y in moves], dtype=np.int64)
+        line = new_line()
+        score, length = replay(self.start, cells, self.ranks, self.soft, self.biases,
+                               self._moves, self._board, self._seeds, line)
+        if score < 0:
+            return None
+        self._record(score, line, length)
+        return score, line, length
+
+    def run(self, level: int, policy: np.ndarray, deadline: float,
+            known: tuple[int, Line, int] | None = None) -> tuple[int, Line, int]:
         """A level-``level`` search (>= 1) that stops early at ``deadline``; adapts ``policy``.
 
-        Returns (best score, its recorded line, its length).  Level 1 is one
-        kernel call (a few milliseconds), so the deadline is met to within one
-        level-1 search.
+        ``known`` (score, line, length), for level 2 and up, is a line to start
+        from as if this level's first iteration had found it.  Returns (best
+        score, its recorded line, its length).  Level 1 is one kernel call (a
+        few milliseconds), so the deadline is met to within one level-1 search.
         """
         best = self._spare[level]
         if level == 1:
@@ -258,6 +317,10 @@ class NRPA:
             self._record(score, best, length)
             return score, best, length
         best_score, best_len = -1, 0
+        if known is not None:
+            best_score, best_len = known[0], known[2]
+            copy_line(known[1], best, best_len)
+            adapt(policy, best, best_len, self.alpha, self._idx, self._delta)
         for _ in range(self.iterations):
             if self._out_of_budget(deadline):
                 break
@@ -273,6 +336,16 @@ class NRPA:
         return best_score, best, best_len
 
 
+def can_play(start: np.ndarray, moves: list[tuple[int, int]], tabu_rank: int, protect: int = 1) -> bool:
+    """Could playouts with this colour choice have played ``moves``?"""
+    return NRPA(start, protect=protect, tabu_rank=tabu_rank).replay(moves) is not None
+
+
+def tabu_rank_of(start: np.ndarray, moves: list[tuple[int, int]], protect: int = 1) -> int | None:
+    """The colour choice (``tabu_rank``) whose playouts could have played ``moves``, or None."""
+    return next((rank for rank in range(start.shape[0]) if can_play(start, moves, rank, protect)), None)
+
+
 # (tabu_rank, share of the budget), searched one after the other: the second
 # most common colour kept for last clears boards the most common never does.
 TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
@@ -280,13 +353,21 @@ TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
                alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
-               soft: float = 0.0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf):
+               soft: float = 0.0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
+               guide: list[tuple[int, int]] | None = None):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
     ``tabu_rank=None`` shares the budget over the colour choices of
     :data:`TABU_PORTFOLIO` (each gets its share of the time and of
     ``max_playouts``, and ``max_runs`` runs); an int searches that one only.
+
+    ``guide`` continues from a line found before (a stored best): a colour
+    choice whose playouts could have played it first runs one
+    level-``level + 1`` search that starts from it, so each level-``level``
+    run begins from a policy drawn further towards the best line so far.  The
+    answer is never worse than the guide; a colour choice that could not have
+    played it searches as usual.
 
     Returns (score, moves, playouts).
     """
@@ -310,6 +391,10 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
                       protect=protect, tabu_rank=rank, soft=soft, on_improve=improved,
                       max_playouts=share * max_playouts)
         runs = 0
+        known = search.replay(guide) if guide else None
+        if known is not None:
+            search.run(level + 1, new_policy(), stage_deadline, known)
+            runs += 1
         while not search._out_of_budget(stage_deadline) and (max_runs is None or runs < max_runs):
             search.run(level, new_policy(), stage_deadline)
             runs += 1
