@@ -109,6 +109,23 @@ def copy_line(src, dst, length):
     dst.offsets[: length + 1] = src.offsets[: length + 1]
 
 
+@njit(inline="always")
+def _lowest_rank(moves, n, ranks):
+    """The lowest colour rank among the n listed moves: its moves are the candidates."""
+    lowest = 1 << 30
+    for j in range(n):
+        lowest = min(lowest, ranks[moves[j, COLOUR]])
+    return lowest
+
+
+@njit(inline="always")
+def _prior(moves, j, ranks, lowest, soft, biases):
+    """A listed move's prior weight: its size bias, times ``soft`` off the lowest rank
+    (0 there with a hard tabu: no candidate)."""
+    factor = 1.0 if ranks[moves[j, COLOUR]] == lowest else soft
+    return biases[moves[j, SIZE]] * factor
+
+
 @njit(nogil=True, cache=True)
 def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, line):
     """One policy playout from start, recorded in line; returns (score, length).
@@ -125,20 +142,15 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, l
     line.offsets[0] = 0
     n = engine.list_moves(b, moves)
     while n:
-        lowest = 1 << 30
-        for j in range(n):
-            lowest = min(lowest, ranks[moves[j, COLOUR]])
+        lowest = _lowest_rank(moves, n, ranks)
         z = 0.0
         first = at
         for j in range(n):
-            factor = 1.0
-            if ranks[moves[j, COLOUR]] != lowest:
-                if soft == 0.0:
-                    weights[j] = 0.0
-                    continue
-                factor = soft
+            prior = _prior(moves, j, ranks, lowest, soft, biases)
+            if prior == 0.0:
+                weights[j] = 0.0
+                continue
             code = np.int64(moves[j, CODE] & POLICY_MASK)
-            prior = biases[moves[j, SIZE]] * factor
             line.codes[at] = code
             line.priors[at] = prior
             at += 1
@@ -179,16 +191,15 @@ def replay(start, cells, ranks, soft, biases, moves, b, seeds, line):
     for t in range(cells.shape[0]):
         bit = cells[t]
         w, mask = bit >> 6, uint64(1) << uint64(bit & 63)
-        lowest = 1 << 30
-        for j in range(n):
-            lowest = min(lowest, ranks[moves[j, COLOUR]])
+        lowest = _lowest_rank(moves, n, ranks)
         pick = -1
         for j in range(n):
-            if ranks[moves[j, COLOUR]] != lowest and soft == 0.0:
+            prior = _prior(moves, j, ranks, lowest, soft, biases)
+            if prior == 0.0:
                 continue
             code = np.int64(moves[j, CODE] & POLICY_MASK)
             line.codes[at] = code
-            line.priors[at] = biases[moves[j, SIZE]] * (1.0 if ranks[moves[j, COLOUR]] == lowest else soft)
+            line.priors[at] = prior
             if moves[j, w] & mask:
                 pick = j
                 line.chosen[t] = code
