@@ -8,7 +8,10 @@ line (``solve(guide=...)``: a level-4 search that starts from it), keeping for
 last the colour that line kept, unless the round names a ``tabu_rank``
 (``--fresh``: search from scratch).  At the end it writes the results file
 (board, score, moves, with # lines on how and with what budget each line was
-found) and prints the total replayed by the rules of record.
+found) and prints the total replayed by the rules of record.  ``--passes N``
+goes over the boards N times, each pass with new seeds and continuing from
+what the passes before found, and rewrites the results file after each pass,
+so a long campaign stopped early loses at most the pass under way.
 
     python benchmarks/samegame_offline.py --set standard --rounds nrpa:300,mcbs:300 \
         --store results/samegame-standard.sqlite --out results/samegame-standard.txt
@@ -40,9 +43,13 @@ def main() -> None:
                         help="nrpa rounds search from scratch instead of continuing from the stored best line")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--passes", type=int, default=1,
+                        help="go over the boards this many times (new seeds each pass; results file after each)")
     parser.add_argument("--store", required=True)
-    parser.add_argument("--out", help="write the results file here at the end")
+    parser.add_argument("--out", help="write the results file here (after each pass)")
     args = parser.parse_args()
+    if args.passes < 1:
+        parser.error("--passes must be at least 1")
     store = SolutionStore(args.store)
     out = console()
     specs = set_specs(args.set)
@@ -52,23 +59,35 @@ def main() -> None:
         algo, seconds, *options = text.split(":")
         params = parse_options(options, f"--rounds {text}")
         rounds.append((algo, float(seconds), params))
-    for number in numbers:
-        spec = specs[number - 1]
-        board = load_board(spec)
-        for i, (algo, seconds, params) in enumerate(rounds):
-            seed = args.seed * 1000 + i
-            start = time.monotonic()
-            stored = None if args.fresh else store.best(board)
-            solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed,
-                             guide=stored.line() if stored else None, **params)
-            if solution.notes.get("tabu_rank") is not None:
-                params = {**params, "tabu_rank": solution.notes["tabu_rank"]}
-            how = (f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
-                   + (" guided" if solution.notes.get("guided") else ""))
-            improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)
-            best = store.best(board)
-            out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "
-                          f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
+    for done in range(args.passes):
+        if args.passes > 1:
+            out.print(f"pass {done + 1} of {args.passes}")
+        for number in numbers:
+            run_rounds(store, specs[number - 1], rounds, args, seed_base=(args.seed + 1000 * done) * 1000, out=out)
+        finish(store, specs, args, out)
+
+
+def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, out) -> None:
+    """Every round on one board, each offered to the store; prints one line a round."""
+    board = load_board(spec)
+    for i, (algo, seconds, params) in enumerate(rounds):
+        seed = seed_base + i
+        start = time.monotonic()
+        stored = None if args.fresh else store.best(board)
+        solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed,
+                         guide=stored.line() if stored else None, **params)
+        if solution.notes.get("tabu_rank") is not None:
+            params = {**params, "tabu_rank": solution.notes["tabu_rank"]}
+        how = (f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
+               + (" guided" if solution.notes.get("guided") else ""))
+        improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)
+        best = store.best(board)
+        out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "
+                  f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
+
+
+def finish(store: SolutionStore, specs: list[str], args, out) -> None:
+    """Print the set's total as the rules replay it, and write the results file (--out)."""
     total = 0
     for spec in specs:
         entry = store.best(load_board(spec))
@@ -77,9 +96,10 @@ def main() -> None:
             total += judged.score
     out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
     if args.out:
+        passes = f" --passes {args.passes}" if args.passes > 1 else ""
         with open(args.out, "w") as results:
             results.write(f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
-                          f"--seed {args.seed} ({machine_line()}); "
+                          f"--seed {args.seed}{passes} ({machine_line()}); "
                           "each board's line below names the round that found it\n")
             store.export_results(results, args.set)
         out.print(f"wrote {args.out}")
