@@ -97,6 +97,7 @@ def finish(store: SolutionStore, specs: list[str], args, out) -> None:
     out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
     if args.out:
         passes = f" --passes {args.passes}" if args.passes > 1 else ""
+        passes += f" --boards {args.boards}" if args.boards else ""
         with open(args.out, "w") as results:
             results.write(f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
                           f"--seed {args.seed}{passes} ({machine_line()}); "
