@@ -6,7 +6,7 @@ board) and prints the board's best so far.  Run it again to continue: the
 store remembers, and an ``nrpa`` round continues from the board's stored best
 line (``solve(guide=...)``: a level-4 search that starts from it), keeping for
 last the colour that line kept, unless the round names a ``tabu_rank``
-(``--fresh``: search from scratch).  At the end it writes the results file
+(``--fresh``: search from scratch).  Then it writes the results file
 (board, score, moves, with # lines on how and with what budget each line was
 found) and prints the total replayed by the rules of record.  ``--passes N``
 goes over the boards N times, each pass with new seeds and continuing from
@@ -96,11 +96,10 @@ def finish(store: SolutionStore, specs: list[str], args, out) -> None:
             total += judged.score
     out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
     if args.out:
-        passes = f" --passes {args.passes}" if args.passes > 1 else ""
-        passes += f" --boards {args.boards}" if args.boards else ""
+        named = (f" --passes {args.passes}" if args.passes > 1 else "") + (f" --boards {args.boards}" if args.boards else "")
         with open(args.out, "w") as results:
             results.write(f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
-                          f"--seed {args.seed}{passes} ({machine_line()}); "
+                          f"--seed {args.seed}{named} ({machine_line()}); "
                           "each board's line below names the round that found it\n")
             store.export_results(results, args.set)
         out.print(f"wrote {args.out}")
