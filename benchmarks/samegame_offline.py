@@ -8,7 +8,9 @@ line (``solve(guide=...)``: a level-4 search that starts from it), keeping for
 last the colour that line kept, unless the round names a ``tabu_rank``
 (``--fresh``: search from scratch).  Then it writes the results file
 (board, score, moves, with # lines on how and with what budget each line was
-found) and prints the total replayed by the rules of record.  ``--passes N``
+found) and prints the total replayed by the rules of record.  The campaign
+lines of the results file it replaces are carried forward below its own, so
+the file keeps the history of every campaign behind its lines.  ``--passes N``
 goes over the boards N times, each pass with new seeds and continuing from
 what the passes before found, and rewrites the results file after each pass,
 so a long campaign stopped early loses at most the pass under way.
@@ -28,7 +30,7 @@ from common import console, machine_line, parse_options
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board, set_specs
 from gridfall.samegame.search import solve
-from gridfall.samegame.store import SolutionStore
+from gridfall.samegame.store import SolutionStore, campaign_history
 
 
 def main() -> None:
@@ -46,10 +48,20 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=1,
                         help="go over the boards this many times (new seeds each pass; results file after each)")
     parser.add_argument("--store", required=True)
-    parser.add_argument("--out", help="write the results file here (after each pass)")
+    parser.add_argument("--out", help="write the results file here (after each pass); the campaign lines of "
+                        "the file it replaces are kept below the new one")
+    parser.add_argument("--note", default="", help="words added to this campaign's line in the results file "
+                        "(e.g. where its store came from)")
     args = parser.parse_args()
     if args.passes < 1:
         parser.error("--passes must be at least 1")
+    args.history = []
+    if args.out and os.path.exists(args.out):
+        try:
+            with open(args.out) as old:
+                args.history = campaign_history(old.read())
+        except (OSError, UnicodeDecodeError) as e:
+            parser.error(f"--out {args.out}: cannot read the results file it would replace: {e}")
     store = SolutionStore(args.store)
     out = console()
     specs = set_specs(args.set)
@@ -97,10 +109,13 @@ def finish(store: SolutionStore, specs: list[str], args, out) -> None:
     out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
     if args.out:
         named = (f" --passes {args.passes}" if args.passes > 1 else "") + (f" --boards {args.boards}" if args.boards else "")
+        note = f", {args.note}" if args.note else ""
         with open(args.out, "w") as results:
             results.write(f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
-                          f"--seed {args.seed}{named} ({machine_line()}); "
+                          f"--seed {args.seed}{named} ({machine_line()}){note}; "
                           "each board's line below names the round that found it\n")
+            for line in args.history:
+                results.write(line + "\n")
             store.export_results(results, args.set)
         out.print(f"wrote {args.out}")
 

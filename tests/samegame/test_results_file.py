@@ -1,12 +1,14 @@
-"""The committed offline results file replays, line by line, to the scores it claims."""
+"""The offline results file: the committed one replays to the scores it claims; campaigns keep its history."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
-from gridfall.samegame.store import results_row
+from gridfall.samegame.store import campaign_history, results_row
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
 
@@ -22,3 +24,28 @@ def test_results_file_replays_to_its_claims_and_header_total():
         assert judged.ok and judged.score == score, spec
         total += judged.score
     assert f"total {total}" in next(line for line in lines if line.startswith("# gridfall standard"))
+
+
+def test_campaign_history_rewords_the_newest_campaign_and_keeps_the_older_ones():
+    text = ("# campaign: offline --seed 2 (machine)\n"
+            "# before it, run beside it: campaign: offline --seed 1\n"
+            "# gridfall standard board solutions: 1 boards, total 9\n"
+            "# 1: nrpa x1, 10 s search, seed 1, found 2026-01-01T00:00:00\n"
+            "1\t9\t0 0\n")
+    assert campaign_history(text) == ["# before it: campaign: offline --seed 2 (machine)",
+                                      "# before it, run beside it: campaign: offline --seed 1"]
+
+
+def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_path):
+    out = tmp_path / "results.txt"
+    out.write_text("# campaign: offline --seed 2 (machine)\n# before it: campaign: offline --seed 1\n"
+                   "# gridfall standard board solutions: 0 boards, total 0\n")
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    done = subprocess.run([sys.executable, str(script), "--rounds", "", "--seed", "3", "--note", "a test",
+                           "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    header = [line for line in out.read_text().splitlines() if line.startswith("# campaign") or line.startswith("# before")]
+    assert header[0].startswith("# campaign: benchmarks/samegame_offline.py --rounds  --workers")
+    assert "--seed 3" in header[0] and ", a test;" in header[0]
+    assert header[1:] == ["# before it: campaign: offline --seed 2 (machine)", "# before it: campaign: offline --seed 1"]

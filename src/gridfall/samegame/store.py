@@ -120,6 +120,21 @@ def results_row(line: str, set_name: str) -> tuple[str, int, str]:
     return spec, int(fields[1]), fields[-1]
 
 
+def campaign_history(text: str) -> list[str]:
+    """A results file's campaign lines, worded to follow a newer campaign's line.
+
+    The newest campaign is "# campaign: ..."; it becomes "# before it: campaign: ...",
+    and the older "# before it..." lines stay as they are, newest first.
+    """
+    history = []
+    for line in text.splitlines():
+        if line.startswith("# campaign:"):
+            history.append("# before it: " + line[2:])
+        elif line.startswith("# before it"):
+            history.append(line)
+    return history
+
+
 class SolutionStore:
     """Best lines per board.  Safe to share between threads and processes."""
 
