@@ -2,6 +2,7 @@
 
 import time
 
+import numpy as np
 import pytest
 
 from gridfall.samegame import engine, rules
@@ -85,7 +86,7 @@ def test_nrpa_adapt_follows_the_update_rule():
     policy = nrpa.new_policy()
     search.run(1, policy, FAR)  # a policy that is no longer uniform
     line = search._current
-    _, length = nrpa.playout(start, policy, search.ranks, 0.0, search.biases, search.rng, search._moves,
+    _, length = nrpa.playout(start, policy, search.ranks, 0.0, 0, search.biases, search.rng, search._moves,
                              search._board, search._seeds, search._weights, line)
     expected = {int(i): float(policy[0, i]) for i in np.flatnonzero(policy[0])}
     for _ in range(2):
@@ -105,6 +106,32 @@ def test_nrpa_adapt_follows_the_update_rule():
     assert (policy[0, untouched] == 0.0).all() and (policy[1, untouched] == 1.0).all()
 
 
+def test_nrpa_spare_lets_the_kept_colours_pairs_be_played_any_time():
+    """With spare=2 a playout's candidates are the free colours' groups plus the kept colour's
+    pairs, never its bigger groups while a free move exists; without it, no kept-colour move."""
+    from gridfall.samegame.search import nrpa
+
+    board = load_board("tuning:6")
+    start = engine.from_board(board)
+    for spare in (0, 2):
+        search = nrpa.NRPA(start, seed=5, bias=0.3, tabu_rank=0, spare=spare)
+        tabu = int(np.argmax(search.ranks))
+        kept_pairs = 0
+        for _ in range(40):
+            line = search._current
+            _, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, spare, search.biases, search.rng,
+                                     search._moves, search._board, search._seeds, search._weights, line)
+            b = board
+            for t in range(length):
+                x, y = int(line.cells[t]) >> 4, int(line.cells[t]) & 15
+                region = b.region(x, y)
+                if b[(x, y)] == tabu and any(g.colour != tabu for g in b.groups()):
+                    assert spare == 2 and len(region) == 2, (spare, t, len(region))
+                    kept_pairs += 1
+                b, _ = b.play(x, y)
+        assert (kept_pairs > 0) == (spare == 2)
+
+
 def test_nrpa_replay_records_a_line_as_its_playout_did():
     """Replaying a playout's own line gives back its record: candidates, priors, choices and score;
     a line the colour ranks forbid (another colour kept for last) is refused."""
@@ -115,7 +142,7 @@ def test_nrpa_replay_records_a_line_as_its_playout_did():
     start = engine.from_board(load_board("tuning:6"))
     search = nrpa.NRPA(start, seed=2, bias=0.3, tabu_rank=0)
     line = search._current
-    score, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, search.biases, search.rng,
+    score, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.rng,
                                  search._moves, search._board, search._seeds, search._weights, line)
     moves = [(int(c) >> 4, int(c) & 15) for c in line.cells[:length]]
     known = search.replay(moves)

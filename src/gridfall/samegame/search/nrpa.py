@@ -119,21 +119,28 @@ def _lowest_rank(moves, n, ranks):
 
 
 @njit(inline="always")
-def _prior(moves, j, ranks, lowest, soft, biases):
+def _prior(moves, j, ranks, lowest, soft, spare, biases):
     """A listed move's prior weight: its size bias, times ``soft`` off the lowest rank
-    (0 there with a hard tabu: no candidate)."""
-    factor = 1.0 if ranks[moves[j, COLOUR]] == lowest else soft
+    (0 there with a hard tabu: no candidate).  A kept colour's groups of at most
+    ``spare`` cells count as the lowest rank's: see :func:`playout`."""
+    rank = ranks[moves[j, COLOUR]]
+    factor = 1.0 if rank == lowest or (rank > 0 and moves[j, SIZE] <= spare) else soft
     return biases[moves[j, SIZE]] * factor
 
 
 @njit(nogil=True, cache=True)
-def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, line):
+def playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, weights, line):
     """One policy playout from start, recorded in line; returns (score, length).
 
     Moves of the lowest colour rank present are candidates (ranks[c]: 0 for
     free colours, higher for protected ones: the tabu colour last).  With
     ``soft > 0`` the others are candidates too, their weight multiplied by
     ``soft`` (a soft tabu that the policy can learn to overrule).
+
+    ``spare=2`` lets a kept colour's pairs be played at any time (the
+    selective policy of Cazenave 2016): a pair adds nothing to the big group
+    the colour is kept for, and taking a stray one can join the groups of
+    other colours around it.
     """
     b[:, :] = start
     score = 0
@@ -146,7 +153,7 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, l
         z = 0.0
         first = at
         for j in range(n):
-            prior = _prior(moves, j, ranks, lowest, soft, biases)
+            prior = _prior(moves, j, ranks, lowest, soft, spare, biases)
             if prior == 0.0:
                 weights[j] = 0.0
                 continue
@@ -177,7 +184,7 @@ def playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, l
 
 
 @njit(nogil=True, cache=True)
-def replay(start, cells, ranks, soft, biases, moves, b, seeds, line):
+def replay(start, cells, ranks, soft, spare, biases, moves, b, seeds, line):
     """Record a given line (cells as 16x+y) as a playout would have: candidates, priors, choices.
 
     Returns (score, length), or (-1, t) when move t is no candidate a playout
@@ -194,7 +201,7 @@ def replay(start, cells, ranks, soft, biases, moves, b, seeds, line):
         lowest = _lowest_rank(moves, n, ranks)
         pick = -1
         for j in range(n):
-            prior = _prior(moves, j, ranks, lowest, soft, biases)
+            prior = _prior(moves, j, ranks, lowest, soft, spare, biases)
             if prior == 0.0:
                 continue
             code = np.int64(moves[j, CODE] & POLICY_MASK)
@@ -242,7 +249,7 @@ def adapt(policy, line, length, alpha, idx, delta):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, ranks, soft, biases, alpha, iterations, rng, best, current, moves, b, seeds, weights, idx, delta):
+def level1(start, policy, ranks, soft, spare, biases, alpha, iterations, rng, best, current, moves, b, seeds, weights, idx, delta):
     """A level-1 search (adapts ``policy`` in place); the best line goes to ``best``.
 
     Returns (best score, its length).
@@ -250,7 +257,7 @@ def level1(start, policy, ranks, soft, biases, alpha, iterations, rng, best, cur
     best_score = -1
     best_len = 0
     for _ in range(iterations):
-        score, length = playout(start, policy, ranks, soft, biases, rng, moves, b, seeds, weights, current)
+        score, length = playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, weights, current)
         if score >= best_score:
             best_score = score
             best_len = length
@@ -263,7 +270,7 @@ class NRPA:
     """One NRPA search thread over a start position, with its own seed and scratch."""
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
-                 bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, on_improve=None,
+                 bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, spare: int = 0, on_improve=None,
                  max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
@@ -272,6 +279,7 @@ class NRPA:
         self.biases = bias_table(bias)
         self.ranks = colour_ranks(start, protect, tabu_rank)
         self.soft = soft
+        self.spare = spare
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
         self.best_score = -1
@@ -304,7 +312,7 @@ class NRPA:
             return None
         cells = np.array([16 * x + y for x, y in moves], dtype=np.int64)
         line = new_line()
-        score, length = replay(self.start, cells, self.ranks, self.soft, self.biases,
+        score, length = replay(self.start, cells, self.ranks, self.soft, self.spare, self.biases,
                                self._moves, self._board, self._seeds, line)
         if score < 0:
             return None
@@ -322,7 +330,7 @@ class NRPA:
         """
         best = self._spare[level]
         if level == 1:
-            score, length = level1(self.start, policy, self.ranks, self.soft, self.biases, self.alpha, self.iterations, self.rng,
+            score, length = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.alpha, self.iterations, self.rng,
                                    best, self._current, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
             self.playouts += self.iterations
             self._record(score, best, length)
@@ -364,7 +372,7 @@ TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
                alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
-               soft: float = 0.0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
+               soft: float = 0.0, spare: int = 0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
                guide: list[tuple[int, int]] | None = None):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
@@ -399,7 +407,7 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
         last = stage == len(portfolio) - 1
         stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
-                      protect=protect, tabu_rank=rank, soft=soft, on_improve=improved,
+                      protect=protect, tabu_rank=rank, soft=soft, spare=spare, on_improve=improved,
                       max_playouts=share * max_playouts)
         runs = 0
         known = search.replay(guide) if guide else None
