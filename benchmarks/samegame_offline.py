@@ -9,8 +9,10 @@ last the colour that line kept, unless the round names a ``tabu_rank``
 (``--fresh``: search from scratch).  Then it writes the results file
 (board, score, moves, with # lines on how and with what budget each line was
 found) and prints the total replayed by the rules of record.  The campaign
-lines of the results file it replaces are carried forward below its own, so
-the file keeps the history of every campaign behind its lines.  ``--passes N``
+lines of the results file it replaces are carried forward below its own (read
+when it rewrites the file, so two campaigns run side by side into one file on
+one store both keep their lines), so the file keeps the history of every
+campaign behind its lines.  ``--passes N``
 goes over the boards N times, each pass with new seeds and continuing from
 what the passes before found, and rewrites the results file after each pass,
 so a long campaign stopped early loses at most the pass under way.
@@ -55,11 +57,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.passes < 1:
         parser.error("--passes must be at least 1")
-    args.history = []
     if args.out and os.path.exists(args.out):
         try:
-            with open(args.out) as old:
-                args.history = campaign_history(old.read())
+            earlier_campaigns(args.out, "")
         except (OSError, UnicodeDecodeError) as e:
             parser.error(f"--out {args.out}: cannot read the results file it would replace: {e}")
     store = SolutionStore(args.store)
@@ -110,14 +110,23 @@ def finish(store: SolutionStore, specs: list[str], args, out) -> None:
     if args.out:
         named = (f" --passes {args.passes}" if args.passes > 1 else "") + (f" --boards {args.boards}" if args.boards else "")
         note = f", {args.note}" if args.note else ""
+        campaign = (f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
+                    f"--seed {args.seed}{named} ({machine_line()}){note}; "
+                    "each board's line below names the round that found it")
+        history = earlier_campaigns(args.out, campaign) if os.path.exists(args.out) else []
         with open(args.out, "w") as results:
-            results.write(f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
-                          f"--seed {args.seed}{named} ({machine_line()}){note}; "
-                          "each board's line below names the round that found it\n")
-            for line in args.history:
+            for line in [campaign, *history]:
                 results.write(line + "\n")
             store.export_results(results, args.set)
         out.print(f"wrote {args.out}")
+
+
+def earlier_campaigns(path: str, campaign: str) -> list[str]:
+    """The campaign lines of the results file at ``path``, as they follow a newer one; read when
+    the file is rewritten, so a campaign run beside this one into the same file keeps its line,
+    and without ``campaign`` itself (this campaign's line from an earlier pass)."""
+    with open(path) as old:
+        return [line for line in campaign_history(old.read()) if line != "# before it: " + campaign[2:]]
 
 
 if __name__ == "__main__":

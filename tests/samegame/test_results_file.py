@@ -37,15 +37,23 @@ def test_campaign_history_rewords_the_newest_campaign_and_keeps_the_older_ones()
 
 
 def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_path):
+    """Each rewrite keeps the file's earlier campaign lines, once each: over two passes of one
+    campaign, and when a second campaign writes the same file after it."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 2 (machine)\n# before it: campaign: offline --seed 1\n"
                    "# gridfall standard board solutions: 0 boards, total 0\n")
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
-    done = subprocess.run([sys.executable, str(script), "--rounds", "", "--seed", "3", "--note", "a test",
-                           "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    header = [line for line in out.read_text().splitlines() if line.startswith("# campaign") or line.startswith("# before")]
+
+    def campaign(*flags):
+        done = subprocess.run([sys.executable, str(script), "--rounds", "", *flags,
+                               "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return [line for line in out.read_text().splitlines() if line.startswith(("# campaign", "# before"))]
+
+    header = campaign("--seed", "3", "--passes", "2", "--note", "a test")
     assert header[0].startswith("# campaign: benchmarks/samegame_offline.py --rounds  --workers")
-    assert "--seed 3" in header[0] and ", a test;" in header[0]
+    assert "--seed 3 --passes 2" in header[0] and ", a test;" in header[0]
     assert header[1:] == ["# before it: campaign: offline --seed 2 (machine)", "# before it: campaign: offline --seed 1"]
+    later = campaign("--seed", "4")
+    assert "--seed 4" in later[0] and later[1] == "# before it: " + header[0][2:] and later[2:] == header[1:]
