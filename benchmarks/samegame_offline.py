@@ -88,8 +88,10 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
         stored = None if args.fresh else store.best(board)
         solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed,
                          guide=stored.line() if stored else None, **params)
-        if solution.notes.get("tabu_rank") is not None:
+        if solution.notes.get("tabu_rank") is not None:  # as the search chose it to continue its guide
             params = {**params, "tabu_rank": solution.notes["tabu_rank"]}
+        if solution.notes.get("spare"):
+            params = {**params, "spare": solution.notes["spare"]}
         how = (f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
                + (" guided" if solution.notes.get("guided") else ""))
         improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)

@@ -178,10 +178,29 @@ def test_solve_continues_a_guide_with_the_colour_choice_that_played_it():
     _, line, _ = nrpa_solve(start, FAR, seed=1, level=1, iterations=20, max_runs=1, tabu_rank=1)
     guide_score = rules.play_sequence(board, line)[1]
     solution = solve(board, 0.3, algo="nrpa", level=1, guide=line)
-    assert solution.notes == {"guided": True, "tabu_rank": 1} and solution.score >= guide_score
+    assert solution.notes == {"guided": True, "tabu_rank": 1, "spare": 0} and solution.score >= guide_score
     named = solve(board, 0.1, algo="nrpa", level=1, guide=line, tabu_rank=0)  # a choice that cannot play it
-    assert named.notes == {"guided": False, "tabu_rank": 0}
+    assert named.notes == {"guided": False, "tabu_rank": 0, "spare": 0}
     assert solve(board, 0.1, algo="beam", guide=line).notes == {"guided": False}
+
+
+def test_solve_continues_a_guide_that_gave_up_kept_pairs_with_spare():
+    """A line that took a pair of its kept colour while free moves were left is continued with
+    spare=2 (unless the caller says spare=0: then no guide)."""
+    board = load_board("tuning:6")
+    start = engine.from_board(board)
+    tabu = max(range(5), key=lambda c: (board.colour_counts()[c], -c))
+    for seed in range(1, 30):
+        _, line, _ = nrpa_solve(start, FAR, seed=seed, level=1, iterations=10, max_runs=1, tabu_rank=0, spare=2)
+        b, early_pair = board, False
+        for x, y in line:
+            early_pair |= b[(x, y)] == tabu and any(g.colour != tabu for g in b.groups())
+            b, _ = b.play(x, y)
+        if early_pair:
+            break
+    assert early_pair
+    assert solve(board, 0.2, algo="nrpa", level=1, guide=line).notes == {"guided": True, "tabu_rank": 0, "spare": 2}
+    assert solve(board, 0.1, algo="nrpa", level=1, guide=line, spare=0).notes["guided"] is False
 
 
 def test_colour_ranks_pick_the_tabu_colour():

@@ -78,16 +78,26 @@ def _accepted(function, params: dict) -> dict:
 
 def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tuple[dict, list | None]:
     """NRPA params and guide for continuing from ``guide``: the colour choice that played it,
-    unless params name one (then the guide only if that choice could have played it)."""
+    unless params name one (then the guide only if that choice could have played it).
+
+    A guide that gave up pairs of its kept colour early (found with ``spare=2``)
+    is continued with ``spare=2`` unless params say otherwise."""
     from gridfall.samegame.search.nrpa import can_play, tabu_rank_of
 
     if not guide:
         return params, None
     protect = params.get("protect", 1)
-    if params.get("tabu_rank") is not None:
-        return params, guide if can_play(start, guide, params["tabu_rank"], protect) else None
-    rank = tabu_rank_of(start, guide, protect)
-    return ({**params, "tabu_rank": rank}, guide) if rank is not None else (params, None)
+    spares = [params["spare"]] if "spare" in params else [0, 2]
+    for spare in spares:
+        with_spare = {**params, "spare": spare} if spare else params
+        if params.get("tabu_rank") is not None:
+            if can_play(start, guide, params["tabu_rank"], protect, spare):
+                return with_spare, guide
+            continue
+        rank = tabu_rank_of(start, guide, protect, spare)
+        if rank is not None:
+            return {**with_spare, "tabu_rank": rank}, guide
+    return params, None
 
 
 def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
@@ -118,7 +128,8 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     takes them (for example ``level=2`` for NRPA or NMCS); the others ignore them.
     ``guide``: a line to continue from (``nrpa`` only, see :func:`continuation`);
     ``notes["guided"]`` says whether the search used it, ``notes["tabu_rank"]``
-    the colour choice it searched.
+    the colour choice it searched and ``notes["spare"]`` whether the kept colour
+    could give up pairs.
     """
     chosen = resolve_algo(algo, seconds)
     started = time.monotonic()
@@ -127,7 +138,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     notes = {"guided": False}
     if chosen == "nrpa":
         params, guide = continuation(start, guide, params)
-        notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank")}
+        notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank"), "spare": params.get("spare", 0)}
         params["guide"] = guide
     lock = threading.Lock()
     best = [-1]

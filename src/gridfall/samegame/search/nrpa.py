@@ -16,6 +16,8 @@ SameGame specifics:
   played while another move exists, so that it can gather into one big group;
   more generally the ``protect`` most common colours are played last, the most
   common very last (:func:`colour_ranks`);
+* ``spare=2`` lets the kept colours give up their pairs at any time (the
+  selective policy of Cazenave 2016; it pays offline, not at 20 s);
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
 * which colour is kept for last decides whether a board can be cleared, so
   :func:`nrpa_solve` shares its time over a portfolio of colour choices
@@ -355,14 +357,14 @@ class NRPA:
         return best_score, best, best_len
 
 
-def can_play(start: np.ndarray, moves: list[tuple[int, int]], tabu_rank: int, protect: int = 1) -> bool:
+def can_play(start: np.ndarray, moves: list[tuple[int, int]], tabu_rank: int, protect: int = 1, spare: int = 0) -> bool:
     """Could playouts with this colour choice have played ``moves``?"""
-    return NRPA(start, protect=protect, tabu_rank=tabu_rank).replay(moves) is not None
+    return NRPA(start, protect=protect, tabu_rank=tabu_rank, spare=spare).replay(moves) is not None
 
 
-def tabu_rank_of(start: np.ndarray, moves: list[tuple[int, int]], protect: int = 1) -> int | None:
+def tabu_rank_of(start: np.ndarray, moves: list[tuple[int, int]], protect: int = 1, spare: int = 0) -> int | None:
     """The colour choice (``tabu_rank``) whose playouts could have played ``moves``, or None."""
-    return next((rank for rank in range(start.shape[0]) if can_play(start, moves, rank, protect)), None)
+    return next((rank for rank in range(start.shape[0]) if can_play(start, moves, rank, protect, spare)), None)
 
 
 # (tabu_rank, share of the budget), searched one after the other: the second
