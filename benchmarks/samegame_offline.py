@@ -10,9 +10,9 @@ last the colour that line kept, unless the round names a ``tabu_rank``
 (board, score, moves, with # lines on how and with what budget each line was
 found) and prints the total replayed by the rules of record.  The campaign
 lines of the results file it replaces are carried forward below its own (read
-when it rewrites the file, so two campaigns run side by side into one file on
-one store both keep their lines), so the file keeps the history of every
-campaign behind its lines.  ``--passes N``
+when it rewrites the file, under a lock, and the new file replaces the old one
+whole, so two campaigns run side by side into one file on one store both keep
+their lines), so the file keeps the history of every campaign behind its lines.  ``--passes N``
 goes over the boards N times, each pass with new seeds and continuing from
 what the passes before found, and rewrites the results file after each pass,
 so a long campaign stopped early loses at most the pass under way.
@@ -24,8 +24,14 @@ so a long campaign stopped early loses at most the pass under way.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; campaigns side by side should write different files there
+    fcntl = None
 
 from common import console, machine_line, parse_options
 
@@ -116,12 +122,24 @@ def finish(store: SolutionStore, specs: list[str], args, out) -> None:
         campaign = (f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
                     f"--seed {args.seed}{named} ({machine_line()}){note}; "
                     "each board's line below names the round that found it")
-        history = earlier_campaigns(args.out, campaign) if os.path.exists(args.out) else []
-        with open(args.out, "w") as results:
-            for line in [campaign, *history]:
-                results.write(line + "\n")
-            store.export_results(results, args.set)
+        with locked(args.out):  # two campaigns side by side must not read or write half a file
+            history = earlier_campaigns(args.out, campaign) if os.path.exists(args.out) else []
+            partial = f"{args.out}.{os.getpid()}.tmp"
+            with open(partial, "w") as results:
+                for line in [campaign, *history]:
+                    results.write(line + "\n")
+                store.export_results(results, args.set)
+            os.replace(partial, args.out)  # readers see the old file or the new one, never a part
         out.print(f"wrote {args.out}")
+
+
+@contextlib.contextmanager
+def locked(path: str):
+    """Hold an exclusive lock on ``path``.lock while rewriting ``path`` (where the OS has flock)."""
+    with open(f"{path}.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def earlier_campaigns(path: str, campaign: str) -> list[str]:

@@ -57,3 +57,19 @@ def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_pa
     assert header[1:] == ["# before it: campaign: offline --seed 2 (machine)", "# before it: campaign: offline --seed 1"]
     later = campaign("--seed", "4")
     assert "--seed 4" in later[0] and later[1] == "# before it: " + header[0][2:] and later[2:] == header[1:]
+
+
+def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
+    out = tmp_path / "results.txt"
+    out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    runs = [subprocess.Popen([sys.executable, str(script), "--rounds", "", "--seed", str(seed),
+                              "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for seed in (5, 6)]
+    for run in runs:
+        assert run.wait(timeout=300) == 0, run.stderr.read()
+    header = [line for line in out.read_text().splitlines() if line.startswith(("# campaign", "# before"))]
+    assert len(header) == 3 and header[2] == "# before it: campaign: offline --seed 1"
+    assert sorted(" --seed 5 " in line for line in header[:2]) == [False, True]
+    assert sorted(" --seed 6 " in line for line in header[:2]) == [False, True]
+    assert not list(tmp_path.glob("*.tmp"))
