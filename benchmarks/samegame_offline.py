@@ -9,13 +9,14 @@ last the colour that line kept, unless the round names a ``tabu_rank``
 (``--fresh``: search from scratch).  Then it writes the results file
 (board, score, moves, with # lines on how and with what budget each line was
 found) and prints the total replayed by the rules of record.  The campaign
-lines of the results file it replaces are carried forward below its own (read
-when it rewrites the file, under a lock, and the new file replaces the old one
-whole, so two campaigns run side by side into one file on one store both keep
-their lines), so the file keeps the history of every campaign behind its lines.  ``--passes N``
-goes over the boards N times, each pass with new seeds and continuing from
-what the passes before found, and rewrites the results file after each pass,
-so a long campaign stopped early loses at most the pass under way.
+lines of the results file it replaces are carried forward below its own, so
+the file keeps the history of every campaign behind its lines (read when it
+rewrites the file, under a lock, and the new file replaces the old one whole:
+two campaigns run side by side into one file on one store both keep their
+lines).  ``--passes N`` goes over the boards N times, each pass with new seeds
+and continuing from what the passes before found, and rewrites the results
+file after each pass, so a long campaign stopped early loses at most the pass
+under way.
 
     python benchmarks/samegame_offline.py --set standard --rounds nrpa:300,mcbs:300 \
         --store results/samegame-standard.sqlite --out results/samegame-standard.txt

@@ -87,16 +87,14 @@ def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tu
     if not guide:
         return params, None
     protect = params.get("protect", 1)
-    spares = [params["spare"]] if "spare" in params else [0, 2]
-    for spare in spares:
-        with_spare = {**params, "spare": spare} if spare else params
-        if params.get("tabu_rank") is not None:
-            if can_play(start, guide, params["tabu_rank"], protect, spare):
-                return with_spare, guide
-            continue
-        rank = tabu_rank_of(start, guide, protect, spare)
+    named = params.get("tabu_rank")
+    for spare in [params["spare"]] if "spare" in params else [0, 2]:
+        if named is None:
+            rank = tabu_rank_of(start, guide, protect, spare)
+        else:
+            rank = named if can_play(start, guide, named, protect, spare) else None
         if rank is not None:
-            return {**with_spare, "tabu_rank": rank}, guide
+            return {**params, "tabu_rank": rank, **({"spare": spare} if spare else {})}, guide
     return params, None
 
 
