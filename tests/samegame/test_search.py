@@ -72,9 +72,12 @@ def test_nrpa_portfolio_is_the_best_of_its_colour_choices():
     assert reports == sorted(set(reports)) and reports[-1] == best[0]  # the second stage never reports less
 
 
-def test_nrpa_adapt_follows_the_update_rule():
+@pytest.mark.parametrize("colour_rate", [0.0, 0.5])
+def test_nrpa_adapt_follows_the_update_rule(colour_rate):
     """Adapting twice towards a recorded line: each step moves the chosen weight up by alpha and
-    every candidate down by alpha times its probability under the policy before the update."""
+    every candidate down by alpha times its probability under the policy before the update.
+    A candidate's probability comes from its code's and its colour-phase weight's sum; the
+    colour-phase weights move colour_rate times as far (not at all with 0)."""
     import math
 
     import numpy as np
@@ -82,22 +85,30 @@ def test_nrpa_adapt_follows_the_update_rule():
     from gridfall.samegame.search import nrpa
 
     start = engine.from_board(load_board("tuning:5"))
-    search = nrpa.NRPA(start, seed=3, bias=0.3)
+    search = nrpa.NRPA(start, seed=3, bias=0.3, colour_rate=colour_rate)
     policy = nrpa.new_policy()
     search.run(1, policy, FAR)  # a policy that is no longer uniform
     line = search._current
     _, length = nrpa.playout(start, policy, search.ranks, 0.0, 0, search.biases, search.rng, search._moves,
                              search._board, search._seeds, search._weights, line)
+    assert (np.flatnonzero(policy[0][nrpa.FEATURE_BASE:]).size > 0) == (colour_rate > 0)
     expected = {int(i): float(policy[0, i]) for i in np.flatnonzero(policy[0])}
     for _ in range(2):
         old = dict(expected)
         for step in range(length):
             lo, hi = line.offsets[step], line.offsets[step + 1]
-            weights = [math.exp(old.get(int(line.codes[t]), 0.0)) * line.priors[t] for t in range(lo, hi)]
+            weights = [math.exp(old.get(int(line.codes[t]), 0.0) + old.get(int(line.features[t]), 0.0)) * line.priors[t]
+                       for t in range(lo, hi)]
             for t, w in zip(range(lo, hi), weights):
                 expected[int(line.codes[t])] = expected.get(int(line.codes[t]), 0.0) - w / sum(weights)
+                if colour_rate:
+                    feature = int(line.features[t])
+                    expected[feature] = expected.get(feature, 0.0) - colour_rate * w / sum(weights)
             expected[int(line.chosen[step])] = expected.get(int(line.chosen[step]), 0.0) + 1.0
-        nrpa.adapt(policy, line, length, 1.0, search._idx, search._delta)
+            if colour_rate:
+                feature = int(line.chosen_features[step])
+                expected[feature] = expected.get(feature, 0.0) + colour_rate
+        nrpa.adapt(policy, line, length, 1.0, colour_rate, search._idx, search._delta)
     for code, logit in expected.items():
         assert policy[0, code] == pytest.approx(logit, abs=1e-9)
         assert policy[1, code] == pytest.approx(math.exp(logit), rel=1e-12)
@@ -145,13 +156,18 @@ def test_nrpa_replay_records_a_line_as_its_playout_did():
     score, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.rng,
                                  search._moves, search._board, search._seeds, search._weights, line)
     moves = [(int(c) >> 4, int(c) & 15) for c in line.cells[:length]]
+    board = load_board("tuning:6")
+    for t, (x, y) in enumerate(moves):  # each choice's colour-phase weight: its colour, moves 8t..8t+7
+        assert line.chosen_features[t] == nrpa.FEATURE_BASE + board[(x, y)] * nrpa.PHASES + min(t // 8, nrpa.PHASES - 1)
+        board, _ = board.play(x, y)
     known = search.replay(moves)
     assert known is not None and known[0] == score and known[2] == length
     n = line.offsets[length]
-    for field in ("cells", "chosen"):
+    for field in ("cells", "chosen", "chosen_features"):
         assert np.array_equal(getattr(known[1], field)[:length], getattr(line, field)[:length])
     assert np.array_equal(known[1].offsets[:length + 1], line.offsets[:length + 1])
     assert np.array_equal(known[1].codes[:n], line.codes[:n]) and np.allclose(known[1].priors[:n], line.priors[:n])
+    assert np.array_equal(known[1].features[:n], line.features[:n])
     assert search.best_score == score and search.best_line == moves
     assert nrpa.NRPA(start, tabu_rank=1).replay(moves) is None
     board = load_board("tuning:6")

@@ -18,6 +18,11 @@ SameGame specifics:
   common very last (:func:`colour_ranks`);
 * ``spare=2`` lets the kept colours give up their pairs at any time (the
   selective policy of Cazenave 2016; it pays offline, not at 20 s);
+* ``colour_rate > 0`` also learns one weight per colour and phase of the game
+  (moves 0-7, 8-15, ...), added to each move's code weight and adapted at
+  ``colour_rate`` times ``alpha``: what NRPA learns about a group is lost when
+  the group gains a cell, what it learns about playing a colour early carries
+  over (it learns which colours to gather, a soft tabu of its own; offline);
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
 * which colour is kept for last decides whether a board can be cleared, so
   :func:`nrpa_solve` shares its time over a portfolio of colour choices
@@ -53,14 +58,20 @@ from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
 
 POLICY_BITS = 16
 POLICY_MASK = uint64((1 << POLICY_BITS) - 1)
+# With colour_rate > 0, each candidate also has a weight for its colour in the
+# current phase of the game (moves 0-7, 8-15, ..., 56 on), stored past the codes.
+PHASE_MOVES = 8
+PHASES = 8
+FEATURE_BASE = 1 << POLICY_BITS
 MAX_MOVES = MAX_GROUPS  # longest possible game: 225 cells, two a move
 MAX_CANDIDATES = MAX_MOVES * MAX_GROUPS
 STAGE_SEED_STEP = 7919  # seeds of a portfolio's later stages: seed + k * STAGE_SEED_STEP
 
 # A recorded line: step t played cells[t] (16x+y) whose policy index is
-# chosen[t]; its candidates are codes[offsets[t]:offsets[t+1]], each with the
-# prior weight it was sampled with (priors, same slice): bias and soft tabu.
-Line = namedtuple("Line", "cells chosen codes priors offsets")
+# chosen[t] (colour-phase index chosen_features[t]); its candidates are
+# codes[offsets[t]:offsets[t+1]], each with its colour-phase index (features,
+# same slice) and the prior weight it was sampled with (priors): bias and soft tabu.
+Line = namedtuple("Line", "cells chosen codes priors offsets features chosen_features")
 
 
 def new_line() -> Line:
@@ -70,6 +81,8 @@ def new_line() -> Line:
         np.zeros(MAX_CANDIDATES, dtype=np.int64),
         np.zeros(MAX_CANDIDATES, dtype=np.float64),
         np.zeros(MAX_MOVES + 1, dtype=np.int64),
+        np.zeros(MAX_CANDIDATES, dtype=np.int64),
+        np.zeros(MAX_MOVES, dtype=np.int64),
     )
 
 
@@ -89,8 +102,9 @@ def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndar
 
 
 def new_policy() -> np.ndarray:
-    """Row 0: the weights (logits); row 1: their exponentials, kept in step."""
-    policy = np.zeros((2, 1 << POLICY_BITS), dtype=np.float64)
+    """Row 0: the weights (logits); row 1: their exponentials, kept in step.
+    Codes first, then the colour-phase weights (FEATURE_BASE on)."""
+    policy = np.zeros((2, FEATURE_BASE + engine.COLOURS * PHASES), dtype=np.float64)
     policy[1, :] = 1.0
     return policy
 
@@ -109,6 +123,8 @@ def copy_line(src, dst, length):
     dst.codes[:n] = src.codes[:n]
     dst.priors[:n] = src.priors[:n]
     dst.offsets[: length + 1] = src.offsets[: length + 1]
+    dst.features[:n] = src.features[:n]
+    dst.chosen_features[:length] = src.chosen_features[:length]
 
 
 @njit(inline="always")
@@ -118,6 +134,12 @@ def _lowest_rank(moves, n, ranks):
     for j in range(n):
         lowest = min(lowest, ranks[moves[j, COLOUR]])
     return lowest
+
+
+@njit(inline="always")
+def _feature(moves, j, step):
+    """The policy index of a listed move's colour in the phase of the game at ``step``."""
+    return FEATURE_BASE + moves[j, COLOUR] * PHASES + min(step // PHASE_MOVES, PHASES - 1)
 
 
 @njit(inline="always")
@@ -160,10 +182,12 @@ def playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, wei
                 weights[j] = 0.0
                 continue
             code = np.int64(moves[j, CODE] & POLICY_MASK)
+            feature = _feature(moves, j, length)
             line.codes[at] = code
+            line.features[at] = feature
             line.priors[at] = prior
             at += 1
-            weights[j] = policy[1, code] * prior
+            weights[j] = policy[1, code] * policy[1, feature] * prior
             z += weights[j]
         r = uniform(rng) * z
         pick = -1
@@ -178,6 +202,7 @@ def playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, wei
         x, y = engine.canonical_cell(moves[pick])
         line.cells[length] = 16 * x + y
         line.chosen[length] = line.codes[k]
+        line.chosen_features[length] = line.features[k]
         length += 1
         line.offsets[length] = at
         gained, n = engine.play_listed(b, moves, n, pick, seeds)
@@ -208,10 +233,12 @@ def replay(start, cells, ranks, soft, spare, biases, moves, b, seeds, line):
                 continue
             code = np.int64(moves[j, CODE] & POLICY_MASK)
             line.codes[at] = code
+            line.features[at] = _feature(moves, j, t)
             line.priors[at] = prior
             if moves[j, w] & mask:
                 pick = j
                 line.chosen[t] = code
+                line.chosen_features[t] = line.features[at]
             at += 1
         if pick < 0:
             return -1, t
@@ -224,22 +251,32 @@ def replay(start, cells, ranks, soft, spare, biases, moves, b, seeds, line):
 
 
 @njit(nogil=True, cache=True)
-def adapt(policy, line, length, alpha, idx, delta):
-    """Move the policy towards a recorded line (probabilities from the old policy)."""
+def adapt(policy, line, length, alpha, colour_rate, idx, delta):
+    """Move the policy towards a recorded line (probabilities from the old policy);
+    the colour-phase weights move ``colour_rate`` times as far as the codes'."""
     k = 0
     for step in range(length):
         lo, hi = line.offsets[step], line.offsets[step + 1]
         z = 0.0
         for t in range(lo, hi):
-            z += policy[1, line.codes[t]] * line.priors[t]
+            z += policy[1, line.codes[t]] * policy[1, line.features[t]] * line.priors[t]
         scale = -alpha / z
         for t in range(lo, hi):
+            share = scale * policy[1, line.codes[t]] * policy[1, line.features[t]] * line.priors[t]
             idx[k] = line.codes[t]
-            delta[k] = scale * policy[1, line.codes[t]] * line.priors[t]
+            delta[k] = share
             k += 1
+            if colour_rate > 0.0:
+                idx[k] = line.features[t]
+                delta[k] = share * colour_rate
+                k += 1
         idx[k] = line.chosen[step]
         delta[k] = alpha
         k += 1
+        if colour_rate > 0.0:
+            idx[k] = line.chosen_features[step]
+            delta[k] = alpha * colour_rate
+            k += 1
     # A group is a candidate at many steps of a line: update its exponential
     # once, marking it stale with -1 (an exponential is never negative).
     for t in range(k):
@@ -251,7 +288,7 @@ def adapt(policy, line, length, alpha, idx, delta):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, ranks, soft, spare, biases, alpha, iterations, rng, best, current, moves, b, seeds, weights, idx, delta):
+def level1(start, policy, ranks, soft, spare, biases, alpha, colour_rate, iterations, rng, best, current, moves, b, seeds, weights, idx, delta):
     """A level-1 search (adapts ``policy`` in place); the best line goes to ``best``.
 
     Returns (best score, its length).
@@ -264,7 +301,7 @@ def level1(start, policy, ranks, soft, spare, biases, alpha, iterations, rng, be
             best_score = score
             best_len = length
             copy_line(current, best, length)
-        adapt(policy, best, best_len, alpha, idx, delta)
+        adapt(policy, best, best_len, alpha, colour_rate, idx, delta)
     return best_score, best_len
 
 
@@ -272,8 +309,8 @@ class NRPA:
     """One NRPA search thread over a start position, with its own seed and scratch."""
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
-                 bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, spare: int = 0, on_improve=None,
-                 max_playouts: float = math.inf):
+                 bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, spare: int = 0, colour_rate: float = 0.0,
+                 on_improve=None, max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
         self.iterations = iterations
@@ -282,6 +319,7 @@ class NRPA:
         self.ranks = colour_ranks(start, protect, tabu_rank)
         self.soft = soft
         self.spare = spare
+        self.colour_rate = colour_rate
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
         self.best_score = -1
@@ -291,8 +329,8 @@ class NRPA:
         self._board = engine.new_board()
         self._seeds = engine.new_board()
         self._weights = np.zeros(MAX_GROUPS, dtype=np.float64)
-        self._idx = np.zeros(MAX_CANDIDATES + MAX_MOVES, dtype=np.int64)
-        self._delta = np.zeros(MAX_CANDIDATES + MAX_MOVES, dtype=np.float64)
+        self._idx = np.zeros(2 * (MAX_CANDIDATES + MAX_MOVES), dtype=np.int64)  # codes and colour-phase weights
+        self._delta = np.zeros(2 * (MAX_CANDIDATES + MAX_MOVES), dtype=np.float64)
         self._current = new_line()
         self._spare = [new_line() for _ in range(8)]  # one best line per level
         self._policies: dict[int, np.ndarray] = {}  # one working policy per level, reused
@@ -332,8 +370,8 @@ class NRPA:
         """
         best = self._spare[level]
         if level == 1:
-            score, length = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.alpha, self.iterations, self.rng,
-                                   best, self._current, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
+            score, length = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.alpha,
+                                   self.colour_rate, self.iterations, self.rng, best, self._current, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
             self.playouts += self.iterations
             self._record(score, best, length)
             return score, best, length
@@ -341,7 +379,7 @@ class NRPA:
         if known is not None:
             best_score, best_len = known[0], known[2]
             copy_line(known[1], best, best_len)
-            adapt(policy, best, best_len, self.alpha, self._idx, self._delta)
+            adapt(policy, best, best_len, self.alpha, self.colour_rate, self._idx, self._delta)
         for _ in range(self.iterations):
             if self._out_of_budget(deadline):
                 break
@@ -353,7 +391,7 @@ class NRPA:
             if score >= best_score:
                 best_score, best_len = score, length
                 copy_line(line, best, length)
-            adapt(policy, best, best_len, self.alpha, self._idx, self._delta)
+            adapt(policy, best, best_len, self.alpha, self.colour_rate, self._idx, self._delta)
         return best_score, best, best_len
 
 
@@ -374,7 +412,7 @@ TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
                alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
-               soft: float = 0.0, spare: int = 0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
+               soft: float = 0.0, spare: int = 0, colour_rate: float = 0.0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
                guide: list[tuple[int, int]] | None = None):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
@@ -409,7 +447,7 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
         last = stage == len(portfolio) - 1
         stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
-                      protect=protect, tabu_rank=rank, soft=soft, spare=spare, on_improve=improved,
+                      protect=protect, tabu_rank=rank, soft=soft, spare=spare, colour_rate=colour_rate, on_improve=improved,
                       max_playouts=share * max_playouts)
         runs = 0
         known = search.replay(guide) if guide else None
