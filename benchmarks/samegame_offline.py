@@ -14,9 +14,11 @@ the file keeps the history of every campaign behind its lines (read when it
 rewrites the file, under a lock, and the new file replaces the old one whole:
 two campaigns run side by side into one file on one store both keep their
 lines).  ``--passes N`` goes over the boards N times, each pass with new seeds
-and continuing from what the passes before found, and rewrites the results
-file after each pass, so a long campaign stopped early loses at most the pass
-under way.
+and continuing from what the passes before found.  The results file is
+rewritten after each pass and after every board a round improved, its
+campaign line saying how far the campaign had got; Ctrl-C or a TERM signal
+writes it once more, says where the campaign stopped and exits with 130, so
+a campaign stopped early loses at most the round under way.
 
     python benchmarks/samegame_offline.py --set standard --rounds nrpa:300,mcbs:300 \
         --store results/samegame-standard.sqlite --out results/samegame-standard.txt
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import time
 
 try:
@@ -80,16 +83,39 @@ def main() -> None:
         algo, seconds, *options = text.split(":")
         params = parse_options(options, f"--rounds {text}")
         rounds.append((algo, float(seconds), params))
-    for done in range(args.passes):
-        if args.passes > 1:
-            out.print(f"pass {done + 1} of {args.passes}")
-        for number in numbers:
-            run_rounds(store, specs[number - 1], rounds, args, seed_base=(args.seed + 1000 * done) * 1000, out=out)
-        finish(store, specs, args, out)
+    campaign = campaign_line(args)  # fixed at the start: a campaign crossing midnight keeps one line
+    signal.signal(signal.SIGTERM, stop_on_term)
+    where = "before its first board"
+    try:
+        for done in range(args.passes):
+            if args.passes > 1:
+                out.print(f"pass {done + 1} of {args.passes}")
+            for i, number in enumerate(numbers):
+                seed_base = (args.seed + 1000 * done) * 1000
+                improved = run_rounds(store, specs[number - 1], rounds, args, seed_base=seed_base, out=out)
+                where = (f"in pass {done + 1} of {args.passes}, " if args.passes > 1 else "") + \
+                    f"after {i + 1} of {len(numbers)} boards (board {number})"
+                if improved and i + 1 < len(numbers):
+                    write_results(store, args, campaign, f", last written {where}")
+            finish(store, specs, args, out)
+            write_results(store, args, campaign, "" if done + 1 == args.passes else f", last written {where}", out)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the file short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        out.print(f"stopped {where}; the round under way is lost")
+        write_results(store, args, campaign, f", stopped {where}", out)
+        raise SystemExit(130)
 
 
-def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, out) -> None:
-    """Every round on one board, each offered to the store; prints one line a round."""
+def stop_on_term(signum, frame) -> None:
+    """A TERM signal stops the campaign as Ctrl-C does: the results file is written first."""
+    raise KeyboardInterrupt
+
+
+def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, out) -> bool:
+    """Every round on one board, each offered to the store; prints one line a round. True when
+    the board's stored line improved."""
+    any_improved = False
     board = load_board(spec)
     for i, (algo, seconds, params) in enumerate(rounds):
         seed = seed_base + i
@@ -107,10 +133,12 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
         best = store.best(board)
         out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "
                   f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
+        any_improved |= improved
+    return any_improved
 
 
 def finish(store: SolutionStore, specs: list[str], args, out) -> None:
-    """Print the set's total as the rules replay it, and write the results file (--out)."""
+    """Print the set's total as the rules replay it."""
     total = 0
     for spec in specs:
         entry = store.best(load_board(spec))
@@ -118,20 +146,31 @@ def finish(store: SolutionStore, specs: list[str], args, out) -> None:
             judged = rules.judge(load_board(spec), rules.split_one_turn(entry.moves), strict=True)
             total += judged.score
     out.print(f"total over the {args.set} boards in the store, replayed by the rules: {total}")
-    if args.out:
-        named = (f" --passes {args.passes}" if args.passes > 1 else "") + (f" --boards {args.boards}" if args.boards else "")
-        note = f", {args.note}" if args.note else ""
-        campaign = (f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
-                    f"--seed {args.seed}{named} ({machine_line()}){note}; "
-                    "each board's line below names the round that found it")
-        with locked(args.out):  # two campaigns side by side must not read or write half a file
-            history = earlier_campaigns(args.out, campaign) if os.path.exists(args.out) else []
-            partial = f"{args.out}.{os.getpid()}.tmp"
-            with open(partial, "w") as results:
-                for line in [campaign, *history]:
-                    results.write(line + "\n")
-                store.export_results(results, args.set)
-            os.replace(partial, args.out)  # readers see the old file or the new one, never a part
+
+
+def campaign_line(args) -> str:
+    """This campaign's line in the results file, without how far it has got."""
+    named = (f" --passes {args.passes}" if args.passes > 1 else "") + (f" --boards {args.boards}" if args.boards else "")
+    note = f", {args.note}" if args.note else ""
+    return (f"# campaign: benchmarks/samegame_offline.py --rounds {args.rounds} --workers {args.workers} "
+            f"--seed {args.seed}{named} ({machine_line()}){note}")
+
+
+def write_results(store: SolutionStore, args, campaign: str, progress: str, out=None) -> None:
+    """Rewrite the results file (--out) from the store, this campaign's line (with ``progress``,
+    empty once it is done) above the campaign lines of the file it replaces."""
+    if not args.out:
+        return
+    line = f"{campaign}{progress}; each board's line below names the round that found it"
+    with locked(args.out):  # two campaigns side by side must not read or write half a file
+        history = earlier_campaigns(args.out, campaign) if os.path.exists(args.out) else []
+        partial = f"{args.out}.{os.getpid()}.tmp"
+        with open(partial, "w") as results:
+            for text in [line, *history]:
+                results.write(text + "\n")
+            store.export_results(results, args.set)
+        os.replace(partial, args.out)  # readers see the old file or the new one, never a part
+    if out is not None:
         out.print(f"wrote {args.out}")
 
 
@@ -147,9 +186,11 @@ def locked(path: str):
 def earlier_campaigns(path: str, campaign: str) -> list[str]:
     """The campaign lines of the results file at ``path``, as they follow a newer one; read when
     the file is rewritten, so a campaign run beside this one into the same file keeps its line,
-    and without ``campaign`` itself (this campaign's line from an earlier pass)."""
+    and without ``campaign`` itself (its line from an earlier write, whatever progress it gave)."""
+    own = "# before it: " + campaign[2:]
     with open(path) as old:
-        return [line for line in campaign_history(old.read()) if line != "# before it: " + campaign[2:]]
+        return [line for line in campaign_history(old.read())
+                if not (line.startswith(own) and line[len(own):len(own) + 1] in (",", ";"))]
 
 
 if __name__ == "__main__":

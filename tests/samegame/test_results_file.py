@@ -1,5 +1,7 @@
 """The offline results file: the committed one replays to the scores it claims; campaigns keep its history."""
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -72,4 +74,32 @@ def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
     assert len(header) == 3 and header[2] == "# before it: campaign: offline --seed 1"
     assert sorted(" --seed 5 " in line for line in header[:2]) == [False, True]
     assert sorted(" --seed 6 " in line for line in header[:2]) == [False, True]
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_path):
+    """A stopped campaign keeps what it found: the results file is rewritten after each board that
+    improved and once more on the signal, its campaign line saying where it stopped, exit 130."""
+    out = tmp_path / "results.txt"
+    out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    run = subprocess.Popen([sys.executable, str(script), "--rounds", "nrpa:3", "--workers", "1", "--seed", "7",
+                            "--boards", "1,2,3,4", "--passes", "2", "--store", str(tmp_path / "store.sqlite"),
+                            "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
+    try:
+        for line in run.stdout:
+            if line.startswith("standard:2:"):
+                break
+        run.send_signal(signal.SIGTERM)
+        assert run.wait(timeout=120) == 130, run.stderr.read()
+    finally:
+        run.kill()
+    lines = out.read_text().splitlines()
+    header = [line for line in lines if line.startswith(("# campaign", "# before"))]
+    assert len(header) == 2 and header[1] == "# before it: campaign: offline --seed 1"
+    assert "--seed 7 --passes 2 --boards 1,2,3,4" in header[0]
+    assert ", stopped in pass 1 of 2, after " in header[0] and "last written" not in header[0]
+    rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
+    assert {"standard:1", "standard:2"} <= {spec for spec, _, _ in rows}
     assert not list(tmp_path.glob("*.tmp"))
