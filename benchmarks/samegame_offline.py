@@ -90,14 +90,14 @@ def main() -> None:
         for done in range(args.passes):
             if args.passes > 1:
                 out.print(f"pass {done + 1} of {args.passes}")
+            seed_base = (args.seed + 1000 * done) * 1000
             for i, number in enumerate(numbers):
-                seed_base = (args.seed + 1000 * done) * 1000
                 improved = run_rounds(store, specs[number - 1], rounds, args, seed_base=seed_base, out=out)
                 where = (f"in pass {done + 1} of {args.passes}, " if args.passes > 1 else "") + \
                     f"after {i + 1} of {len(numbers)} boards (board {number})"
                 if improved and i + 1 < len(numbers):
                     write_results(store, args, campaign, f", last written {where}")
-            finish(store, specs, args, out)
+            print_total(store, specs, args, out)
             write_results(store, args, campaign, "" if done + 1 == args.passes else f", last written {where}", out)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the file short
@@ -137,7 +137,7 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
     return any_improved
 
 
-def finish(store: SolutionStore, specs: list[str], args, out) -> None:
+def print_total(store: SolutionStore, specs: list[str], args, out) -> None:
     """Print the set's total as the rules replay it."""
     total = 0
     for spec in specs:
@@ -190,7 +190,7 @@ def earlier_campaigns(path: str, campaign: str) -> list[str]:
     own = "# before it: " + campaign[2:]
     with open(path) as old:
         return [line for line in campaign_history(old.read())
-                if not (line.startswith(own) and line[len(own):len(own) + 1] in (",", ";"))]
+                if not line.startswith((own + ",", own + ";"))]
 
 
 if __name__ == "__main__":
