@@ -52,6 +52,22 @@ def test_score_reads_moves_from_stdin_and_reports_warnings():
     assert "applied: 9 0" in result.output
 
 
+def test_score_groups_say_where_the_points_come_from():
+    number, score, _, left, moves = next(reference_solutions())
+    data = json.loads(run("samegame", "score", f"standard:{number}", moves, "--json", "--groups").output)
+    groups = data["groups"]
+    assert [g["move"] for g in groups] == list(range(1, data["moves"] + 1))
+    assert sum(g["size"] for g in groups) == 225 - data["cells_left"]
+    assert sum(g["points"] for g in groups) + (rules.CLEAR_BONUS if left == 0 else 0) == score
+    first = groups[0]
+    board = load_board(f"standard:{number}")
+    assert board[first["x"], first["y"]] == first["colour"] and len(board.region(first["x"], first["y"])) == first["size"]
+    text = run("samegame", "score", f"standard:{number}", moves, "--groups").output
+    biggest = max(groups, key=lambda g: g["size"])
+    assert f"colour {biggest['colour']}, {biggest['size']:3d} cells" in text.splitlines()[3]
+    assert "start colours: 0: " in text
+
+
 def test_score_exit_code_on_error():
     result = run("samegame", "score", "standard:1", "a b", "--json")
     assert result.exit_code == 1

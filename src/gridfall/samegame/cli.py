@@ -61,8 +61,11 @@ def show(board: str, as_json: bool) -> None:
 @click.argument("board")
 @click.argument("moves")
 @click.option("--strict", is_flag=True, help="Judge under the turn rules: the first illegal click ends the game.")
+@click.option("--groups", "show_groups", is_flag=True,
+              help="Also list the groups the line removed, largest first, with the colour counts of the "
+                   "start: where the points come from (in JSON, every move's group in order).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def score(board: str, moves: str, strict: bool, as_json: bool) -> None:
+def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool) -> None:
     """Replay MOVES ("x y;x y;...", or - to read them from stdin) on BOARD.
 
     By default the one-turn rules judge them: at most 150 actions, and a click
@@ -83,6 +86,11 @@ def score(board: str, moves: str, strict: bool, as_json: bool) -> None:
         "detail": judged.detail,
         "applied": ";".join(f"{x} {y}" for x, y in judged.actions),
     }
+    groups = rules.removed_groups(b, judged.actions) if show_groups else []
+    if show_groups:
+        result["colour_counts"] = b.colour_counts()
+        result["groups"] = [{"move": number, "x": g.x, "y": g.y, "colour": g.colour, "size": g.size,
+                             "points": g.points} for number, g in enumerate(groups, start=1)]
     if as_json:
         click.echo(json.dumps(result))
     else:
@@ -93,7 +101,25 @@ def score(board: str, moves: str, strict: bool, as_json: bool) -> None:
         if judged.error:
             click.echo(f"error: {judged.error} ({judged.detail})")
         click.echo(f"applied: {result['applied']}")
+        if show_groups:
+            _echo_groups(b, groups)
+            if judged.cleared:
+                click.echo(f"  clear bonus: {rules.CLEAR_BONUS} points")
     sys.exit(0 if judged.ok else 1)
+
+
+def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) -> None:
+    """The start's colour counts and the largest groups a line removed, each with its share of the
+    groups' points (the clear bonus apart)."""
+    click.echo("start colours: " + "  ".join(f"{c}: {n}" for c, n in enumerate(b.colour_counts())))
+    total = sum(g.points for g in groups)
+    ranked = sorted(enumerate(groups, start=1), key=lambda item: (-item[1].size, item[0]))
+    for number, g in ranked[:largest]:
+        share = f"{100 * g.points / total:.0f}%" if total else "-"
+        click.echo(f"  move {number:3d}: colour {g.colour}, {g.size:3d} cells, {g.points:5d} points ({share})")
+    rest = ranked[largest:]
+    if rest:
+        click.echo(f"  {len(rest)} more groups of at most {rest[0][1].size} cells: {sum(g.points for _, g in rest)} points")
 
 
 def _store_options(f):

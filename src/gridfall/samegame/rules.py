@@ -197,6 +197,16 @@ def _settle(grid: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(column + [EMPTY] * (HEIGHT - len(column))) for column in columns)
 
 
+def removed_groups(board: Board, moves: Iterable[Cell]) -> list[Group]:
+    """The group each of a line's legal moves removes, in order: where its points come from."""
+    groups = []
+    for x, y in moves:
+        region = board.check(x, y)
+        groups.append(Group(*min(region), board[x, y], region))
+        board, _ = board.play(x, y)
+    return groups
+
+
 def play_sequence(board: Board, moves: Iterable[Cell]) -> tuple[Board, int]:
     """Play legal moves in order; the final board and the total score."""
     total = 0
