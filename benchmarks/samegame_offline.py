@@ -2,7 +2,8 @@
 
 For each board and each round ``ALGO:SECONDS`` it runs ``solve`` with all the
 workers, offers the line to the solution store (which keeps the best per
-board) and prints the board's best so far.  Run it again to continue: the
+board) and prints the board's best so far; while a round runs, it prints each
+score that beats the stored best, with the time it took.  Run it again to continue: the
 store remembers, and an ``nrpa`` round continues from the board's stored best
 line (``solve(guide=...)``: a level-4 search that starts from it), keeping for
 last the colour that line kept, unless the round names a ``tabu_rank``
@@ -120,8 +121,15 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
     for i, (algo, seconds, params) in enumerate(rounds):
         seed = seed_base + i
         start = time.monotonic()
-        stored = None if args.fresh else store.best(board)
-        solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed,
+        record = store.best(board)
+        stored = None if args.fresh else record
+
+        def report(score: int) -> None:  # a long round would otherwise be silent for its whole length
+            if record is None or score > record.score:
+                out.print(f"  {spec}: {score} after {time.monotonic() - start:.0f} s of {seconds:g} "
+                          f"(stored best {record.score if record else 'none'})")
+
+        solution = solve(board, seconds, algo=algo, workers=args.workers, seed=seed, on_improve=report,
                          guide=stored.line() if stored else None, **params)
         if solution.notes.get("tabu_rank") is not None:  # as the search chose it to continue its guide
             params = {**params, "tabu_rank": solution.notes["tabu_rank"]}

@@ -61,6 +61,18 @@ def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_pa
     assert "--seed 4" in later[0] and later[1] == "# before it: " + header[0][2:] and later[2:] == header[1:]
 
 
+def test_offline_round_reports_each_score_that_beats_the_stored_best_while_it_runs(tmp_path):
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    done = subprocess.run([sys.executable, str(script), "--set", "tuning", "--boards", "1", "--rounds", "nrpa:1:level=1",
+                           "--workers", "1", "--store", str(tmp_path / "store.sqlite")],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    progress = [line.split() for line in done.stdout.splitlines() if line.startswith("  tuning:1: ")]
+    scores = [int(words[1]) for words in progress]
+    assert scores and scores == sorted(set(scores)) and all(words[-1] == "none)" for words in progress)
+    assert f"found {scores[-1]} in" in done.stdout
+
+
 def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
