@@ -115,3 +115,27 @@ def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_pat
     rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
     assert {"standard:1", "standard:2"} <= {spec for spec, _, _ in rows}
     assert not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
+def test_anatomy_script_splits_each_line_into_its_largest_group_the_clear_bonus_and_the_rest():
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_anatomy.py"
+    done = subprocess.run([sys.executable, str(script), str(RESULTS)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    expected = 0
+    for line in RESULTS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            spec, score, moves = results_row(line, "standard")
+            board = load_board(spec)
+            groups = rules.removed_groups(board, [rules.parse_action(a) for a in rules.split_one_turn(moves)])
+            final, _ = rules.play_sequence(board, [(g.x, g.y) for g in groups])
+            expected += score - max(g.points for g in groups) - (rules.CLEAR_BONUS if final.is_cleared() else 0)
+    assert f"rest over all boards: {expected}" in done.stdout
+
+
+def test_anatomy_script_names_the_file_and_line_of_a_bad_row(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# a campaign line\n1\t5\t0 0;x\n")
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_anatomy.py"
+    done = subprocess.run([sys.executable, str(script), str(bad)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and f"{bad}, line 2:" in done.stderr and "Traceback" not in done.stderr

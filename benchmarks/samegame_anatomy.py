@@ -1,0 +1,72 @@
+"""Where the points of a SameGame results file come from, board by board.
+
+(n-2)^2 makes the largest groups worth nearly everything: a line scores its
+kept colour's one big group, the +1000 for a cleared board, and the rest,
+which is large only when a second colour was gathered too.  This table shows,
+for each line of a results file, the board's colour counts, the four largest
+groups the line removes (size and colour) and the points beyond the largest
+group and the clear bonus ("rest"), so a search change can aim at the boards
+whose rest is small.
+
+    python benchmarks/samegame_anatomy.py results/samegame-standard.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from common import console
+from rich.table import Table
+
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.store import results_row
+
+
+def anatomy(spec: str, moves: str) -> tuple[list[int], list[rules.Group], int, bool]:
+    """Colour counts (largest first), the groups the line removes (largest first), its score
+    and whether it clears the board."""
+    board = load_board(spec)
+    counts = Counter(colour for column in board.cells for colour in column if colour != rules.EMPTY)
+    cells = [rules.parse_action(action) for action in rules.split_one_turn(moves)]
+    groups = sorted(rules.removed_groups(board, cells), key=lambda g: -g.size)
+    final, score = rules.play_sequence(board, cells)
+    return sorted(counts.values(), reverse=True), groups, score, final.is_cleared()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", help="a results file: board, score, moves per line, tab-separated")
+    parser.add_argument("--set", default="standard", help="the set a bare board number belongs to")
+    args = parser.parse_args()
+    try:
+        with open(args.results) as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        parser.error(f"{args.results}: {e}")
+    table = Table(title=f"where the points come from: {args.results}")
+    for name in ("board", "score", "colour counts", "largest groups removed (size/colour)", "largest", "clear", "rest"):
+        table.add_column(name, justify="left" if "colour" in name else "right")
+    total_rest = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        try:
+            spec, _, moves = results_row(line, args.set)
+            counts, groups, score, cleared = anatomy(spec, moves)
+        except (ValueError, IndexError, rules.IllegalMove) as e:
+            parser.error(f"{args.results}, line {number}: {e}")
+        largest = groups[0].points if groups else 0
+        rest = score - largest - (1000 if cleared else 0)
+        total_rest += rest
+        table.add_row(spec, str(score), " ".join(map(str, counts)),
+                      "  ".join(f"{g.size}/{g.colour}" for g in groups[:4]), str(largest),
+                      "yes" if cleared else "no", str(rest))
+    out = console()
+    out.print(table)
+    out.print(f"rest over all boards: {total_rest}")
+
+
+if __name__ == "__main__":
+    main()
