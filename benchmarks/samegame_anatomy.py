@@ -31,8 +31,9 @@ def anatomy(spec: str, moves: str) -> tuple[list[int], list[rules.Group], int, b
     counts = Counter(colour for column in board.cells for colour in column if colour != rules.EMPTY)
     cells = [rules.parse_action(action) for action in rules.split_one_turn(moves)]
     groups = sorted(rules.removed_groups(board, cells), key=lambda g: -g.size)
-    final, score = rules.play_sequence(board, cells)
-    return sorted(counts.values(), reverse=True), groups, score, final.is_cleared()
+    cleared = sum(g.size for g in groups) == sum(counts.values())  # the groups are the whole replay
+    score = sum(g.points for g in groups) + (rules.CLEAR_BONUS if cleared else 0)
+    return sorted(counts.values(), reverse=True), groups, score, cleared
 
 
 def main() -> None:
@@ -58,7 +59,7 @@ def main() -> None:
         except (ValueError, IndexError, rules.IllegalMove) as e:
             parser.error(f"{args.results}, line {number}: {e}")
         largest = groups[0].points if groups else 0
-        rest = score - largest - (1000 if cleared else 0)
+        rest = score - largest - (rules.CLEAR_BONUS if cleared else 0)
         total_rest += rest
         table.add_row(spec, str(score), " ".join(map(str, counts)),
                       "  ".join(f"{g.size}/{g.colour}" for g in groups[:4]), str(largest),

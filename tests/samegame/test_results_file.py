@@ -13,6 +13,7 @@ from gridfall.samegame.boards import load_board
 from gridfall.samegame.store import campaign_history, results_row
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
@@ -44,7 +45,7 @@ def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_pa
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 2 (machine)\n# before it: campaign: offline --seed 1\n"
                    "# gridfall standard board solutions: 0 boards, total 0\n")
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    script = BENCHMARKS / "samegame_offline.py"
 
     def campaign(*flags):
         done = subprocess.run([sys.executable, str(script), "--rounds", "", *flags,
@@ -62,7 +63,7 @@ def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_pa
 
 
 def test_offline_round_reports_each_score_that_beats_the_stored_best_while_it_runs(tmp_path):
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    script = BENCHMARKS / "samegame_offline.py"
     done = subprocess.run([sys.executable, str(script), "--set", "tuning", "--boards", "1", "--rounds", "nrpa:1:level=1",
                            "--workers", "1", "--store", str(tmp_path / "store.sqlite")],
                           capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
@@ -76,7 +77,7 @@ def test_offline_round_reports_each_score_that_beats_the_stored_best_while_it_ru
 def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    script = BENCHMARKS / "samegame_offline.py"
     runs = [subprocess.Popen([sys.executable, str(script), "--rounds", "", "--seed", str(seed),
                               "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for seed in (5, 6)]
@@ -94,7 +95,7 @@ def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_pat
     improved and once more on the signal, its campaign line saying where it stopped, exit 130."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_offline.py"
+    script = BENCHMARKS / "samegame_offline.py"
     run = subprocess.Popen([sys.executable, str(script), "--rounds", "nrpa:3", "--workers", "1", "--seed", "7",
                             "--boards", "1,2,3,4", "--passes", "2", "--store", str(tmp_path / "store.sqlite"),
                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -119,7 +120,7 @@ def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_pat
 
 @pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
 def test_anatomy_script_splits_each_line_into_its_largest_group_the_clear_bonus_and_the_rest():
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_anatomy.py"
+    script = BENCHMARKS / "samegame_anatomy.py"
     done = subprocess.run([sys.executable, str(script), str(RESULTS)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     expected = 0
@@ -136,6 +137,6 @@ def test_anatomy_script_splits_each_line_into_its_largest_group_the_clear_bonus_
 def test_anatomy_script_names_the_file_and_line_of_a_bad_row(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("# a campaign line\n1\t5\t0 0;x\n")
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_anatomy.py"
+    script = BENCHMARKS / "samegame_anatomy.py"
     done = subprocess.run([sys.executable, str(script), str(bad)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and f"{bad}, line 2:" in done.stderr and "Traceback" not in done.stderr
