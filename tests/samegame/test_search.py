@@ -89,7 +89,7 @@ def test_nrpa_adapt_follows_the_update_rule(colour_rate):
     policy = nrpa.new_policy()
     search.run(1, policy, FAR)  # a policy that is no longer uniform
     line = search._current
-    _, length = nrpa.playout(start, policy, search.ranks, 0.0, 0, search.biases, search.rng, search._moves,
+    _, _, length = nrpa.playout(start, policy, search.ranks, 0.0, 0, search.biases, search.gains, search.rng, search._moves,
                              search._board, search._seeds, search._weights, line)
     assert (np.flatnonzero(policy[0][nrpa.FEATURE_BASE:]).size > 0) == (colour_rate > 0)
     expected = {int(i): float(policy[0, i]) for i in np.flatnonzero(policy[0])}
@@ -130,7 +130,7 @@ def test_nrpa_spare_lets_the_kept_colours_pairs_be_played_any_time():
         kept_pairs = 0
         for _ in range(40):
             line = search._current
-            _, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, spare, search.biases, search.rng,
+            _, _, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, spare, search.biases, search.gains, search.rng,
                                      search._moves, search._board, search._seeds, search._weights, line)
             b = board
             for t in range(length):
@@ -153,7 +153,7 @@ def test_nrpa_replay_records_a_line_as_its_playout_did():
     start = engine.from_board(load_board("tuning:6"))
     search = nrpa.NRPA(start, seed=2, bias=0.3, tabu_rank=0)
     line = search._current
-    score, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.rng,
+    score, shaped, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.gains, search.rng,
                                  search._moves, search._board, search._seeds, search._weights, line)
     moves = [(int(c) >> 4, int(c) & 15) for c in line.cells[:length]]
     board = load_board("tuning:6")
@@ -161,6 +161,7 @@ def test_nrpa_replay_records_a_line_as_its_playout_did():
         assert line.chosen_features[t] == nrpa.FEATURE_BASE + board[(x, y)] * nrpa.PHASES + min(t // 8, nrpa.PHASES - 1)
         board, _ = board.play(x, y)
     known = search.replay(moves)
+    assert shaped == score  # no colour favoured: the search climbs the score itself
     assert known is not None and known[0] == score and known[2] == length
     n = line.offsets[length]
     for field in ("cells", "chosen", "chosen_features"):
@@ -174,6 +175,32 @@ def test_nrpa_replay_records_a_line_as_its_playout_did():
     single = next((x, y) for x in range(15) for y in range(15) if len(board.region(x, y)) == 1)
     assert nrpa.NRPA(start, tabu_rank=0).replay([single]) is None  # a cell alone is no move
     assert nrpa.NRPA(start, tabu_rank=0).replay([(-1, 3)]) is None and nrpa.NRPA(start).replay([(3, 15)]) is None
+
+
+def test_nrpa_favour_shapes_what_the_search_climbs_but_reports_the_true_score():
+    """With ``favour`` the most common free colour's groups count 1 + favour times in the shaped
+    score (the clear bonus does not), and a search still reports a line's true score."""
+    from gridfall.samegame.search import nrpa
+
+    board = load_board("tuning:6")
+    start = engine.from_board(board)
+    search = nrpa.NRPA(start, seed=4, bias=0.3, tabu_rank=0, favour=1.5)
+    kept, favoured = nrpa.colours_by_count(start)[:2]
+    assert search.gains[favoured] == 2.5 and search.gains[kept] == 1.0 and sorted(search.gains)[:-1] == [1.0] * 4
+    assert nrpa.NRPA(start, tabu_rank=1, favour=1.5).gains[kept] == 2.5  # kept: the second; favoured: the first
+    for _ in range(5):
+        score, shaped, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.gains,
+                                             search.rng, search._moves, search._board, search._seeds, search._weights,
+                                             search._current)
+        b, expected = board, 0.0
+        for c in search._current.cells[:length]:
+            x, y = int(c) >> 4, int(c) & 15
+            colour, size = b[(x, y)], len(b.region(x, y))
+            b, points = b.play(x, y)
+            expected += points + (1.5 if colour == favoured else 0.0) * (size - 2) ** 2
+        assert shaped == expected and rules.play_sequence(board, [(int(c) >> 4, int(c) & 15) for c in search._current.cells[:length]])[1] == score
+    search.run(2, nrpa.new_policy(), FAR)
+    assert rules.play_sequence(board, search.best_line)[1] == search.best_score
 
 
 def test_nrpa_guided_never_answers_below_its_guide_and_falls_back_when_it_cannot_play_it():

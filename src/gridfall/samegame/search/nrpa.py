@@ -23,6 +23,11 @@ SameGame specifics:
   ``colour_rate`` times ``alpha``: what NRPA learns about a group is lost when
   the group gains a cell, what it learns about playing a colour early carries
   over (it learns which colours to gather, a soft tabu of its own; offline);
+* ``favour > 0`` makes the search climb a shaped score in which the points
+  of the most common colour not kept back count ``1 + favour`` times
+  (:func:`colour_gains`): lines that gather a second colour win the
+  adaptation more often, while the best line by *true* score is tracked apart
+  and is what a search reports (offline);
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
 * which colour is kept for last decides whether a board can be cleared, so
   :func:`nrpa_solve` shares its time over a portfolio of colour choices
@@ -86,6 +91,12 @@ def new_line() -> Line:
     )
 
 
+def colours_by_count(start: np.ndarray) -> list[int]:
+    """The colours present on a position, the most common first (ties: the lower colour first)."""
+    counts = [sum(bin(int(w)).count("1") for w in start[c]) for c in range(start.shape[0])]
+    return sorted((c for c in range(len(counts)) if counts[c]), key=lambda c: (-counts[c], c))
+
+
 def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndarray:
     """Playout ranks of the colours: the ``protect`` most common colours are played last,
     the most common of all very last (``protect=1`` is the classic tabu colour, 0 none).
@@ -93,12 +104,21 @@ def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndar
     ``tabu_rank=1`` takes the colours from the second most common on instead
     (the most common colour is then free): a different gathering to try.
     """
-    counts = [sum(bin(int(w)).count("1") for w in start[c]) for c in range(start.shape[0])]
-    order = sorted(range(len(counts)), key=lambda c: (-counts[c], c))[tabu_rank:]
-    ranks = np.zeros(len(counts), dtype=np.int64)
+    order = colours_by_count(start)[tabu_rank:]
+    ranks = np.zeros(start.shape[0], dtype=np.int64)
     for i, c in enumerate(order[:protect]):
         ranks[c] = protect - i
     return ranks
+
+
+def colour_gains(start: np.ndarray, ranks: np.ndarray, favour: float) -> np.ndarray:
+    """What each colour's groups are worth to the search, as a multiple of their points: 1 + ``favour``
+    for the most common colour that is not kept back (the second colour to gather), 1 for the others."""
+    gains = np.ones(start.shape[0], dtype=np.float64)
+    free = [c for c in colours_by_count(start) if ranks[c] == 0]
+    if free:
+        gains[free[0]] += favour
+    return gains
 
 
 def new_policy() -> np.ndarray:
@@ -152,9 +172,19 @@ def _prior(moves, j, ranks, lowest, soft, spare, biases):
     return biases[moves[j, SIZE]] * factor
 
 
+@njit(inline="always")
+def _shaped_extra(moves, j, gains):
+    """What a listed move adds to the shaped score beyond its points (0 when its colour's gain is 1)."""
+    size = moves[j, SIZE]
+    return (gains[moves[j, COLOUR]] - 1.0) * (size - 2) * (size - 2)
+
+
 @njit(nogil=True, cache=True)
-def playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, weights, line):
-    """One policy playout from start, recorded in line; returns (score, length).
+def playout(start, policy, ranks, soft, spare, biases, gains, rng, moves, b, seeds, weights, line):
+    """One policy playout from start, recorded in line; returns (score, shaped score, length).
+
+    The shaped score, which the search climbs, weights each group's points by
+    ``gains[colour]`` (the clear bonus as it is): the score when all gains are 1.
 
     Moves of the lowest colour rank present are candidates (ranks[c]: 0 for
     free colours, higher for protected ones: the tabu colour last).  With
@@ -168,6 +198,7 @@ def playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, wei
     """
     b[:, :] = start
     score = 0
+    shaped = 0.0
     length = 0
     at = 0
     line.offsets[0] = 0
@@ -205,20 +236,23 @@ def playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, wei
         line.chosen_features[length] = line.features[k]
         length += 1
         line.offsets[length] = at
+        shaped += _shaped_extra(moves, pick, gains)
         gained, n = engine.play_listed(b, moves, n, pick, seeds)
         score += gained
-    return score, length
+        shaped += gained
+    return score, shaped, length
 
 
 @njit(nogil=True, cache=True)
-def replay(start, cells, ranks, soft, spare, biases, moves, b, seeds, line):
+def replay(start, cells, ranks, soft, spare, biases, gains, moves, b, seeds, line):
     """Record a given line (cells as 16x+y) as a playout would have: candidates, priors, choices.
 
-    Returns (score, length), or (-1, t) when move t is no candidate a playout
+    Returns (score, shaped score, length), or (-1, 0, t) when move t is no candidate a playout
     could pick: not a group, or a colour the ranks keep for later.
     """
     b[:, :] = start
     score = 0
+    shaped = 0.0
     at = 0
     line.offsets[0] = 0
     n = engine.list_moves(b, moves)
@@ -241,13 +275,15 @@ def replay(start, cells, ranks, soft, spare, biases, moves, b, seeds, line):
                 line.chosen_features[t] = line.features[at]
             at += 1
         if pick < 0:
-            return -1, t
+            return -1, 0.0, t
         x, y = engine.canonical_cell(moves[pick])
         line.cells[t] = 16 * x + y
         line.offsets[t + 1] = at
+        shaped += _shaped_extra(moves, pick, gains)
         gained, n = engine.play_listed(b, moves, n, pick, seeds)
         score += gained
-    return score, cells.shape[0]
+        shaped += gained
+    return score, shaped, cells.shape[0]
 
 
 @njit(nogil=True, cache=True)
@@ -288,21 +324,28 @@ def adapt(policy, line, length, alpha, colour_rate, idx, delta):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, ranks, soft, spare, biases, alpha, colour_rate, iterations, rng, best, current, moves, b, seeds, weights, idx, delta):
-    """A level-1 search (adapts ``policy`` in place); the best line goes to ``best``.
+def level1(start, policy, ranks, soft, spare, biases, gains, alpha, colour_rate, iterations, rng, best, current, true_best, moves, b, seeds, weights, idx, delta):
+    """A level-1 search (adapts ``policy`` in place); the best line by shaped score goes to
+    ``best``, the cells of the best by true score to ``true_best``.
 
-    Returns (best score, its length).
+    Returns (best shaped score, its length, best true score, its length).
     """
-    best_score = -1
+    best_score = -1.0
     best_len = 0
+    true_score = -1
+    true_len = 0
     for _ in range(iterations):
-        score, length = playout(start, policy, ranks, soft, spare, biases, rng, moves, b, seeds, weights, current)
-        if score >= best_score:
-            best_score = score
+        score, shaped, length = playout(start, policy, ranks, soft, spare, biases, gains, rng, moves, b, seeds, weights, current)
+        if score > true_score:  # the true score, kept apart from what the search climbs
+            true_score = score
+            true_len = length
+            true_best.cells[:length] = current.cells[:length]
+        if shaped >= best_score:
+            best_score = shaped
             best_len = length
             copy_line(current, best, length)
         adapt(policy, best, best_len, alpha, colour_rate, idx, delta)
-    return best_score, best_len
+    return best_score, best_len, true_score, true_len
 
 
 class NRPA:
@@ -310,7 +353,7 @@ class NRPA:
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
                  bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, spare: int = 0, colour_rate: float = 0.0,
-                 on_improve=None, max_playouts: float = math.inf):
+                 favour: float = 0.0, on_improve=None, max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
         self.iterations = iterations
@@ -320,6 +363,8 @@ class NRPA:
         self.soft = soft
         self.spare = spare
         self.colour_rate = colour_rate
+        self.gains = colour_gains(start, self.ranks, favour)
+        self._true = new_line()  # the best line by true score, where the search climbs the shaped one
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
         self.best_score = -1
@@ -335,7 +380,7 @@ class NRPA:
         self._spare = [new_line() for _ in range(8)]  # one best line per level
         self._policies: dict[int, np.ndarray] = {}  # one working policy per level, reused
 
-    def _record(self, score: int, line: Line, length: int) -> None:
+    def _record(self, score: int, line, length: int) -> None:
         if score > self.best_score:
             self.best_score = int(score)
             self.best_line = [(int(c) >> 4, int(c) & 15) for c in line.cells[:length]]
@@ -345,37 +390,39 @@ class NRPA:
     def _out_of_budget(self, deadline: float) -> bool:
         return self.best_score >= 0 and (time.monotonic() >= deadline or self.playouts >= self.max_playouts)
 
-    def replay(self, moves: list[tuple[int, int]]) -> tuple[int, Line, int] | None:
-        """A given line recorded as this search's playouts would have played it, or None
-        if they never could (a move this search's colour ranks keep for later, or no group)."""
+    def replay(self, moves: list[tuple[int, int]]) -> tuple[float, Line, int] | None:
+        """A given line recorded as this search's playouts would have played it, as
+        (shaped score, line, length); None if they never could (a move this search's
+        colour ranks keep for later, or no group).  Its true score is recorded."""
         if not all(0 <= x < rules.WIDTH and 0 <= y < rules.HEIGHT for x, y in moves):
             return None
         cells = np.array([16 * x + y for x, y in moves], dtype=np.int64)
         line = new_line()
-        score, length = replay(self.start, cells, self.ranks, self.soft, self.spare, self.biases,
+        score, shaped, length = replay(self.start, cells, self.ranks, self.soft, self.spare, self.biases, self.gains,
                                self._moves, self._board, self._seeds, line)
         if score < 0:
             return None
         self._record(score, line, length)
-        return score, line, length
+        return shaped, line, length
 
     def run(self, level: int, policy: np.ndarray, deadline: float,
-            known: tuple[int, Line, int] | None = None) -> tuple[int, Line, int]:
+            known: tuple[float, Line, int] | None = None) -> tuple[float, Line, int]:
         """A level-``level`` search (>= 1) that stops early at ``deadline``; adapts ``policy``.
 
-        ``known`` (score, line, length), for level 2 and up, is a line to start
-        from as if this level's first iteration had found it.  Returns (best
-        score, its recorded line, its length).  Level 1 is one kernel call (a
+        ``known`` (shaped score, line, length), for level 2 and up, is a line to
+        start from as if this level's first iteration had found it.  Returns (best
+        shaped score, its recorded line, its length); the best true score and line
+        so far are in ``best_score`` and ``best_line``.  Level 1 is one kernel call (a
         few milliseconds), so the deadline is met to within one level-1 search.
         """
         best = self._spare[level]
         if level == 1:
-            score, length = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.alpha,
-                                   self.colour_rate, self.iterations, self.rng, best, self._current, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
+            score, length, true_score, true_len = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.gains, self.alpha,
+                                   self.colour_rate, self.iterations, self.rng, best, self._current, self._true, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
             self.playouts += self.iterations
-            self._record(score, best, length)
+            self._record(true_score, self._true, true_len)
             return score, best, length
-        best_score, best_len = -1, 0
+        best_score, best_len = -1.0, 0
         if known is not None:
             best_score, best_len = known[0], known[2]
             copy_line(known[1], best, best_len)
@@ -413,7 +460,7 @@ TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
                alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
                soft: float = 0.0, spare: int = 0, colour_rate: float = 0.0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
-               guide: list[tuple[int, int]] | None = None):
+               guide: list[tuple[int, int]] | None = None, favour: float = 0.0):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
@@ -448,7 +495,7 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
         stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
                       protect=protect, tabu_rank=rank, soft=soft, spare=spare, colour_rate=colour_rate, on_improve=improved,
-                      max_playouts=share * max_playouts)
+                      max_playouts=share * max_playouts, favour=favour)
         runs = 0
         known = search.replay(guide) if guide else None
         if known is not None:
