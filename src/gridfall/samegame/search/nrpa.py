@@ -380,7 +380,7 @@ class NRPA:
         self._spare = [new_line() for _ in range(8)]  # one best line per level
         self._policies: dict[int, np.ndarray] = {}  # one working policy per level, reused
 
-    def _record(self, score: int, line, length: int) -> None:
+    def _record(self, score: int, line: Line, length: int) -> None:
         if score > self.best_score:
             self.best_score = int(score)
             self.best_line = [(int(c) >> 4, int(c) & 15) for c in line.cells[:length]]
