@@ -188,6 +188,10 @@ def test_nrpa_favour_shapes_what_the_search_climbs_but_reports_the_true_score():
     kept, favoured = nrpa.colours_by_count(start)[:2]
     assert search.gains[favoured] == 2.5 and search.gains[kept] == 1.0 and sorted(search.gains)[:-1] == [1.0] * 4
     assert nrpa.NRPA(start, tabu_rank=1, favour=1.5).gains[kept] == 2.5  # kept: the second; favoured: the first
+    third = nrpa.colours_by_count(start)[2]  # favour_rank=1: the second most common free colour
+    assert nrpa.NRPA(start, tabu_rank=0, favour=1.5, favour_rank=1).gains[third] == 2.5
+    with pytest.raises(ValueError, match="favour_rank=4"):
+        nrpa.NRPA(start, tabu_rank=0, favour=1.0, favour_rank=4)  # 5 colours, one kept: ranks 0-3
     for _ in range(5):
         score, shaped, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.gains,
                                              search.rng, search._moves, search._board, search._seeds, search._weights,

@@ -24,10 +24,10 @@ SameGame specifics:
   the group gains a cell, what it learns about playing a colour early carries
   over (it learns which colours to gather, a soft tabu of its own; offline);
 * ``favour > 0`` makes the search climb a shaped score in which the points
-  of the most common colour not kept back count ``1 + favour`` times
-  (:func:`colour_gains`): lines that gather a second colour win the
-  adaptation more often, while the best line by *true* score is tracked apart
-  and is what a search reports (offline);
+  of the most common colour not kept back (the ``favour_rank``-th most common
+  of them, 0 first) count ``1 + favour`` times (:func:`colour_gains`): lines
+  that gather a second colour win the adaptation more often, while the best
+  line by *true* score is tracked apart and is what a search reports (offline);
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
 * which colour is kept for last decides whether a board can be cleared, so
   :func:`nrpa_solve` shares its time over a portfolio of colour choices
@@ -111,13 +111,16 @@ def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndar
     return ranks
 
 
-def colour_gains(start: np.ndarray, ranks: np.ndarray, favour: float) -> np.ndarray:
+def colour_gains(start: np.ndarray, ranks: np.ndarray, favour: float, favour_rank: int = 0) -> np.ndarray:
     """What each colour's groups are worth to the search, as a multiple of their points: 1 + ``favour``
-    for the most common colour that is not kept back (the second colour to gather), 1 for the others."""
+    for the second colour to gather, the ``favour_rank``-th most common colour (0 first) that is not
+    kept back, and 1 for the others."""
     gains = np.ones(start.shape[0], dtype=np.float64)
     free = [c for c in colours_by_count(start) if ranks[c] == 0]
+    if not 0 <= favour_rank < max(len(free), 1):
+        raise ValueError(f"favour_rank={favour_rank}: this board has {len(free)} colours not kept back")
     if free:
-        gains[free[0]] += favour
+        gains[free[favour_rank]] += favour
     return gains
 
 
@@ -353,7 +356,7 @@ class NRPA:
 
     def __init__(self, start: np.ndarray, *, seed: int = 0, iterations: int = 100, alpha: float = 1.0,
                  bias: float = 0.0, protect: int = 1, tabu_rank: int = 0, soft: float = 0.0, spare: int = 0, colour_rate: float = 0.0,
-                 favour: float = 0.0, on_improve=None, max_playouts: float = math.inf):
+                 favour: float = 0.0, favour_rank: int = 0, on_improve=None, max_playouts: float = math.inf):
         self.start = start
         self.rng = new_rng(seed)
         self.iterations = iterations
@@ -363,7 +366,7 @@ class NRPA:
         self.soft = soft
         self.spare = spare
         self.colour_rate = colour_rate
-        self.gains = colour_gains(start, self.ranks, favour)
+        self.gains = colour_gains(start, self.ranks, favour, favour_rank)
         self._true = new_line()  # the best line by true score, where the search climbs the shaped one
         self.on_improve = on_improve
         self.max_playouts = max_playouts  # a work budget, for reproducible experiments
@@ -460,7 +463,7 @@ TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
                alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
                soft: float = 0.0, spare: int = 0, colour_rate: float = 0.0, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
-               guide: list[tuple[int, int]] | None = None, favour: float = 0.0):
+               guide: list[tuple[int, int]] | None = None, favour: float = 0.0, favour_rank: int = 0):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
@@ -495,7 +498,7 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
         stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
                       protect=protect, tabu_rank=rank, soft=soft, spare=spare, colour_rate=colour_rate, on_improve=improved,
-                      max_playouts=share * max_playouts, favour=favour)
+                      max_playouts=share * max_playouts, favour=favour, favour_rank=favour_rank)
         runs = 0
         known = search.replay(guide) if guide else None
         if known is not None:
