@@ -87,6 +87,7 @@ def main() -> None:
     campaign = campaign_line(args)  # fixed at the start: a campaign crossing midnight keeps one line
     signal.signal(signal.SIGTERM, stop_on_term)
     where = "before its first board"
+    improved_any = False  # a campaign that found nothing leaves the results file as it was
     try:
         for done in range(args.passes):
             if args.passes > 1:
@@ -94,17 +95,24 @@ def main() -> None:
             seed_base = (args.seed + 1000 * done) * 1000
             for i, number in enumerate(numbers):
                 improved = run_rounds(store, specs[number - 1], rounds, args, seed_base=seed_base, out=out)
+                improved_any |= improved
                 where = (f"in pass {done + 1} of {args.passes}, " if args.passes > 1 else "") + \
                     f"after {i + 1} of {len(numbers)} boards (board {number})"
                 if improved and i + 1 < len(numbers):
                     write_results(store, args, campaign, f", last written {where}")
             print_total(store, specs, args, out)
-            write_results(store, args, campaign, "" if done + 1 == args.passes else f", last written {where}", out)
+            if improved_any or not rounds:
+                write_results(store, args, campaign, "" if done + 1 == args.passes else f", last written {where}", out)
+            else:
+                out.print(f"no board improved; {args.out or 'no results file'} left as it was")
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the file short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         out.print(f"stopped {where}; the round under way is lost")
-        write_results(store, args, campaign, f", stopped {where}", out)
+        if improved_any:
+            write_results(store, args, campaign, f", stopped {where}", out)
+        else:
+            out.print(f"no board improved; {args.out or 'no results file'} left as it was")
         raise SystemExit(130)
 
 

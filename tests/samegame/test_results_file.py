@@ -118,6 +118,28 @@ def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_pat
     assert not list(tmp_path.glob("*.tmp"))
 
 
+def test_offline_script_stopped_before_any_board_improved_leaves_the_results_file_as_it_was(tmp_path):
+    """A campaign that found nothing does not add its line to the file's history."""
+    out = tmp_path / "results.txt"
+    before = "# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n"
+    out.write_text(before)
+    script = BENCHMARKS / "samegame_offline.py"
+    run = subprocess.Popen([sys.executable, str(script), "--rounds", "nrpa:60", "--workers", "1", "--seed", "8",
+                            "--boards", "1", "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
+    try:
+        for line in run.stdout:
+            if line.startswith("  standard:1: "):  # the round is under way
+                break
+        run.send_signal(signal.SIGTERM)
+        assert run.wait(timeout=120) == 130, run.stderr.read()
+        assert "no board improved" in run.stdout.read()
+    finally:
+        run.kill()
+    assert out.read_text() == before
+
+
 @pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
 def test_anatomy_script_splits_each_line_into_its_largest_group_the_clear_bonus_and_the_rest():
     script = BENCHMARKS / "samegame_anatomy.py"
