@@ -63,13 +63,51 @@ def test_nrpa_portfolio_is_the_best_of_its_colour_choices():
     assert sum(share for _, share in TABU_PORTFOLIO) == pytest.approx(1.0)
     start = engine.from_board(load_board("tuning:3"))
     reports = []
-    both = nrpa_solve(start, FAR, seed=6, level=2, iterations=12, max_runs=1, on_improve=reports.append)
+    both = nrpa_solve(start, FAR, seed=6, level=2, iterations=12, max_runs=1, rescue=0, on_improve=reports.append)
     first = nrpa_solve(start, FAR, seed=6, level=2, iterations=12, max_runs=1, tabu_rank=0)
     second = nrpa_solve(start, FAR, seed=6 + STAGE_SEED_STEP, level=2, iterations=12, max_runs=1, tabu_rank=1)
     assert first[1] != second[1]
     best = max(first, second, key=lambda run: run[0])
     assert both == (best[0], best[1], first[2] + second[2])
     assert reports == sorted(set(reports)) and reports[-1] == best[0]  # the second stage never reports less
+
+
+def _rescue_stage(start, rank, guide, **run):
+    """The rescue stage of ``nrpa_solve(start, FAR, **run)`` run on its own, as documented."""
+    from gridfall.samegame.search.nrpa import STAGE_SEED_STEP
+
+    return nrpa_solve(start, FAR, **dict(run, seed=run["seed"] + 2 * STAGE_SEED_STEP, tabu_rank=rank, guide=guide))
+
+
+def test_nrpa_rescue_tries_the_third_colour_when_no_choice_cleared():
+    """A board that neither colour choice cleared gets the held-back time with the third most
+    common colour kept for last; the answer is the best of the three stages."""
+    board = load_board("tuning:3")
+    start = engine.from_board(board)
+    run = dict(seed=6, level=1, iterations=10, max_runs=1)
+    portfolio = nrpa_solve(start, FAR, rescue=0, **run)
+    assert not rules.play_sequence(board, portfolio[1])[0].is_cleared()
+    third = _rescue_stage(start, 2, None, **run)
+    best = third if third[0] > portfolio[0] else portfolio
+    assert nrpa_solve(start, FAR, **run) == (best[0], best[1], portfolio[2] + third[2])
+
+
+def test_nrpa_rescue_continues_a_line_that_cleared():
+    """Once a colour choice has cleared the board, the held-back time continues from the best
+    line with the choice that found it, so the answer is never worse than the portfolio's."""
+    from gridfall.samegame.search.nrpa import STAGE_SEED_STEP
+
+    board = load_board("tuning:2")
+    start = engine.from_board(board)
+    run = dict(seed=6, level=2, iterations=40, max_runs=1)
+    first = nrpa_solve(start, FAR, **dict(run, tabu_rank=0))
+    second = nrpa_solve(start, FAR, **dict(run, seed=6 + STAGE_SEED_STEP, tabu_rank=1))
+    rank, portfolio = (1, second) if second[0] > first[0] else (0, first)
+    assert rules.play_sequence(board, portfolio[1])[0].is_cleared()
+    more = _rescue_stage(start, rank, portfolio[1], **run)
+    assert more[0] >= portfolio[0]
+    best = more if more[0] > portfolio[0] else portfolio
+    assert nrpa_solve(start, FAR, **run) == (best[0], best[1], first[2] + second[2] + more[2])
 
 
 @pytest.mark.parametrize("colour_rate", [0.0, 0.5])

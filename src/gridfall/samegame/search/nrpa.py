@@ -32,7 +32,9 @@ SameGame specifics:
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
 * which colour is kept for last decides whether a board can be cleared, so
   :func:`nrpa_solve` shares its time over a portfolio of colour choices
-  (:data:`TABU_PORTFOLIO`) and answers with the best line of any;
+  (:data:`TABU_PORTFOLIO`) and answers with the best line of any; the last
+  share of its time (:data:`RESCUE_SHARE`) tries a third choice if neither
+  cleared the board, and otherwise continues from the best line;
 * a search can continue from a line found before (``guide``, such as the
   store's best): :func:`replay` records the line as a playout would have, and
   a search one level up starts from it, so each run begins from a policy drawn
@@ -460,17 +462,26 @@ def tabu_rank_of(start: np.ndarray, moves: list[tuple[int, int]], protect: int =
 # most common colour kept for last clears boards the most common never does.
 TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
 
+# The share of the budget held back from the portfolio, to rescue a board that
+# neither choice cleared with a third one (the third most common colour kept for
+# last); once a choice has cleared it, the same time continues from its best line.
+RESCUE_SHARE = 0.15
+
 
 def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
                alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
                soft: float = 0.0, spare: int = 0, colour_rate: float = 0.3, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
-               guide: list[tuple[int, int]] | None = None, favour: float = 0.0, favour_rank: int = 0):
+               guide: list[tuple[int, int]] | None = None, favour: float = 0.0, favour_rank: int = 0,
+               rescue: float = RESCUE_SHARE):
     """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
     (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
 
     ``tabu_rank=None`` shares the budget over the colour choices of
     :data:`TABU_PORTFOLIO` (each gets its share of the time and of
-    ``max_playouts``, and ``max_runs`` runs); an int searches that one only.
+    ``max_playouts``, and ``max_runs`` runs) and keeps ``rescue`` of it for
+    a last stage (:data:`RESCUE_SHARE`): the next colour choice if no line
+    so far clears the board, else a continuation of the best line; an int
+    ``tabu_rank`` searches that one choice only, with the whole budget.
 
     ``guide`` continues from a line found before (a stored best): a colour
     choice whose playouts could have played it first runs one
@@ -484,7 +495,10 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
 
     Returns (score, moves, playouts).
     """
+    if tabu_rank is not None or not 0 < rescue < 1:
+        rescue = 0.0
     portfolio = TABU_PORTFOLIO if tabu_rank is None else ((tabu_rank, 1.0),)
+    stages = [(rank, share * (1 - rescue)) for rank, share in portfolio]
     started = time.monotonic()
     reported = [-1]
 
@@ -494,23 +508,34 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
             if on_improve is not None:
                 on_improve(score)
 
-    best_score, best_line = -1, []
-    playouts = 0
-    ends = list(itertools.accumulate(share for _, share in portfolio))  # of the budget, per stage
-    for stage, (rank, share) in enumerate(portfolio):
-        last = stage == len(portfolio) - 1
+    def search_stage(stage: int, rank: int, share: float, last: bool, line) -> NRPA:
+        """One colour choice's searches, continuing from ``line`` if its playouts could play it."""
         stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
                       protect=protect, tabu_rank=rank, soft=soft, spare=spare, colour_rate=colour_rate, on_improve=improved,
                       max_playouts=share * max_playouts, favour=favour, favour_rank=favour_rank)
         runs = 0
-        known = search.replay(guide) if guide else None
+        known = search.replay(line) if line else None
         if known is not None:
             search.run(level + 1, new_policy(), stage_deadline, known)
             runs += 1
         while not search._out_of_budget(stage_deadline) and (max_runs is None or runs < max_runs):
             search.run(level, new_policy(), stage_deadline)
             runs += 1
+        return search
+
+    best_score, best_line, best_rank = -1, [], 0
+    playouts = 0
+    ends = list(itertools.accumulate(share for _, share in stages))  # of the budget, per stage
+    for stage, (rank, share) in enumerate(stages):
+        search = search_stage(stage, rank, share, stage == len(stages) - 1 and not rescue, guide)
+        playouts += search.playouts
+        if search.best_score > best_score:
+            best_score, best_line, best_rank = search.best_score, search.best_line, rank
+    if rescue:
+        cleared = rules.play_sequence(engine.to_board(start), best_line)[0].is_cleared()
+        rank, line = (best_rank, best_line) if cleared else (len(stages), guide)
+        search = search_stage(len(stages), rank, rescue, True, line)
         playouts += search.playouts
         if search.best_score > best_score:
             best_score, best_line = search.best_score, search.best_line
