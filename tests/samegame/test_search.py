@@ -92,6 +92,13 @@ def test_nrpa_rescue_tries_the_third_colour_when_no_choice_cleared():
     assert nrpa_solve(start, FAR, **run) == (best[0], best[1], portfolio[2] + third[2])
 
 
+def test_nrpa_rescue_share_must_leave_the_portfolio_time():
+    start = engine.from_board(load_board("tuning:2"))
+    for share in (-0.1, 1.0):
+        with pytest.raises(ValueError, match="rescue must be a share"):
+            nrpa_solve(start, FAR, rescue=share, max_runs=1)
+
+
 def test_nrpa_rescue_continues_a_line_that_cleared():
     """Once a colour choice has cleared the board, the held-back time continues from the best
     line with the choice that found it, so the answer is never worse than the portfolio's."""

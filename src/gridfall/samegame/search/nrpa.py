@@ -495,10 +495,13 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
 
     Returns (score, moves, playouts).
     """
-    if tabu_rank is not None or not 0 < rescue < 1:
+    if not 0 <= rescue < 1:
+        raise ValueError(f"rescue must be a share of the budget in [0, 1), not {rescue}")
+    if tabu_rank is not None:
         rescue = 0.0
     portfolio = TABU_PORTFOLIO if tabu_rank is None else ((tabu_rank, 1.0),)
-    stages = [(rank, share * (1 - rescue)) for rank, share in portfolio]
+    shares = [share * (1 - rescue) for _, share in portfolio] + ([rescue] if rescue else [])
+    ends = list(itertools.accumulate(shares))  # of the budget, per stage
     started = time.monotonic()
     reported = [-1]
 
@@ -508,12 +511,14 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
             if on_improve is not None:
                 on_improve(score)
 
-    def search_stage(stage: int, rank: int, share: float, last: bool, line) -> NRPA:
-        """One colour choice's searches, continuing from ``line`` if its playouts could play it."""
+    def search_stage(stage: int, rank: int, line) -> NRPA:
+        """Stage ``stage``'s searches with colour choice ``rank``, continuing from ``line`` if its
+        playouts could play it; the last stage runs to the deadline itself."""
+        last = stage == len(shares) - 1
         stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
         search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
                       protect=protect, tabu_rank=rank, soft=soft, spare=spare, colour_rate=colour_rate, on_improve=improved,
-                      max_playouts=share * max_playouts, favour=favour, favour_rank=favour_rank)
+                      max_playouts=shares[stage] * max_playouts, favour=favour, favour_rank=favour_rank)
         runs = 0
         known = search.replay(line) if line else None
         if known is not None:
@@ -526,16 +531,15 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
 
     best_score, best_line, best_rank = -1, [], 0
     playouts = 0
-    ends = list(itertools.accumulate(share for _, share in stages))  # of the budget, per stage
-    for stage, (rank, share) in enumerate(stages):
-        search = search_stage(stage, rank, share, stage == len(stages) - 1 and not rescue, guide)
+    for stage, (rank, _) in enumerate(portfolio):
+        search = search_stage(stage, rank, guide)
         playouts += search.playouts
         if search.best_score > best_score:
             best_score, best_line, best_rank = search.best_score, search.best_line, rank
     if rescue:
         cleared = rules.play_sequence(engine.to_board(start), best_line)[0].is_cleared()
-        rank, line = (best_rank, best_line) if cleared else (len(stages), guide)
-        search = search_stage(len(stages), rank, rescue, True, line)
+        rank, line = (best_rank, best_line) if cleared else (len(portfolio), guide)
+        search = search_stage(len(portfolio), rank, line)
         playouts += search.playouts
         if search.best_score > best_score:
             best_score, best_line = search.best_score, search.best_line
