@@ -5,9 +5,13 @@ parallel, one per core.  Prints one row per algorithm (total, mean, boards
 cleared, boards where it was best) and the per-board scores.
 
     python benchmarks/samegame_search.py [--boards 10] [--time 10] [--algos beam,nmcs,nrpa,nrpa:tabu_rank=0]
+        [--kind tuning|balanced|dominant]
 
 An entry of ``--algos`` is ``ALGO[:KEY=VALUE...]``: ``nrpa:tabu_rank=0`` is NRPA
 with the most common colour kept for last only (no colour portfolio).
+``--kind balanced`` or ``dominant`` runs on generated boards with the colour
+counts of standard boards 11-15 or 16-20 instead (seeds 1..N), which the random
+tuning boards do not have.
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ from gridfall.samegame.search import solve
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=10, help="tuning boards 1..N")
+    parser.add_argument("--boards", type=int, default=10, help="boards 1..N of the kind")
+    parser.add_argument("--kind", choices=("tuning", "balanced", "dominant"), default="tuning",
+                        help="tuning: the random tuning boards; balanced: 45 cells of each colour; "
+                             "dominant: 65 cells of one colour and 40 of the others")
     parser.add_argument("--time", type=float, default=10.0, help="seconds per board")
     parser.add_argument("--algos", default="beam,nmcs,nrpa", help="ALGO[:KEY=VALUE...],... (e.g. nrpa:tabu_rank=0)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
@@ -39,7 +46,7 @@ def main() -> None:
     for spec in algos:
         algo, *options = spec.split(":")
         runs[spec] = (algo, parse_options(options, f"--algos {spec}"))
-    specs = [f"tuning:{i}" for i in range(1, args.boards + 1)]
+    specs = [f"{args.kind}:{i}" for i in range(1, args.boards + 1)]
     boards = [load_board(spec) for spec in specs]
     for algo, params in runs.values():  # load kernels outside the clock
         solve(boards[0], 0.05, algo=algo, **params)
@@ -56,7 +63,7 @@ def main() -> None:
         cleared[algo] = sum(s.cleared for s in solutions)
         err.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")
 
-    summary = Table(title=f"SameGame search at {args.time:g} s per board, one core each, tuning boards 1-{args.boards}, seed {args.seed}")
+    summary = Table(title=f"SameGame search at {args.time:g} s per board, one core each, {args.kind} boards 1-{args.boards}, seed {args.seed}")
     for column in ("algorithm", "total", "mean", "cleared", "best on"):
         summary.add_column(column, justify="right")
     for algo in algos:

@@ -33,6 +33,16 @@ def test_random_boards_are_reproducible_and_vary():
     assert sum(counts) == 225 and min(counts) > 20
 
 
+def test_fixed_count_boards_have_the_standard_sets_counts():
+    # like standard 11-15 and 16-20, whose counts are fixed: the shuffle is the seed's alone
+    assert sorted(load_board("balanced:3").colour_counts()) == sorted(load_board("standard:12").colour_counts())
+    assert sorted(load_board("dominant:3").colour_counts()) == sorted(load_board("standard:17").colour_counts())
+    assert load_board("dominant:3").colour_counts()[3] == 65
+    assert load_board("balanced:3") == load_board("balanced:3") != load_board("balanced:4")
+    with pytest.raises(BoardError, match="seed must be an integer"):
+        load_board("dominant:x")
+
+
 def test_board_file(tmp_path):
     path = tmp_path / "b.txt"
     path.write_text(load_board("standard:3").text() + "\n")

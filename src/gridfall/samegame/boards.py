@@ -7,8 +7,15 @@ A board is named by a *spec*:
 ``codingame:N``    the CodinGame puzzle's test case N (1..50)
 ``tuning:N``       the 250 random boards kept for tuning (1..250)
 ``random:SEED``    a uniformly random 5-colour board from an integer seed
+``balanced:SEED``  45 cells of each colour, shuffled (like standard 11-15)
+``dominant:SEED``  one colour of 65 cells and four of 40, shuffled (like
+                   standard 16-20; the 65 go to colour ``SEED % 5``)
 a file path        15 lines of 15 integers, top row first
 =================  ========================================================
+
+The random tuning boards hold no board like standard 11-20, where the colour
+counts are fixed; ``balanced`` and ``dominant`` boards let a rule that depends
+on the counts (which colour to keep for last) be tuned on their kind.
 
 Text boards are the protocol's: 15 lines, the first is the top row (y = 14),
 each with 15 whitespace-separated integers, colours 0..4 or -1 for empty.  A
@@ -19,6 +26,7 @@ filled one), as every position of a real game is.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -75,25 +83,61 @@ def _check_settled(board: Board, source: str) -> None:
                 raise BoardError(f"{place(x, y)}: a cell above an empty cell; cells fall to the bottom")
 
 
+def _splitmix64(seed: int) -> Iterator[int]:
+    """The 64-bit draws of splitmix64 from ``seed``: the same on every machine."""
+    state = seed % 2**64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) % 2**64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+        yield z ^ (z >> 31)
+
+
+def _below(draw: int, n: int) -> int:
+    """A draw scaled to 0..n-1 by its high 32 bits (no modulo bias worth the name at n <= 225)."""
+    return ((draw >> 32) * n) >> 32
+
+
 def random_board(seed: int, colours: int = COLOURS) -> Board:
     """A uniformly random full board, the same for the same seed on every machine.
 
     Cells are drawn row by row from the top-left with splitmix64 seeded by
     ``seed``: colour = (high 32 bits of the draw * colours) >> 32.
     """
-    state = seed % 2**64
-    rows = []
-    for _ in range(HEIGHT):
-        row = []
-        for _ in range(WIDTH):
-            state = (state + 0x9E3779B97F4A7C15) % 2**64
-            z = state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
-            z ^= z >> 31
-            row.append(((z >> 32) * colours) >> 32)
-        rows.append(row)
-    return Board.from_rows(rows)
+    draws = _splitmix64(seed)
+    return Board.from_rows([[_below(next(draws), colours) for _ in range(WIDTH)] for _ in range(HEIGHT)])
+
+
+def shuffled_board(seed: int, counts: list[int]) -> Board:
+    """A full board with exactly ``counts[c]`` cells of colour c, in an order shuffled by ``seed``.
+
+    The cells are laid out colour by colour, then shuffled by Fisher-Yates with
+    splitmix64 draws, and read row by row from the top-left.
+    """
+    if sum(counts) != WIDTH * HEIGHT or len(counts) > COLOURS or min(counts) < 0:
+        raise ValueError(f"colour counts {counts} do not fill a {WIDTH}x{HEIGHT} board with 0..{COLOURS - 1}")
+    cells = [colour for colour, count in enumerate(counts) for _ in range(count)]
+    draws = _splitmix64(seed)
+    for i in range(len(cells) - 1, 0, -1):
+        j = _below(next(draws), i + 1)
+        cells[i], cells[j] = cells[j], cells[i]
+    return Board.from_rows([cells[row * WIDTH : (row + 1) * WIDTH] for row in range(HEIGHT)])
+
+
+def balanced_board(seed: int) -> Board:
+    """45 cells of each of the five colours, shuffled: the kind of standard boards 11-15."""
+    return shuffled_board(seed, [WIDTH * HEIGHT // COLOURS] * COLOURS)
+
+
+def dominant_board(seed: int) -> Board:
+    """One colour (``seed % 5``) of 65 cells and four of 40, shuffled: the kind of standard 16-20."""
+    counts = [40] * COLOURS
+    counts[seed % COLOURS] = 65
+    return shuffled_board(seed, counts)
+
+
+GENERATED = {"random": random_board, "balanced": balanced_board, "dominant": dominant_board}
 
 
 def _data(name: str) -> str:
@@ -136,15 +180,17 @@ def load_board(spec: str) -> Board:
         if not 1 <= number <= SETS[kind]:
             raise BoardError(f"{spec}: there is no board {number}; the {kind} set has boards 1..{SETS[kind]}")
         return parse_board(_set_text(kind, number), spec)
-    if kind == "random" and arg:
+    if kind in GENERATED and arg:
         try:
-            return random_board(int(arg))
+            seed = int(arg)
         except ValueError:
             raise BoardError(f"{spec}: the seed must be an integer") from None
+        return GENERATED[kind](seed)
     path = Path(spec)
     if not path.is_file():
         raise BoardError(
-            f"{spec}: no such board file (or use standard:1-20, codingame:1-50, tuning:1-250, random:SEED)"
+            f"{spec}: no such board file (or use standard:1-20, codingame:1-50, tuning:1-250,"
+            " random:SEED, balanced:SEED, dominant:SEED)"
         )
     try:
         text = path.read_text()

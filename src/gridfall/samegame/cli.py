@@ -11,7 +11,7 @@ import click
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 
-BOARD_HELP = "standard:1-20, codingame:1-50, tuning:1-250, random:SEED or a file of 15 lines"
+BOARD_HELP = "standard:1-20, codingame:1-50, tuning:1-250, random:SEED, balanced:SEED, dominant:SEED or a file of 15 lines"
 
 
 def _board(spec: str) -> rules.Board:
@@ -33,7 +33,9 @@ def samegame() -> None:
 
     BOARD is one of: standard:1-20 (the academic benchmark), codingame:1-50
     (the puzzle's test cases), tuning:1-250 (random boards for tuning),
-    random:SEED, or a file of 15 lines of 15 integers, top row first.
+    random:SEED, balanced:SEED (45 cells of each colour, like standard 11-15),
+    dominant:SEED (65 cells of one colour, 40 of the others, like standard
+    16-20), or a file of 15 lines of 15 integers, top row first.
     Coordinates are the platform's: x y, with 0 0 bottom-left.
     """
 
