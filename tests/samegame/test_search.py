@@ -72,6 +72,23 @@ def test_nrpa_portfolio_is_the_best_of_its_colour_choices():
     assert reports == sorted(set(reports)) and reports[-1] == best[0]  # the second stage never reports less
 
 
+def test_nrpa_keeps_a_leading_colour_for_last_alone():
+    """A colour LEAD cells ahead of the others (65 against 40 here) is kept for last with the whole
+    portfolio's time; a smaller lead (``lead`` raised past it) shares it between two choices."""
+    import math
+
+    from gridfall.samegame.search.nrpa import LEAD
+
+    start = engine.from_board(load_board("dominant:2"))
+    counts = sorted(load_board("dominant:2").colour_counts())
+    assert counts[-1] - counts[-2] >= LEAD
+    run = dict(seed=6, level=2, iterations=12, max_runs=1, rescue=0)
+    alone = nrpa_solve(start, FAR, **run)
+    assert alone == nrpa_solve(start, FAR, tabu_rank=0, **run)
+    shared = nrpa_solve(start, FAR, lead=math.inf, **run)
+    assert shared[2] > alone[2]  # a second stage's playouts
+
+
 def _rescue_stage(start, rank, guide, **run):
     """The rescue stage of ``nrpa_solve(start, FAR, **run)`` run on its own, as documented."""
     from gridfall.samegame.search.nrpa import STAGE_SEED_STEP
