@@ -374,6 +374,18 @@ def test_deadline_is_respected(algo, params, workers):
     assert solution.score == replayed_score(board, solution.moves)
 
 
+def test_mcbs_stops_in_the_middle_of_a_wide_level():
+    """At width 2,048 one beam level is some 400,000 playouts (many seconds); the deadline still
+    holds, because the clock is read between a few parents' children, and the answer is a real line."""
+    board = load_board("tuning:13")
+    start = engine.from_board(board)
+    mcbs_solve(start, 0.0, width=4, playouts=1, widen=False)  # kernels loaded outside the clock
+    started = time.monotonic()
+    score, line = mcbs_solve(start, started + 0.5, width=2048, playouts=4, widen=False)
+    assert time.monotonic() - started < 0.8
+    assert score == replayed_score(board, line) > 0
+
+
 def test_workers_report_improvements_in_order():
     seen = []
     solve(load_board("tuning:14"), 0.6, algo="nrpa", workers=2, level=2, on_improve=seen.append)

@@ -25,16 +25,15 @@ from gridfall.samegame.search.nmcs import tabu_playout
 
 
 @njit(nogil=True, cache=True)
-def expand(parents, scores, n, moves, playout_moves, child, work, out_eval, out_score, out_parent, out_cell,
+def expand(parents, scores, lo, hi, k, moves, playout_moves, child, work, out_eval, out_score, out_parent, out_cell,
            out_hash, tabu, playouts, rng, best, best_cells, seq):
-    """Children of parents[:n] ranked by score + best playout.
+    """Children of parents[lo:hi] ranked by score + best playout, written from index k on.
 
     best = [score, parent, cell, playout length] of the best complete game
     seen (parent -1: a finished parent itself); its playout moves go to
-    best_cells.  Returns the number of children.
+    best_cells.  Returns the number of children written so far.
     """
-    k = 0
-    for i in range(n):
+    for i in range(lo, hi):
         m = engine.list_moves(parents[i], moves)
         if m == 0:
             if scores[i] > best[0]:
@@ -63,6 +62,10 @@ def expand(parents, scores, n, moves, playout_moves, child, work, out_eval, out_
     return k
 
 
+# Parents expanded between two looks at the clock.
+PARENTS_PER_CHECK = 4
+
+
 def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int = 64, playouts: int = 4,
                on_improve=None, widen: bool = True):
     """Monte Carlo beam search until ``deadline``; returns (score, moves).
@@ -89,9 +92,18 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int 
         parents, cells = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
         hashes = np.zeros(cap, dtype=np.uint64)
         best = np.array([best_score, -1, -1, 0], dtype=np.int64)
-        while time.monotonic() < deadline or best_score < 0:
-            k = expand(boards, scores, len(scores), moves, playout_moves, child, work, evals, child_scores, parents,
-                       cells, hashes, tabu, playouts, rng, best, best_cells, seq)
+        out_of_time = False
+        while not out_of_time:
+            # a level at width 64 is thousands of playouts: expand a few parents at a
+            # time and look at the clock between them, so the deadline holds mid-level
+            k = 0
+            for lo in range(0, len(scores), PARENTS_PER_CHECK):
+                k = expand(boards, scores, lo, min(lo + PARENTS_PER_CHECK, len(scores)), k, moves, playout_moves,
+                           child, work, evals, child_scores, parents, cells, hashes, tabu, playouts, rng, best,
+                           best_cells, seq)
+                out_of_time = time.monotonic() >= deadline and max(best_score, best[0]) >= 0
+                if out_of_time:
+                    break
             if best[0] > best_score:
                 # the path to the parent, then the child's move, then the playout
                 index, prefix = int(best[1]), []
@@ -102,7 +114,7 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int 
                 best_score, best_line = int(best[0]), [(c >> 4, c & 15) for c in line]
                 if on_improve is not None:
                     on_improve(best_score)
-            if k == 0:
+            if k == 0 or out_of_time:
                 break
             w = min(width, k)
             next_boards = np.empty((w, COLOURS, WORDS), dtype=np.uint64)
