@@ -143,7 +143,8 @@ def _open_store(store_path: str | None):
 @samegame.command()
 @click.argument("board")
 @click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
-              help="Seconds to search.")
+              help="Seconds to search (the search kernels load before the clock starts; "
+                   "the first use compiles them).")
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True,
               help="auto: beam under 1 s, else nrpa.")
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
@@ -172,6 +173,10 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     stored = store.best(b) if store else None
     params = {"level": level} if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa") else {}
     err = _console(stderr=True)
+    from gridfall.warmup import warm
+
+    with err.status("loading the search kernels (compiled on first use, about a minute; then cached)"):
+        warm("samegame")  # so that --time is spent searching, not compiling
     label = f"{board}: {resolve_algo(algo, seconds)} x{workers} for {seconds:g} s"
     if stored:
         label += f" (stored: {stored.score})"
