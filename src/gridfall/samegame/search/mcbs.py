@@ -101,7 +101,7 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int 
                 k = expand(boards, scores, lo, min(lo + PARENTS_PER_CHECK, len(scores)), k, moves, playout_moves,
                            child, work, evals, child_scores, parents, cells, hashes, tabu, playouts, rng, best,
                            best_cells, seq)
-                out_of_time = time.monotonic() >= deadline and max(best_score, best[0]) >= 0
+                out_of_time = time.monotonic() >= deadline and best[0] >= 0  # best[0] starts at best_score
                 if out_of_time:
                     break
             if best[0] > best_score:

@@ -99,6 +99,12 @@ def colour_counts(start: np.ndarray) -> list[int]:
     return [sum(bin(int(w)).count("1") for w in start[c]) for c in range(start.shape[0])]
 
 
+def colour_lead(start: np.ndarray) -> int:
+    """How many cells the most common colour has more than the next."""
+    first, second = sorted(colour_counts(start), reverse=True)[:2]
+    return first - second
+
+
 def colours_by_count(start: np.ndarray) -> list[int]:
     """The colours present on a position, the most common first (ties: the lower colour first)."""
     counts = colour_counts(start)
@@ -512,10 +518,9 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
         raise ValueError(f"rescue must be a share of the budget in [0, 1), not {rescue}")
     if tabu_rank is not None:
         rescue = 0.0
-    counts = sorted(colour_counts(start), reverse=True)
     if tabu_rank is not None:
         portfolio = ((tabu_rank, 1.0),)
-    elif counts[0] - counts[1] >= lead:
+    elif colour_lead(start) >= lead:
         portfolio = ((0, 1.0),)
     else:
         portfolio = TABU_PORTFOLIO
