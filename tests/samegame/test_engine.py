@@ -136,7 +136,7 @@ def test_move_codes_depend_on_cells_and_colour():
 
 def test_incremental_move_list_matches_a_fresh_one():
     rnd = random.Random(31)
-    moves, seeds = engine.new_moves(), engine.new_board()
+    moves, seeds = engine.new_moves(), engine.new_scratch()
     steps = drops = 0
     for seed in range(40):
         b = engine.from_board(load_board(f"random:{seed}"))

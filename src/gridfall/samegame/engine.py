@@ -54,6 +54,11 @@ def new_board() -> np.ndarray:
     return np.zeros((COLOURS, WORDS), dtype=np.uint64)
 
 
+def new_scratch() -> np.ndarray:
+    """Scratch for :func:`play_listed`: the seeds of new floods, then the cells each colour's groups must not touch."""
+    return np.zeros((2 * COLOURS, WORDS), dtype=np.uint64)
+
+
 def new_moves() -> np.ndarray:
     return np.zeros((MAX_GROUPS, MOVE_FIELDS), dtype=np.uint64)
 
@@ -352,20 +357,25 @@ def play_xy(b, x, y, scratch):
 # column shifts every column right of it; then the list is rebuilt, which is
 # cheap that late in a game.)
 
-_LANE_ROWS = uint64(0x7FFF)  # rows 0..14 of one lane
+# Rows s..14 of every lane: where a row may land when shifted up by s inside its lane.
+_UP1 = uint64(0x7FFE7FFE7FFE7FFE)
+_UP2 = uint64(0x7FFC7FFC7FFC7FFC)
+_UP4 = uint64(0x7FF07FF07FF07FF0)
+_UP8 = uint64(0x7F007F007F007F00)
 
 
 @njit(inline="always")
 def _at_and_above(r):
-    """In each 16-bit lane of r, every row at or above the lane's lowest set bit."""
-    out = uint64(0)
-    for lane in range(4):
-        shift = uint64(16 * lane)
-        v = (r >> shift) & _LANE
-        if v:
-            lowest = v & (~v + _ONE)
-            out |= (_LANE_ROWS & ~(lowest - _ONE)) << shift
-    return out
+    """In each 16-bit lane of r, every row at or above the lane's lowest set bit.
+
+    Every set bit is smeared up its lane by 1, 2, 4 and 8 rows (15 in all); the
+    masks keep each shifted row inside rows 0..14 of its own lane.
+    """
+    r |= (r << uint64(1)) & _UP1
+    r |= (r << uint64(2)) & _UP2
+    r |= (r << uint64(4)) & _UP4
+    r |= (r << uint64(8)) & _UP8
+    return r
 
 
 @njit(cache=True)
@@ -375,17 +385,21 @@ def _refresh_moves(b, moves, n, d0, d1, d2, d3, seeds):
     A listed group stays as it is unless it has a cell in d or a new
     same-colour neighbour there.  Every group that changed or is new has a
     cell in d or in a dropped group, so only those cells seed new floods.
-    ``seeds`` is a (COLOURS, WORDS) scratch array.
+    ``seeds`` is a scratch array from :func:`new_scratch`.
     """
-    seeds[:, :] = 0
+    # A group has a same-colour neighbour in d exactly when it has a cell next to
+    # d's cells of its colour: so each colour's touched set, d and the neighbours
+    # of d & b[c], is made once, and then a listed group costs one AND.
+    seeds[:COLOURS, :] = 0
+    touched = seeds[COLOURS:]
+    for c in range(COLOURS):
+        e0, e1, e2, e3 = _neighbours(d0 & b[c, 0], d1 & b[c, 1], d2 & b[c, 2], d3 & b[c, 3])
+        touched[c, 0], touched[c, 1], touched[c, 2], touched[c, 3] = d0 | e0, d1 | e1, d2 | e2, d3 | e3
     kept = 0
     for i in range(n):
         g0, g1, g2, g3 = moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3]
         c = np.int64(moves[i, COLOUR])
-        drop = (g0 & d0) | (g1 & d1) | (g2 & d2) | (g3 & d3)
-        if drop == 0:
-            n0, n1, n2, n3 = _neighbours(g0, g1, g2, g3)
-            drop = (n0 & d0 & b[c, 0]) | (n1 & d1 & b[c, 1]) | (n2 & d2 & b[c, 2]) | (n3 & d3 & b[c, 3])
+        drop = (g0 & touched[c, 0]) | (g1 & touched[c, 1]) | (g2 & touched[c, 2]) | (g3 & touched[c, 3])
         if drop:
             seeds[c, 0] |= g0
             seeds[c, 1] |= g1
@@ -413,8 +427,8 @@ def play_listed(b, moves, n, i, seeds):
     """Play ``moves[i]`` of the n listed moves and update the list in place.
 
     Returns (points, number of moves now listed).  The list holds the same
-    groups :func:`list_moves` would give, in another order.  ``seeds`` is a
-    scratch board (:func:`new_board`).
+    groups :func:`list_moves` would give, in another order.  ``seeds`` is
+    scratch from :func:`new_scratch`.
     """
     d0 = _at_and_above(moves[i, 0])
     d1 = _at_and_above(moves[i, 1])
@@ -496,7 +510,7 @@ def random_playout(b, rng, tabu, moves):
     big region; ``tabu = -1`` plays uniformly.  Mutates ``b``.
     """
     score = 0
-    seeds = np.zeros_like(b)
+    seeds = np.zeros((2 * COLOURS, WORDS), dtype=np.uint64)
     n = list_moves(b, moves)
     while n:
         gained, n = play_listed(b, moves, n, pick_avoiding(moves, n, tabu, rng), seeds)

@@ -31,7 +31,7 @@ def tabu_playout(b, tabu, rng, moves, seq, start_len):
     """
     score = 0
     length = start_len
-    seeds = np.zeros_like(b)
+    seeds = np.zeros((2 * engine.COLOURS, engine.WORDS), dtype=np.uint64)
     n = engine.list_moves(b, moves)
     while n:
         pick = engine.pick_avoiding(moves, n, tabu, rng)

@@ -389,7 +389,7 @@ class NRPA:
         self.playouts = 0
         self._moves = engine.new_moves()
         self._board = engine.new_board()
-        self._seeds = engine.new_board()
+        self._seeds = engine.new_scratch()
         self._weights = np.zeros(MAX_GROUPS, dtype=np.float64)
         self._idx = np.zeros(2 * (MAX_CANDIDATES + MAX_MOVES), dtype=np.int64)  # codes and colour-phase weights
         self._delta = np.zeros(2 * (MAX_CANDIDATES + MAX_MOVES), dtype=np.float64)
