@@ -24,6 +24,11 @@ from gridfall.samegame.boards import load_board
 from gridfall.samegame.store import results_row
 
 
+def largest_groups(groups: list[rules.Group], count: int = 4) -> str:
+    """The ``count`` largest of a line's groups as size/colour, largest first: "43/0  18/4 ..."."""
+    return "  ".join(f"{g.size}/{g.colour}" for g in sorted(groups, key=lambda g: -g.size)[:count])
+
+
 def anatomy(spec: str, moves: str) -> tuple[list[int], list[rules.Group], int, bool]:
     """Colour counts (largest first), the groups the line removes (largest first), its score
     and whether it clears the board."""
@@ -62,7 +67,7 @@ def main() -> None:
         rest = score - largest - (rules.CLEAR_BONUS if cleared else 0)
         total_rest += rest
         table.add_row(spec, str(score), " ".join(map(str, counts)),
-                      "  ".join(f"{g.size}/{g.colour}" for g in groups[:4]), str(largest),
+                      largest_groups(groups), str(largest),
                       "yes" if cleared else "no", str(rest))
     out = console()
     out.print(table)

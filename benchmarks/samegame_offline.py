@@ -2,7 +2,8 @@
 
 For each board and each round ``ALGO:SECONDS`` it runs ``solve`` with all the
 workers, offers the line to the solution store (which keeps the best per
-board) and prints the board's best so far; while a round runs, it prints each
+board) and prints the board's best so far, with the four largest groups the round's
+line removed (size/colour: did it gather a second colour?); while a round runs, it prints each
 score that beats the stored best, with the time it took.  Run it again to continue: the
 store remembers, and an ``nrpa`` round continues from the board's stored best
 line (``solve(guide=...)``: a level-4 search that starts from it), keeping for
@@ -39,6 +40,7 @@ except ImportError:  # Windows: no flock; campaigns side by side should write di
     fcntl = None
 
 from common import console, machine_line, parse_options
+from samegame_anatomy import largest_groups
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board, set_specs
@@ -147,8 +149,10 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
                + (" guided" if solution.notes.get("guided") else ""))
         improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)
         best = store.best(board)
+        gathered = largest_groups(rules.removed_groups(board, solution.moves))  # did it gather a second colour?
         out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "
-                  f"in {time.monotonic() - start:.0f} s; best {best.score}" + (" (improved)" if improved else ""))
+                  f"in {time.monotonic() - start:.0f} s (largest groups {gathered}); best {best.score}"
+                  + (" (improved)" if improved else ""))
         any_improved |= improved
     return any_improved
 

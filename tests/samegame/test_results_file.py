@@ -1,6 +1,7 @@
 """The offline results file: the committed one replays to the scores it claims; campaigns keep its history."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -72,6 +73,10 @@ def test_offline_round_reports_each_score_that_beats_the_stored_best_while_it_ru
     scores = [int(words[1]) for words in progress]
     assert scores and scores == sorted(set(scores)) and all(words[-1] == "none)" for words in progress)
     assert f"found {scores[-1]} in" in done.stdout
+    groups = re.search(r"\(largest groups ((?:\d+/\d+ *)+)\)", done.stdout)
+    assert groups, done.stdout
+    sizes = [int(group.split("/")[0]) for group in groups[1].split()]
+    assert len(sizes) == 4 and sizes == sorted(sizes, reverse=True) and sizes[-1] >= 2
 
 
 def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
