@@ -2,14 +2,37 @@
 
 Every fast engine imports numba through this module, so the cache directory is
 chosen before numba reads its configuration: ``$NUMBA_CACHE_DIR`` if set, else
-the user's cache directory (``~/.cache/gridfall/numba`` on Linux), else a
-temporary directory.  A read-only install therefore never slows down a bot.
+a folder of the user's cache directory (``~/.cache/gridfall/numba/<source>`` on
+Linux), else a temporary directory.  A read-only install therefore never slows
+down a bot.
+
+``<source>`` is a digest of the package's source.  numba checks a cached kernel
+against its own file only, while a kernel compiles the kernels it calls (from
+other modules too) into itself: after an edit to ``tiles.py``, ``anneal.py``'s
+cached kernel would still run the old tile code.  One cache folder per version
+of the whole source rules that out.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
+
+
+def _source_digest() -> str:
+    """A short digest of every Python file of the package (a few milliseconds)."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha1()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                digest.update(os.path.relpath(path, root).encode())
+                with open(path, "rb") as f:
+                    digest.update(f.read())
+    return digest.hexdigest()[:12]
 
 
 def _choose_cache_dir() -> str:
@@ -17,8 +40,9 @@ def _choose_cache_dir() -> str:
         return os.environ["NUMBA_CACHE_DIR"]
     from platformdirs import user_cache_dir
 
+    source = _source_digest()
     for base in (user_cache_dir("gridfall"), os.path.join(tempfile.gettempdir(), "gridfall-cache")):
-        path = os.path.join(base, "numba")
+        path = os.path.join(base, "numba", source)
         try:
             os.makedirs(path, exist_ok=True)
             probe = os.path.join(path, ".write-test")
@@ -35,7 +59,7 @@ os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR = _choose_cache_dir()
 
 import numba  # noqa: E402  (must come after the cache directory is set)
 from llvmlite import ir  # noqa: E402
-from numba import types  # noqa: E402
+from numba import types, uint64  # noqa: E402,F401  (uint64: for the engines, which import numba only from here)
 from numba.extending import intrinsic  # noqa: E402
 
 

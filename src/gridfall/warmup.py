@@ -30,6 +30,7 @@ def _samegame_search() -> None:
 
     from gridfall.samegame import engine
     from gridfall.samegame.boards import random_board
+    from gridfall.samegame.search.anneal import anneal_solve
     from gridfall.samegame.search.beam import beam_solve
     from gridfall.samegame.search.mcbs import mcbs_solve
     from gridfall.samegame.search.nmcs import nmcs_solve
@@ -41,6 +42,7 @@ def _samegame_search() -> None:
     mcbs_solve(start, 0.0, width=2, playouts=1, widen=False)
     _, line, _ = nrpa_solve(start, time.monotonic() + 1e9, level=2, iterations=2, max_runs=1)
     nrpa_solve(start, time.monotonic() + 1e9, level=1, iterations=2, max_runs=1, guide=line)  # the replay kernel
+    anneal_solve(engine.to_board(start), time.monotonic() + 1e9, guide=line, max_edits=2, sweep=2)
 
 
 def _connect4() -> None:

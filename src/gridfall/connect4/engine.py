@@ -25,9 +25,8 @@ The three tricks that make it fast:
 from __future__ import annotations
 
 import numpy as np
-from numba import uint64
 
-from gridfall.jit import njit, popcount
+from gridfall.jit import njit, popcount, uint64
 
 # fields of a geometry array
 W, H, BOARD, BOTTOM, TOP = 0, 1, 2, 3, 4

@@ -16,11 +16,10 @@ import math
 import time
 
 import numpy as np
-from numba import uint64
 
 from gridfall.connect4 import engine
 from gridfall.connect4.engine import COLUMN, W
-from gridfall.jit import below, new_rng, njit, popcount
+from gridfall.jit import below, new_rng, njit, popcount, uint64
 
 STEAL_SLOT = 15
 SLOTS = 16

@@ -20,11 +20,10 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import uint64
 
 from gridfall.connect4 import engine
 from gridfall.connect4.engine import COLUMN, H, ORDER, W
-from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount
+from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount, uint64
 
 WIN = 10_000  # a proven win scores WIN + (cells left when it happens)
 EXACT, LOWER, UPPER = 1, 2, 3

@@ -28,11 +28,10 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import uint64
 
 from gridfall.connect4 import engine
 from gridfall.connect4.engine import H, W
-from gridfall.jit import njit
+from gridfall.jit import njit, uint64
 
 BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..130 lower bounds
 OFFSET = 33

@@ -27,9 +27,8 @@ arrays: four words of cells, then the colour, the size and the move's code.
 from __future__ import annotations
 
 import numpy as np
-from numba import uint64
 
-from gridfall.jit import below, ctz, njit, popcount
+from gridfall.jit import below, ctz, njit, popcount, uint64
 from gridfall.samegame import rules
 
 COLOURS = rules.COLOURS

@@ -13,6 +13,8 @@ Algorithms (one module each):
   between colour choices for the tabu colour (:mod:`.nrpa`);
 * ``mcbs``: Monte Carlo beam search, children ranked by playouts (:mod:`.mcbs`);
   at long budgets it finds lines NRPA does not, so the offline campaign runs both;
+* ``anneal``: simulated annealing on a whole line (:mod:`.anneal`), from the
+  guide (else from the greedy line): it improves lines NRPA has converged on;
 * ``auto``: ``beam`` for budgets under a second (re-planning inside a 50 ms
   turn), else ``nrpa``, the strongest at the online budget
   (``benchmarks/samegame_search.py``; a quarter of the time given to ``mcbs``
@@ -38,7 +40,7 @@ from dataclasses import dataclass, field
 
 from gridfall.samegame import engine, rules
 
-ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs")
+ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs", "anneal")
 AUTO_BEAM_BELOW = 1.0  # seconds
 
 
@@ -99,6 +101,11 @@ def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tu
 
 
 def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
+    if algo == "anneal":
+        from gridfall.samegame.search.anneal import anneal_solve
+
+        return anneal_solve(engine.to_board(start), deadline, seed=seed, on_improve=on_improve,
+                            **_accepted(anneal_solve, params))
     if algo == "mcbs":
         from gridfall.samegame.search.mcbs import mcbs_solve
 
@@ -117,19 +124,35 @@ def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: d
     return score, line
 
 
+def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_improve, params: dict):
+    """One search per worker (seeds seed, seed + 1, ...), in threads; the best (score, line)."""
+    if workers <= 1:
+        return _run_one(algo, start, deadline, seed, on_improve, params)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run_one, algo, start, deadline, seed + w, on_improve, params) for w in range(workers)]
+        return max((f.result() for f in futures), key=lambda r: r[0])
+
+
 def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: int = 1, seed: int = 0,
-          on_improve=None, guide: list[tuple[int, int]] | None = None, **params) -> Solution:
+          on_improve=None, guide: list[tuple[int, int]] | None = None, polish: float = 0.0,
+          **params) -> Solution:
     """Search ``board`` for ``seconds`` and return the best line found.
 
     ``on_improve(score)`` is called (from any worker thread) whenever the best
     score over all workers improves.  ``params`` go to the algorithm that
     takes them (for example ``level=2`` for NRPA or NMCS); the others ignore them.
-    ``guide``: a line to continue from (``nrpa`` only, see :func:`continuation`);
+    ``guide``: a line to continue from (``nrpa``, see :func:`continuation`, and ``anneal``);
     ``notes["guided"]`` says whether the search used it, ``notes["tabu_rank"]``
     the colour choice it searched and ``notes["spare"]`` whether the kept colour
     could give up pairs.
+
+    ``polish`` (a share of the time, 0 to 1) ends the search early and anneals
+    its best line for the rest of the time (:mod:`.anneal`), one annealer per
+    worker; ``notes["polished"]`` says how much that added.
     """
     chosen = resolve_algo(algo, seconds)
+    if not 0 <= polish < 1:
+        raise ValueError(f"polish must be a share of the time in [0, 1), not {polish}")
     started = time.monotonic()
     deadline = started + seconds
     start = engine.from_board(board)
@@ -137,6 +160,9 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     if chosen == "nrpa":
         params, guide = continuation(start, guide, params)
         notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank"), "spare": params.get("spare", 0)}
+        params["guide"] = guide
+    elif chosen == "anneal" and guide:
+        notes = {"guided": True}
         params["guide"] = guide
     lock = threading.Lock()
     best = [-1]
@@ -149,13 +175,12 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
         if on_improve is not None:
             on_improve(score)
 
-    if workers <= 1:
-        results = [_run_one(chosen, start, deadline, seed, improved, params)]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_run_one, chosen, start, deadline, seed + w, improved, params) for w in range(workers)]
-            results = [f.result() for f in futures]
-    score, moves = max(results, key=lambda r: r[0])
+    search_deadline = deadline - polish * seconds
+    score, moves = _run_all(chosen, start, search_deadline, seed, workers, improved, params)
+    if polish and chosen != "anneal":
+        found = score
+        score, moves = _run_all("anneal", start, deadline, seed, workers, improved, {"guide": moves})
+        notes["polished"] = score - found
     final, replayed = rules.play_sequence(board, moves)
     if replayed != score:
         raise AssertionError(f"{chosen} claimed {score} but its line scores {replayed} under the rules")

@@ -16,9 +16,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import uint64
 
-from gridfall.jit import below, new_rng, njit, popcount
+from gridfall.jit import below, new_rng, njit, popcount, uint64
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOUR, COLOURS, MAX_GROUPS, SIZE, WORDS
 

@@ -58,9 +58,8 @@ import time
 from collections import namedtuple
 
 import numpy as np
-from numba import uint64
 
-from gridfall.jit import new_rng, njit, uniform
+from gridfall.jit import new_rng, njit, uint64, uniform
 from gridfall.samegame import engine, rules
 from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
 

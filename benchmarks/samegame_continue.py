@@ -1,0 +1,128 @@
+"""How much each way of continuing from a good SameGame line adds, at equal time.
+
+Offline, gridfall spends most of its time improving lines it has already
+found.  This script makes a base line for each board (``--base``, such as 60 s
+of NRPA; kept in ``--lines`` so that later runs reuse the same lines), then
+gives every ``--continue`` entry the same start and its seconds, one core a
+board, and prints what each reached: total, gain over the base, boards higher
+and lower than the base.
+
+    python benchmarks/samegame_continue.py --boards 31-46 --base nrpa:60:spare=2 \\
+        --continue nrpa:60:spare=2,anneal:60,anneal:60:temp_from=100.0 --lines /tmp/base-lines.jsonl
+
+An entry is ``ALGO:SECONDS[:KEY=VALUE...]``; every entry continues from the base line
+(``solve(guide=...)``).  Tune on the tuning boards (the default set), not the standard ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from common import console, machine_line, parse_options
+from rich.table import Table
+
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.search import solve
+
+
+def parse_entry(text: str, where: str) -> tuple[str, float, dict]:
+    algo, seconds, *options = text.split(":")
+    try:
+        return algo, float(seconds), parse_options(options, where)
+    except ValueError:
+        raise SystemExit(f"{where}: {text!r} is not ALGO:SECONDS[:KEY=VALUE...]") from None
+
+
+def board_numbers(text: str) -> list[int]:
+    """``31-34,40`` -> [31, 32, 33, 34, 40]."""
+    numbers = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        numbers += range(int(lo), int(hi or lo) + 1)
+    return numbers
+
+
+def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]]:
+    """The base line of every board: read from ``path`` when it holds one made the same way,
+    else searched and appended there."""
+    algo, seconds, params = base
+    made = f"{algo}:{seconds:g}:" + ":".join(f"{k}={v}" for k, v in sorted(params.items())) + f":seed={seed}"
+    known = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for row in map(json.loads, filter(str.strip, f)):
+                if row["made"] == made:
+                    known[row["board"]] = [tuple(m) for m in row["moves"]]
+    missing = [spec for spec in specs if spec not in known]
+    if missing:
+        err.print(f"making base lines for {len(missing)} boards ({made})")
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            found = list(pool.map(lambda spec: solve(load_board(spec), seconds, algo=algo, seed=seed, **params), missing))
+        for spec, solution in zip(missing, found):
+            known[spec] = solution.moves
+            if path:
+                with open(path, "a") as f:
+                    f.write(json.dumps({"board": spec, "made": made, "score": solution.score, "moves": solution.moves}) + "\n")
+    return {spec: known[spec] for spec in specs}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="tuning", help="board set (tuning, balanced, dominant, ...)")
+    parser.add_argument("--boards", default="31-46", help="board numbers, e.g. 31-46 or 1,5,9")
+    parser.add_argument("--base", default="nrpa:60:spare=2", help="how each base line is made: ALGO:SECONDS[:KEY=VALUE...]")
+    parser.add_argument("--continue", dest="continuations", default="nrpa:60:spare=2,anneal:60",
+                        help="ALGO:SECONDS[:KEY=VALUE...],... each continued from the base line")
+    parser.add_argument("--lines", help="a JSON-lines file that keeps the base lines between runs")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    specs = [f"{args.set}:{n}" for n in board_numbers(args.boards)]
+    base = parse_entry(args.base, "--base")
+    entries = [(text, *parse_entry(text, "--continue")) for text in args.continuations.split(",")]
+    err = console(stderr=True)
+    boards = {spec: load_board(spec) for spec in specs}
+    for _, algo, _, params in entries:  # load kernels outside the clock
+        solve(boards[specs[0]], 0.05, algo=algo, **params)
+    lines = base_lines(specs, base, args.seed, args.lines, args.workers, err)
+    base_scores = {spec: rules.play_sequence(boards[spec], lines[spec])[1] for spec in specs}
+    scores: dict[str, dict[str, int]] = {}
+    for text, algo, seconds, params in entries:
+        started = time.monotonic()
+
+        def run(spec: str) -> int:
+            return solve(boards[spec], seconds, algo=algo, seed=args.seed + 1, guide=lines[spec], **params).score
+
+        with ThreadPoolExecutor(max_workers=args.workers) as pool:
+            scores[text] = dict(zip(specs, pool.map(run, specs)))
+        err.print(f"{text}: total {sum(scores[text].values())} ({time.monotonic() - started:.0f} s)")
+
+    base_total = sum(base_scores.values())
+    summary = Table(title=f"continuing from {args.base} lines (seed {args.seed}), {args.set} boards {args.boards}, one core a board")
+    for column in ("continuation", "total", "gain", "higher", "lower"):
+        summary.add_column(column, justify="right")
+    summary.add_row("(base)", f"{base_total:,}", "", "", "")
+    for text, *_ in entries:
+        got = scores[text]
+        summary.add_row(text, f"{sum(got.values()):,}", f"{sum(got.values()) - base_total:+,}",
+                        str(sum(got[s] > base_scores[s] for s in specs)), str(sum(got[s] < base_scores[s] for s in specs)))
+    per_board = Table(title="per board")
+    per_board.add_column("board")
+    per_board.add_column("base", justify="right")
+    for text, *_ in entries:
+        per_board.add_column(text, justify="right")
+    for spec in specs:
+        per_board.add_row(spec, str(base_scores[spec]), *[str(scores[text][spec]) for text, *_ in entries])
+    out = console()
+    out.print(summary)
+    out.print(per_board)
+    out.print(machine_line())
+
+
+if __name__ == "__main__":
+    main()

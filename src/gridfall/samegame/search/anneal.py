@@ -1,0 +1,200 @@
+"""Simulated annealing on a line's clicks, for SameGame.
+
+NRPA and the other searches build a line move by move; a long NRPA search
+ends in a basin it cannot leave, because what it learns about a group is lost
+when the group changes.  This search edits a whole line instead.  The line is
+written as clicks on tiles (:mod:`.tiles`), so an edit keeps the meaning of
+every other click, and each candidate is replayed whole (about 100,000 a
+second on one core):
+
+* move one click to another place in the line (later, so that its group can
+  grow; earlier, so that it stops joining others);
+* swap a click with one of the next few;
+* drop a click (its tiles go with a later group, or are left to the finish);
+* add a click on a random tile somewhere.
+
+The replay skips clicks that no longer remove a group and finishes the line
+greedily (largest group first, the kept colour last), so every candidate is a
+complete legal line with an exact score.  A worse candidate is taken with
+probability exp(delta / T), the temperature T falling geometrically from
+``temp_from`` to ``temp_to`` over a *sweep*; each sweep starts again from the
+best line so far, with a new stream of edits.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from gridfall.jit import below, new_rng, njit, uniform
+from gridfall.samegame import rules
+from gridfall.samegame.search import tiles
+from gridfall.samegame.search.tiles import CELLS
+
+SWEEP = 2_000_000  # edits a sweep (about 20 s on one core)
+CHUNK = 20_000  # edits a kernel call: the deadline is checked between calls
+TEMP_FROM = 30.0
+TEMP_TO = 1.0
+SWAP_REACH = 5  # a swap exchanges a click with one of the next SWAP_REACH
+
+# what a state array holds: the current line's length and score, the best's
+N_CURRENT, CURRENT, N_BEST, BEST = range(4)
+
+MOVE, SWAP, DROP, ADD = range(4)
+
+
+@njit(inline="always")
+def _edit(op, current, n, candidate, rng, start_tiles, n_tiles):
+    """Write an edited copy of current[:n] to candidate; returns its length and the first
+    click where the two differ (the replay starts there)."""
+    if op == MOVE and n > 1:
+        i, j = below(rng, n), below(rng, n)
+        moved = current[i]
+        k = 0
+        for a in range(n):  # current without i, moved inserted before the j-th of the rest
+            if a == i:
+                continue
+            if k == j:
+                candidate[k] = moved
+                k += 1
+            candidate[k] = current[a]
+            k += 1
+        if k < n:
+            candidate[k] = moved
+        return n, min(i, j)
+    if op == SWAP and n > 1:
+        candidate[:n] = current[:n]
+        i = below(rng, n - 1)
+        j = min(i + 1 + below(rng, SWAP_REACH), n - 1)
+        candidate[i], candidate[j] = current[j], current[i]
+        return n, i
+    if op == DROP and n > 1:
+        i = below(rng, n)
+        candidate[:i] = current[:i]
+        candidate[i:n - 1] = current[i + 1:n]
+        return n - 1, i
+    j = below(rng, n + 1)  # ADD
+    candidate[:j] = current[:j]
+    candidate[j] = start_tiles[below(rng, n_tiles)]
+    candidate[j + 1:n + 1] = current[j:n]
+    return n + 1, j
+
+
+@njit(nogil=True, cache=True)
+def sweep_part(colours, kept_colour, state, current, best, edits, done, total, temp_from, temp_to, rng,
+               candidate, out, start_tiles, s, snaps):
+    """``edits`` edits of a sweep of ``total``, ``done`` of them made before: the temperature at
+    edit e of the sweep is temp_from * (temp_to / temp_from) ** (e / total).  Updates the
+    current and best lines (tiles) and their lengths and scores in ``state``; ``snaps`` holds
+    the positions along the current line."""
+    n_tiles = start_tiles.shape[0]
+    ratio = temp_to / temp_from
+    for e in range(edits):
+        temp = temp_from * ratio ** ((done + e) / total)
+        n, first = _edit(below(rng, 4), current, state[N_CURRENT], candidate, rng, start_tiles, n_tiles)
+        out[:first] = current[:first]
+        score, played = tiles.replay_from(colours, candidate, first, n, kept_colour, out, s, snaps, False)
+        delta = score - state[CURRENT]
+        if delta >= 0 or uniform(rng) < math.exp(delta / temp):
+            tiles.replay_from(colours, out, first, played, kept_colour, out, s, snaps, True)  # its positions
+            current[:played] = out[:played]
+            state[N_CURRENT] = played
+            state[CURRENT] = score
+            if score > state[BEST]:
+                best[:played] = out[:played]
+                state[N_BEST] = played
+                state[BEST] = score
+
+
+def kept_colour_of(board: rules.Board, moves: list[tuple[int, int]]) -> int:
+    """The colour a line gathers for last: that of its largest group (the most common colour
+    for an empty line)."""
+    groups = rules.removed_groups(board, moves)
+    if groups:
+        return max(groups, key=lambda g: g.size).colour
+    counts = [sum(column.count(c) for column in board.cells) for c in range(rules.COLOURS)]
+    return max(range(rules.COLOURS), key=lambda c: (counts[c], -c))
+
+
+class Annealer:
+    """Annealing sweeps over one board, from one line, with its own seed and scratch."""
+
+    def __init__(self, board: rules.Board, guide: list[tuple[int, int]] | None = None, *, seed: int = 0,
+                 kept_colour: int | None = None, temp_from: float = TEMP_FROM, temp_to: float = TEMP_TO,
+                 sweep: int = SWEEP, on_improve=None):
+        if not 0 < temp_to <= temp_from:
+            raise ValueError(f"temperatures must fall: temp_from={temp_from}, temp_to={temp_to}")
+        if sweep < 1:
+            raise ValueError(f"sweep must be at least one edit, not {sweep}")
+        guide = guide or []
+        self.board = board
+        self.colours = tiles.colours_of(board)
+        self.kept_colour = kept_colour_of(board, guide) if kept_colour is None else kept_colour
+        self.temp_from, self.temp_to, self.sweep = temp_from, temp_to, sweep
+        self.on_improve = on_improve
+        self.rng = new_rng(seed)
+        self.start_tiles = np.flatnonzero(self.colours >= 0).astype(np.int64)
+        self._s = tiles.new_scratch()
+        self._snaps = tiles.new_snapshots()
+        self._candidate = np.zeros(2 * CELLS, dtype=np.int64)
+        self._out = np.zeros(CELLS, dtype=np.int64)
+        self.current = np.zeros(2 * CELLS, dtype=np.int64)
+        self.best = np.zeros(CELLS, dtype=np.int64)
+        clicks = tiles.line_to_tiles(board, guide)
+        score, played = tiles.replay(self.colours, clicks, len(clicks), self.kept_colour, self._out, self._s,
+                                     tiles.NO_SNAPSHOTS, False)
+        self.best[:played] = self._out[:played]
+        self.state = np.array([0, 0, played, score], dtype=np.int64)
+        self.edits = 0
+
+    @property
+    def best_score(self) -> int:
+        return int(self.state[BEST])
+
+    @property
+    def best_line(self) -> list[tuple[int, int]]:
+        return tiles.tiles_to_line(self.board, self.best[: self.state[N_BEST]])
+
+    def run(self, deadline: float, max_edits: float = math.inf) -> None:
+        """Sweeps from the best line until ``deadline`` or ``max_edits`` edits.  A sweep that
+        the deadline would cut short is shortened to what the rate measured in it allows, so
+        that it still cools down to ``temp_to``."""
+        while self.edits < max_edits:
+            began = time.monotonic()
+            left = deadline - began
+            if left <= 0:
+                return
+            total = int(min(self.sweep, max_edits - self.edits))
+            n = self.state[N_BEST]
+            self.current[:n] = self.best[:n]
+            self.state[N_CURRENT], self.state[CURRENT] = n, self.state[BEST]
+            tiles.replay(self.colours, self.current, n, self.kept_colour, self._out, self._s, self._snaps, True)
+            done = 0
+            while done < total and time.monotonic() < deadline:
+                edits = min(CHUNK, total - done)
+                before = self.state[BEST]
+                sweep_part(self.colours, self.kept_colour, self.state, self.current, self.best, edits, done, total,
+                           self.temp_from, self.temp_to, self.rng, self._candidate, self._out, self.start_tiles,
+                           self._s, self._snaps)
+                done += edits
+                if self.state[BEST] > before and self.on_improve is not None:
+                    self.on_improve(self.best_score)
+                if not math.isinf(deadline):  # as many edits as fit in the time left at the sweep's start
+                    rate = done / max(time.monotonic() - began, 1e-6)
+                    total = max(done, min(total, int(rate * left)))
+            self.edits += done
+
+
+def anneal_solve(board: rules.Board, deadline: float, *, seed: int = 0, guide: list[tuple[int, int]] | None = None,
+                 temp_from: float = TEMP_FROM, temp_to: float = TEMP_TO, sweep: int = SWEEP,
+                 max_edits: float = math.inf, on_improve=None) -> tuple[int, list[tuple[int, int]]]:
+    """Anneal ``guide`` (else the greedy line: largest group first, the most common colour last)
+    until ``deadline`` or ``max_edits``; returns (score, moves), never worse than the guide."""
+    annealer = Annealer(board, guide, seed=seed, temp_from=temp_from, temp_to=temp_to, sweep=sweep,
+                        on_improve=on_improve)
+    if on_improve is not None:
+        on_improve(annealer.best_score)
+    annealer.run(deadline, max_edits)
+    return annealer.best_score, annealer.best_line

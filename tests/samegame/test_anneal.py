@@ -1,0 +1,143 @@
+"""Lines written as clicks on tiles replay as the rules say, and annealing only ever returns
+legal lines that score what it claims, never worse than its start."""
+
+import math
+import random
+import time
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridfall.samegame import rules
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.search import solve, tiles
+from gridfall.samegame.search.anneal import Annealer, anneal_solve, kept_colour_of
+
+from .strategies import settled_boards
+
+FAR = math.inf
+
+
+def random_line(board: rules.Board, rng: random.Random, stop_at: float = 1.0) -> list[tuple[int, int]]:
+    """Random legal clicks (any cell of a group, not only its canonical one), the game
+    left unfinished with probability 1 - stop_at at each move."""
+    line = []
+    while not board.is_over() and rng.random() < stop_at:
+        group = rng.choice(board.groups())
+        x, y = rng.choice(sorted(group.cells))
+        line.append((x, y))
+        board, _ = board.play(x, y)
+    return line
+
+
+def finish(board: rules.Board, kept: int) -> int:
+    """The greedy finish as the rules would play it: largest group, kept colour last."""
+    total = 0
+    while not board.is_over():
+        group = max(board.groups(), key=lambda g: (g.colour != kept, g.size))
+        board, gained = board.play(group.x, group.y)
+        total += gained
+    return total
+
+
+@settings(max_examples=60, deadline=None)
+@given(settled_boards(), st.integers(0, 2**32), st.integers(0, 4))
+def test_tile_replay_scores_as_the_rules_do(board, seed, kept):
+    """A legal line, as tiles, replays to the rules' score; an unfinished one is finished
+    greedily (kept colour last), exactly as the rules play that finish."""
+    line = random_line(board, random.Random(seed), stop_at=0.9)
+    clicks = tiles.line_to_tiles(board, line)
+    out = np.zeros(tiles.CELLS, dtype=np.int64)
+    score, played = tiles.replay(tiles.colours_of(board), clicks, len(clicks), kept, out, tiles.new_scratch(), tiles.NO_SNAPSHOTS, False)
+    after, points = rules.play_sequence(board, line)
+    assert score == points + finish(after, kept)
+    whole = tiles.tiles_to_line(board, out[:played])
+    final, replayed = rules.play_sequence(board, whole)
+    assert final.is_over() and replayed == score
+    assert whole[: len(line)] == [min(g.cells) for g in rules.removed_groups(board, line)]
+
+
+def test_a_replay_skips_clicks_on_tiles_that_are_gone_or_alone():
+    board = load_board("tuning:3")
+    line = random_line(board, random.Random(1))
+    clicks = tiles.line_to_tiles(board, line)
+    colours = tiles.colours_of(board)
+    out = np.zeros(tiles.CELLS, dtype=np.int64)
+    # every click twice: the second finds its tile gone (a group is removed whole)
+    doubled = np.repeat(clicks, 2)
+    score, played = tiles.replay(colours, doubled, len(doubled), 0, out, tiles.new_scratch(), tiles.NO_SNAPSHOTS, False)
+    assert (score, list(out[:played])) == (rules.play_sequence(board, line)[1], list(clicks))
+
+
+def test_an_illegal_line_is_refused():
+    board = load_board("tuning:3")
+    lone = next((x, y) for x in range(15) for y in range(15) if len(board.region(x, y)) == 1)
+    try:
+        tiles.line_to_tiles(board, [lone])
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a click on a lone tile is not a line")
+
+
+def test_annealing_returns_a_legal_line_never_worse_than_its_guide():
+    for spec in ("tuning:5", "standard:2", "codingame:3"):
+        board = load_board(spec)
+        guide = solve(board, 0.3, algo="nrpa", level=2).moves
+        guide_score = rules.play_sequence(board, guide)[1]
+        score, line = anneal_solve(board, FAR, guide=guide, seed=3, max_edits=30_000)
+        final, replayed = rules.play_sequence(board, line)
+        assert final.is_over() and score == replayed >= guide_score
+
+
+def test_annealing_improves_a_weak_line():
+    board = load_board("tuning:9")
+    guide = random_line(board, random.Random(2))
+    score, _ = anneal_solve(board, FAR, guide=guide, seed=1, max_edits=50_000)
+    assert score > rules.play_sequence(board, guide)[1] + 200
+
+
+def test_annealing_without_a_guide_starts_from_the_greedy_line():
+    board = load_board("tuning:4")
+    kept = kept_colour_of(board, [])
+    start = Annealer(board, None, seed=1)
+    assert start.best_score == finish(board, kept)
+    score, line = anneal_solve(board, FAR, seed=1, max_edits=20_000)
+    assert score == rules.play_sequence(board, line)[1] >= start.best_score
+
+
+def test_annealing_seed_reproduces_and_seeds_differ():
+    board = load_board("tuning:6")
+    guide = random_line(board, random.Random(4))
+    runs = [anneal_solve(board, FAR, guide=guide, seed=s, max_edits=40_000, sweep=10_000) for s in (7, 7, 8)]
+    assert runs[0] == runs[1]
+    assert runs[0][1] != runs[2][1]
+
+
+def test_annealing_meets_its_deadline():
+    board = load_board("tuning:8")
+    guide = random_line(board, random.Random(5))
+    for seconds in (0.05, 0.6):
+        started = time.monotonic()
+        anneal_solve(board, started + seconds, guide=guide, seed=1)
+        assert time.monotonic() - started < seconds + 0.25
+
+
+def test_solve_anneals_its_guide_and_says_so():
+    board = load_board("tuning:10")
+    guide = random_line(board, random.Random(6))
+    solution = solve(board, 0.3, algo="anneal", guide=guide, seed=2)
+    assert solution.notes["guided"]
+    assert solution.score >= rules.play_sequence(board, guide)[1]
+
+
+def test_bad_temperatures_are_refused():
+    board = load_board("tuning:1")
+    for temps in ((1.0, 30.0), (30.0, 0.0)):
+        try:
+            Annealer(board, None, temp_from=temps[0], temp_to=temps[1])
+        except ValueError as e:
+            assert "temperatures" in str(e)
+        else:
+            raise AssertionError(f"{temps} accepted")
