@@ -10,8 +10,10 @@ and lower than the base.
     python benchmarks/samegame_continue.py --boards 31-46 --base nrpa:60:spare=2 \\
         --continue nrpa:60:spare=2,anneal:60,anneal:60:temp_from=100.0 --lines /tmp/base-lines.jsonl
 
-An entry is ``ALGO:SECONDS[:KEY=VALUE...]``; every entry continues from the base line
-(``solve(guide=...)``).  Tune on the tuning boards (the default set), not the standard ones.
+An entry is ``ALGO:SECONDS[:KEY=VALUE...]``, or several joined by ``+``, each continuing
+from the line of the one before (``nrpa:60+anneal:60``); every entry starts from the base
+line (``solve(guide=...)``), which can be such a chain too.  Tune on the tuning boards (the
+default set), not the standard ones.
 """
 
 from __future__ import annotations
@@ -30,12 +32,26 @@ from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve
 
 
-def parse_entry(text: str, where: str) -> tuple[str, float, dict]:
-    algo, seconds, *options = text.split(":")
-    try:
-        return algo, float(seconds), parse_options(options, where)
-    except ValueError:
-        raise SystemExit(f"{where}: {text!r} is not ALGO:SECONDS[:KEY=VALUE...]") from None
+def parse_entry(text: str, where: str) -> list[tuple[str, float, dict]]:
+    """``nrpa:60:spare=2+anneal:60`` -> [("nrpa", 60.0, {"spare": 2}), ("anneal", 60.0, {})]."""
+    steps = []
+    for step in text.split("+"):
+        algo, _, rest = step.partition(":")
+        seconds, *options = rest.split(":")
+        try:
+            steps.append((algo, float(seconds), parse_options(options, where)))
+        except ValueError:
+            raise SystemExit(f"{where}: {step!r} is not ALGO:SECONDS[:KEY=VALUE...]") from None
+    return steps
+
+
+def run_chain(board, steps, seed: int, guide=None):
+    """Each step continues from the line of the one before; the last step's solution."""
+    solution = None
+    for algo, seconds, params in steps:
+        solution = solve(board, seconds, algo=algo, seed=seed, guide=guide, **params)
+        guide = solution.moves
+    return solution
 
 
 def board_numbers(text: str) -> list[int]:
@@ -50,8 +66,8 @@ def board_numbers(text: str) -> list[int]:
 def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]]:
     """The base line of every board: read from ``path`` when it holds one made the same way,
     else searched and appended there."""
-    algo, seconds, params = base
-    made = f"{algo}:{seconds:g}:" + ":".join(f"{k}={v}" for k, v in sorted(params.items())) + f":seed={seed}"
+    made = "+".join(f"{algo}:{seconds:g}:" + ":".join(f"{k}={v}" for k, v in sorted(params.items()))
+                    for algo, seconds, params in base) + f":seed={seed}"
     known = {}
     if path and os.path.exists(path):
         with open(path) as f:
@@ -62,7 +78,7 @@ def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[in
     if missing:
         err.print(f"making base lines for {len(missing)} boards ({made})")
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            found = list(pool.map(lambda spec: solve(load_board(spec), seconds, algo=algo, seed=seed, **params), missing))
+            found = list(pool.map(lambda spec: run_chain(load_board(spec), base, seed), missing))
         for spec, solution in zip(missing, found):
             known[spec] = solution.moves
             if path:
@@ -84,19 +100,20 @@ def main() -> None:
     args = parser.parse_args()
     specs = [f"{args.set}:{n}" for n in board_numbers(args.boards)]
     base = parse_entry(args.base, "--base")
-    entries = [(text, *parse_entry(text, "--continue")) for text in args.continuations.split(",")]
+    entries = [(text, parse_entry(text, "--continue")) for text in args.continuations.split(",")]
     err = console(stderr=True)
     boards = {spec: load_board(spec) for spec in specs}
-    for _, algo, _, params in entries:  # load kernels outside the clock
-        solve(boards[specs[0]], 0.05, algo=algo, **params)
+    for _, steps in entries:  # load kernels outside the clock
+        for algo, _, params in steps:
+            solve(boards[specs[0]], 0.05, algo=algo, **params)
     lines = base_lines(specs, base, args.seed, args.lines, args.workers, err)
     base_scores = {spec: rules.play_sequence(boards[spec], lines[spec])[1] for spec in specs}
     scores: dict[str, dict[str, int]] = {}
-    for text, algo, seconds, params in entries:
+    for text, steps in entries:
         started = time.monotonic()
 
         def run(spec: str) -> int:
-            return solve(boards[spec], seconds, algo=algo, seed=args.seed + 1, guide=lines[spec], **params).score
+            return run_chain(boards[spec], steps, args.seed + 1, lines[spec]).score
 
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
             scores[text] = dict(zip(specs, pool.map(run, specs)))

@@ -145,6 +145,8 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
             params = {**params, "tabu_rank": solution.notes["tabu_rank"]}
         if solution.notes.get("spare"):
             params = {**params, "spare": solution.notes["spare"]}
+        if solution.notes.get("soft"):  # continuing a line no hard colour choice could play
+            params = {**params, "soft": solution.notes["soft"]}
         how = (f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
                + (" guided" if solution.notes.get("guided") else ""))
         improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)

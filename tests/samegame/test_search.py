@@ -7,7 +7,7 @@ import pytest
 
 from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
-from gridfall.samegame.search import solve
+from gridfall.samegame.search import SOFT_CONTINUATION, continuation, solve
 from gridfall.samegame.search.beam import beam_solve
 from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
@@ -287,9 +287,9 @@ def test_solve_continues_a_guide_with_the_colour_choice_that_played_it():
     _, line, _ = nrpa_solve(start, FAR, seed=1, level=1, iterations=20, max_runs=1, tabu_rank=1)
     guide_score = rules.play_sequence(board, line)[1]
     solution = solve(board, 0.3, algo="nrpa", level=1, guide=line)
-    assert solution.notes == {"guided": True, "tabu_rank": 1, "spare": 0} and solution.score >= guide_score
+    assert solution.notes == {"guided": True, "tabu_rank": 1, "spare": 0, "soft": 0.0} and solution.score >= guide_score
     named = solve(board, 0.1, algo="nrpa", level=1, guide=line, tabu_rank=0)  # a choice that cannot play it
-    assert named.notes == {"guided": False, "tabu_rank": 0, "spare": 0}
+    assert named.notes == {"guided": False, "tabu_rank": 0, "spare": 0, "soft": 0.0}
     assert solve(board, 0.1, algo="beam", guide=line).notes == {"guided": False}
 
 
@@ -308,8 +308,39 @@ def test_solve_continues_a_guide_that_gave_up_kept_pairs_with_spare():
         if early_pair:
             break
     assert early_pair
-    assert solve(board, 0.2, algo="nrpa", level=1, guide=line).notes == {"guided": True, "tabu_rank": 0, "spare": 2}
-    assert solve(board, 0.1, algo="nrpa", level=1, guide=line, spare=0).notes["guided"] is False
+    assert solve(board, 0.2, algo="nrpa", level=1, guide=line).notes == {"guided": True, "tabu_rank": 0, "spare": 2,
+                                                                         "soft": 0.0}
+    assert solve(board, 0.1, algo="nrpa", level=1, guide=line, spare=0, soft=0.0).notes["guided"] is False
+
+
+def test_solve_continues_a_line_no_hard_colour_choice_could_play_under_a_soft_tabu():
+    """A line that removes a big group of its kept colour while other groups are left (as
+    annealed lines do) is continued with that colour kept for last, softly; the answer is
+    never below the line."""
+    from gridfall.samegame.search.nrpa import colours_by_count, tabu_rank_of
+
+    board = load_board("tuning:6")
+    start = engine.from_board(board)
+    kept = colours_by_count(start)[0]
+    b, line = board, []
+    while not any(g.colour == kept and g.size >= 4 for g in b.groups()):  # free moves until the kept colour has a group
+        g = max((g for g in b.groups() if g.colour != kept), key=lambda g: g.size)
+        line.append((g.x, g.y))
+        b, _ = b.play(g.x, g.y)
+    g = max((g for g in b.groups() if g.colour == kept), key=lambda g: g.size)
+    line.append((g.x, g.y))  # while free groups are left
+    b, _ = b.play(g.x, g.y)
+    while not b.is_over():
+        g = max(b.groups(), key=lambda g: (g.colour != kept, g.size))
+        line.append((g.x, g.y))
+        b, _ = b.play(g.x, g.y)
+    assert all(tabu_rank_of(start, line, 1, spare) is None for spare in (0, 2))
+    params, guide = continuation(start, line, {})
+    assert guide == line and params["soft"] == SOFT_CONTINUATION and params["tabu_rank"] == 0
+    solution = solve(board, 0.2, algo="nrpa", level=1, guide=line)
+    assert solution.notes["guided"] and solution.notes["soft"] == SOFT_CONTINUATION
+    assert solution.score >= rules.play_sequence(board, line)[1]
+    assert continuation(start, line, {"tabu_rank": 0}) == ({"tabu_rank": 0}, None)  # a named choice: no guide
 
 
 def test_colour_ranks_pick_the_tabu_colour():

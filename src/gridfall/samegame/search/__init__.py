@@ -42,6 +42,9 @@ from gridfall.samegame import engine, rules
 
 ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs", "anneal")
 AUTO_BEAM_BELOW = 1.0  # seconds
+# The weight of a kept colour's move while other moves exist, when NRPA continues a line
+# that removes its big group early (as annealed lines do): the policy can learn to overrule it.
+SOFT_CONTINUATION = 0.05
 
 
 @dataclass
@@ -83,11 +86,21 @@ def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tu
     unless params name one (then the guide only if that choice could have played it).
 
     A guide that gave up pairs of its kept colour early (found with ``spare=2``)
-    is continued with ``spare=2`` unless params say otherwise."""
-    from gridfall.samegame.search.nrpa import can_play, tabu_rank_of
+    is continued with ``spare=2`` unless params say otherwise.  A guide that no
+    colour choice could have played (an annealed line that removes its big group
+    while other groups are left, say) is continued with its largest group's colour
+    kept for last under a soft tabu (``soft``, :data:`SOFT_CONTINUATION`), unless
+    params name a ``soft`` or a ``tabu_rank`` of their own."""
+    from gridfall.samegame.search.nrpa import can_play, colours_by_count, tabu_rank_of
 
     if not guide:
         return params, None
+    if params.get("soft", 0.0) > 0:  # every move is a candidate: any colour choice can play it
+        if params.get("tabu_rank") is not None:
+            return params, guide
+        groups = rules.removed_groups(engine.to_board(start), guide)
+        kept = max(groups, key=lambda g: g.size).colour
+        return {**params, "tabu_rank": colours_by_count(start).index(kept)}, guide
     protect = params.get("protect", 1)
     named = params.get("tabu_rank")
     for spare in [params["spare"]] if "spare" in params else [0, 2]:
@@ -97,7 +110,9 @@ def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tu
             rank = named if can_play(start, guide, named, protect, spare) else None
         if rank is not None:
             return {**params, "tabu_rank": rank, **({"spare": spare} if spare else {})}, guide
-    return params, None
+    if "soft" in params or named is not None:
+        return params, None
+    return continuation(start, guide, {**params, "soft": SOFT_CONTINUATION, "spare": params.get("spare", 2)})
 
 
 def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
@@ -159,7 +174,8 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     notes = {"guided": False}
     if chosen == "nrpa":
         params, guide = continuation(start, guide, params)
-        notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank"), "spare": params.get("spare", 0)}
+        notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank"), "spare": params.get("spare", 0),
+                 "soft": params.get("soft", 0.0)}
         params["guide"] = guide
     elif chosen == "anneal" and guide:
         notes = {"guided": True}

@@ -8,10 +8,10 @@ every other click, and each candidate is replayed whole (about 100,000 a
 second on one core):
 
 * move one click to another place in the line (later, so that its group can
-  grow; earlier, so that it stops joining others);
+  grow; earlier, so that it stops joining others), or a run of two to four;
 * swap a click with one of the next few;
 * drop a click (its tiles go with a later group, or are left to the finish);
-* add a click on a random tile somewhere.
+* add a click somewhere, on a tile that is in a group there.
 
 The replay skips clicks that no longer remove a group and finishes the line
 greedily (largest group first, the kept colour last), so every candidate is a
@@ -31,10 +31,11 @@ import numpy as np
 from gridfall.jit import below, new_rng, njit, uniform
 from gridfall.samegame import rules
 from gridfall.samegame.search import tiles
-from gridfall.samegame.search.tiles import CELLS
+from gridfall.samegame.search.tiles import CELLS, H
 
 SWEEP = 2_000_000  # edits a sweep (about 20 s on one core)
-CHUNK = 20_000  # edits a kernel call: the deadline is checked between calls
+CHUNK = 20_000  # edits a kernel call at most: the deadline is checked between calls
+CHUNK_SECONDS = 0.02  # ... and about this long a call, by the rate measured so far
 TEMP_FROM = 30.0
 TEMP_TO = 1.0
 SWAP_REACH = 5  # a swap exchanges a click with one of the next SWAP_REACH
@@ -42,28 +43,63 @@ SWAP_REACH = 5  # a swap exchanges a click with one of the next SWAP_REACH
 # what a state array holds: the current line's length and score, the best's
 N_CURRENT, CURRENT, N_BEST, BEST = range(4)
 
-MOVE, SWAP, DROP, ADD = range(4)
+MOVE, SWAP, DROP, ADD, SEGMENT = range(5)
+OPS = 5
+SEGMENT_MAX = 4  # a segment move carries 2..SEGMENT_MAX clicks in a row
+ADD_TRIES = 8  # cells drawn to find one in a group, for an added click
 
 
 @njit(inline="always")
-def _edit(op, current, n, candidate, rng, start_tiles, n_tiles):
+def _move_segment(current, n, i, length, j, candidate):
+    """current[:n] with current[i:i + length] taken out and put back before the j-th of the
+    others; returns the first index where candidate differs from current."""
+    k = 0
+    for a in range(n):
+        if i <= a < i + length:
+            continue
+        if k == j:
+            for b in range(length):
+                candidate[k + b] = current[i + b]
+            k += length
+        candidate[k] = current[a]
+        k += 1
+    if k < n:  # put back after all the others
+        for b in range(length):
+            candidate[k + b] = current[i + b]
+    return min(i, j)
+
+
+@njit(inline="always")
+def _tile_in_a_group(colours, snaps, j, rng):
+    """A tile that is in a group of two or more before click j of the current line (from the
+    recorded positions), or -1 if ADD_TRIES random cells found none."""
+    columns = snaps.columns[j]
+    if columns == 0:
+        return -1
+    grid = snaps.grid[j]
+    heights = snaps.heights[j]
+    for _ in range(ADD_TRIES):
+        x = below(rng, columns)
+        y = below(rng, heights[x])
+        t = grid[H * x + y]
+        c = colours[t]
+        if (y + 1 < heights[x] and colours[grid[H * x + y + 1]] == c) or (y > 0 and colours[grid[H * x + y - 1]] == c) \
+                or (x + 1 < columns and y < heights[x + 1] and colours[grid[H * (x + 1) + y]] == c) \
+                or (x > 0 and y < heights[x - 1] and colours[grid[H * (x - 1) + y]] == c):
+            return t
+    return -1
+
+
+@njit(inline="always")
+def _edit(op, current, n, candidate, rng, colours, snaps):
     """Write an edited copy of current[:n] to candidate; returns its length and the first
     click where the two differ (the replay starts there)."""
     if op == MOVE and n > 1:
-        i, j = below(rng, n), below(rng, n)
-        moved = current[i]
-        k = 0
-        for a in range(n):  # current without i, moved inserted before the j-th of the rest
-            if a == i:
-                continue
-            if k == j:
-                candidate[k] = moved
-                k += 1
-            candidate[k] = current[a]
-            k += 1
-        if k < n:
-            candidate[k] = moved
-        return n, min(i, j)
+        return n, _move_segment(current, n, below(rng, n), 1, below(rng, n), candidate)
+    if op == SEGMENT and n > SEGMENT_MAX:
+        length = 2 + below(rng, SEGMENT_MAX - 1)
+        i = below(rng, n - length + 1)
+        return n, _move_segment(current, n, i, length, below(rng, n - length + 1), candidate)
     if op == SWAP and n > 1:
         candidate[:n] = current[:n]
         i = below(rng, n - 1)
@@ -75,25 +111,29 @@ def _edit(op, current, n, candidate, rng, start_tiles, n_tiles):
         candidate[:i] = current[:i]
         candidate[i:n - 1] = current[i + 1:n]
         return n - 1, i
-    j = below(rng, n + 1)  # ADD
+    # ADD: a click on a tile that is in a group there (the current line's position before click j)
+    j = below(rng, n + 1)
+    t = _tile_in_a_group(colours, snaps, j, rng)
     candidate[:j] = current[:j]
-    candidate[j] = start_tiles[below(rng, n_tiles)]
+    if t < 0:  # none found: the candidate is the current line
+        candidate[j:n] = current[j:n]
+        return n, n
+    candidate[j] = t
     candidate[j + 1:n + 1] = current[j:n]
     return n + 1, j
 
 
 @njit(nogil=True, cache=True)
 def sweep_part(colours, kept_colour, state, current, best, edits, done, total, temp_from, temp_to, rng,
-               candidate, out, start_tiles, s, snaps):
+               candidate, out, s, snaps):
     """``edits`` edits of a sweep of ``total``, ``done`` of them made before: the temperature at
     edit e of the sweep is temp_from * (temp_to / temp_from) ** (e / total).  Updates the
     current and best lines (tiles) and their lengths and scores in ``state``; ``snaps`` holds
     the positions along the current line."""
-    n_tiles = start_tiles.shape[0]
     ratio = temp_to / temp_from
     for e in range(edits):
         temp = temp_from * ratio ** ((done + e) / total)
-        n, first = _edit(below(rng, 4), current, state[N_CURRENT], candidate, rng, start_tiles, n_tiles)
+        n, first = _edit(below(rng, OPS), current, state[N_CURRENT], candidate, rng, colours, snaps)
         out[:first] = current[:first]
         score, played = tiles.replay_from(colours, candidate, first, n, kept_colour, out, s, snaps, False)
         delta = score - state[CURRENT]
@@ -135,7 +175,6 @@ class Annealer:
         self.temp_from, self.temp_to, self.sweep = temp_from, temp_to, sweep
         self.on_improve = on_improve
         self.rng = new_rng(seed)
-        self.start_tiles = np.flatnonzero(self.colours >= 0).astype(np.int64)
         self._s = tiles.new_scratch()
         self._snaps = tiles.new_snapshots()
         self._candidate = np.zeros(2 * CELLS, dtype=np.int64)
@@ -148,6 +187,7 @@ class Annealer:
         self.best[:played] = self._out[:played]
         self.state = np.array([0, 0, played, score], dtype=np.int64)
         self.edits = 0
+        self.rate = 0.0  # edits a second, once measured
 
     @property
     def best_score(self) -> int:
@@ -173,17 +213,16 @@ class Annealer:
             tiles.replay(self.colours, self.current, n, self.kept_colour, self._out, self._s, self._snaps, True)
             done = 0
             while done < total and time.monotonic() < deadline:
-                edits = min(CHUNK, total - done)
+                edits = min(CHUNK, total - done, max(100, int(self.rate * CHUNK_SECONDS)))
                 before = self.state[BEST]
                 sweep_part(self.colours, self.kept_colour, self.state, self.current, self.best, edits, done, total,
-                           self.temp_from, self.temp_to, self.rng, self._candidate, self._out, self.start_tiles,
-                           self._s, self._snaps)
+                           self.temp_from, self.temp_to, self.rng, self._candidate, self._out, self._s, self._snaps)
                 done += edits
                 if self.state[BEST] > before and self.on_improve is not None:
                     self.on_improve(self.best_score)
+                self.rate = done / max(time.monotonic() - began, 1e-6)
                 if not math.isinf(deadline):  # as many edits as fit in the time left at the sweep's start
-                    rate = done / max(time.monotonic() - began, 1e-6)
-                    total = max(done, min(total, int(rate * left)))
+                    total = max(done, min(total, int(self.rate * left)))
             self.edits += done
 
 
