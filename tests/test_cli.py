@@ -171,6 +171,16 @@ def test_solve_continues_from_the_stored_line_unless_fresh(tmp_path):
     assert not fresh["continued"]
 
 
+def test_solve_anneals_the_stored_line(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    first = json.loads(run("samegame", "solve", "tuning:21", "--time", "0.3", "--algo", "nrpa", "--level", "2",
+                           "--workers", "1", "--store", store, "--json").output)
+    annealed = json.loads(run("samegame", "solve", "tuning:21", "--time", "0.5", "--algo", "anneal", "--workers", "1",
+                              "--store", store, "--json").output)
+    assert annealed["algo"] == "anneal" and annealed["continued"]
+    assert annealed["search_score"] >= first["score"] and annealed["score"] == max(annealed["search_score"], first["score"])
+
+
 def test_connect4_solve_and_analyze():
     result = run("connect4", "solve", "44444", "--json")
     data = json.loads(result.output)

@@ -145,14 +145,16 @@ def _open_store(store_path: str | None):
 @click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
               help="Seconds to search (the search kernels load before the clock starts; "
                    "the first use compiles them).")
-@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True,
-              help="auto: beam under 1 s, else nrpa.")
+@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs", "anneal"]), default="auto",
+              show_default=True,
+              help="auto: beam under 1 s, else nrpa; anneal: improve the stored line (else the greedy line) "
+                   "by simulated annealing, what pays once nrpa has converged.")
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same search).")
 @click.option("--fresh", is_flag=True,
-              help="nrpa: search from scratch instead of continuing from the stored line.")
+              help="nrpa, anneal: search from scratch instead of continuing from the stored line.")
 @_store_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int, fresh: bool,
@@ -164,6 +166,8 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     from it (a level-4 search that starts there, keeping for last the colour
     that line kept) unless --fresh.  Every line is replayed on the rules of
     record before it is printed, so the score is exactly the referee's.
+    anneal edits the stored line as a whole (moving, dropping and adding
+    clicks) and keeps what scores more.
     """
     from gridfall.samegame.search import resolve_algo
     from gridfall.samegame.search import solve as run_solve
