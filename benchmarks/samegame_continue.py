@@ -66,7 +66,7 @@ def board_numbers(text: str) -> list[int]:
 def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]]:
     """The base line of every board: read from ``path`` when it holds one made the same way,
     else searched and appended there."""
-    made = "+".join(f"{algo}:{seconds:g}:" + ":".join(f"{k}={v}" for k, v in sorted(params.items()))
+    made = "+".join(":".join([algo, f"{seconds:g}", *(f"{k}={v}" for k, v in sorted(params.items()))])
                     for algo, seconds, params in base) + f":seed={seed}"
     known = {}
     if path and os.path.exists(path):

@@ -141,3 +141,14 @@ def test_bad_temperatures_are_refused():
             assert "temperatures" in str(e)
         else:
             raise AssertionError(f"{temps} accepted")
+
+
+def test_auto_polishes_nrpa_lines_and_an_explicit_nrpa_does_not():
+    board = load_board("tuning:2")
+    auto = solve(board, 1.5, algo="auto", seed=3)
+    assert auto.algo == "nrpa+anneal" and auto.notes["polished"] >= 0
+    assert rules.play_sequence(board, auto.moves)[1] == auto.score
+    plain = solve(board, 1.5, algo="nrpa", seed=3)
+    assert plain.algo == "nrpa" and "polished" not in plain.notes
+    quick = solve(board, 0.3, algo="auto", seed=3)  # beam re-plans inside a turn, unpolished
+    assert quick.algo == "beam" and "polished" not in quick.notes

@@ -147,8 +147,9 @@ def _open_store(store_path: str | None):
                    "the first use compiles them).")
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs", "anneal"]), default="auto",
               show_default=True,
-              help="auto: beam under 1 s, else nrpa; anneal: improve the stored line (else the greedy line) "
-                   "by simulated annealing, what pays once nrpa has converged.")
+              help="auto: beam under 1 s, else nrpa with its last 30% of the time annealing its line; "
+                   "anneal: improve the stored line (else the greedy line) by simulated annealing, "
+                   "what pays once nrpa has converged.")
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")

@@ -16,9 +16,9 @@ Algorithms (one module each):
 * ``anneal``: simulated annealing on a whole line (:mod:`.anneal`), from the
   guide (else from the greedy line): it improves lines NRPA has converged on;
 * ``auto``: ``beam`` for budgets under a second (re-planning inside a 50 ms
-  turn), else ``nrpa``, the strongest at the online budget
-  (``benchmarks/samegame_search.py``; a quarter of the time given to ``mcbs``
-  first measured no better at 20 s).
+  turn), else ``nrpa`` with the last ``AUTO_POLISH`` of its time spent annealing
+  its line, the strongest at the online budget (``benchmarks/samegame_search.py``;
+  a quarter of the time given to ``mcbs`` first measured no better at 20 s).
 
 With ``workers > 1`` that many independent searches run in threads (the
 kernels release the GIL) with seeds ``seed, seed + 1, ...``; the best line wins.
@@ -42,6 +42,9 @@ from gridfall.samegame import engine, rules
 
 ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs", "anneal")
 AUTO_BEAM_BELOW = 1.0  # seconds
+# The share of its time ``auto`` gives to annealing NRPA's line: NRPA finds the shape of a
+# line (which colour goes last), annealing its details (tuning boards 1-30 at 19 s, docs/DESIGN.md).
+AUTO_POLISH = 0.3
 # The weight of a kept colour's move while other moves exist, when NRPA continues a line
 # that removes its big group early (as annealed lines do): the policy can learn to overrule it.
 SOFT_CONTINUATION = 0.05
@@ -149,7 +152,7 @@ def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_impr
 
 
 def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: int = 1, seed: int = 0,
-          on_improve=None, guide: list[tuple[int, int]] | None = None, polish: float = 0.0,
+          on_improve=None, guide: list[tuple[int, int]] | None = None, polish: float | None = None,
           **params) -> Solution:
     """Search ``board`` for ``seconds`` and return the best line found.
 
@@ -163,9 +166,12 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
 
     ``polish`` (a share of the time, 0 to 1) ends the search early and anneals
     its best line for the rest of the time (:mod:`.anneal`), one annealer per
-    worker; ``notes["polished"]`` says how much that added.
+    worker; ``notes["polished"]`` says how much that added.  By default ``auto``
+    polishes with ``AUTO_POLISH`` of the time when it runs NRPA, and no other does.
     """
     chosen = resolve_algo(algo, seconds)
+    if polish is None:
+        polish = AUTO_POLISH if algo == "auto" and chosen == "nrpa" else 0.0
     if not 0 <= polish < 1:
         raise ValueError(f"polish must be a share of the time in [0, 1), not {polish}")
     started = time.monotonic()
@@ -197,6 +203,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
         found = score
         score, moves = _run_all("anneal", start, deadline, seed, workers, improved, {"guide": moves})
         notes["polished"] = score - found
+        chosen += "+anneal"
     final, replayed = rules.play_sequence(board, moves)
     if replayed != score:
         raise AssertionError(f"{chosen} claimed {score} but its line scores {replayed} under the rules")
