@@ -152,3 +152,13 @@ def test_auto_polishes_nrpa_lines_and_an_explicit_nrpa_does_not():
     assert plain.algo == "nrpa" and "polished" not in plain.notes
     quick = solve(board, 0.3, algo="auto", seed=3)  # beam re-plans inside a turn, unpolished
     assert quick.algo == "beam" and "polished" not in quick.notes
+
+
+def test_the_solve_help_gives_autos_share_of_annealing():
+    from click.testing import CliRunner
+
+    from gridfall.cli import main
+    from gridfall.samegame.search import AUTO_POLISH
+
+    result = CliRunner().invoke(main, ["samegame", "solve", "--help"])
+    assert f"last {AUTO_POLISH:.0%} of the time annealing" in " ".join(result.output.split())

@@ -174,6 +174,8 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
         polish = AUTO_POLISH if algo == "auto" and chosen == "nrpa" else 0.0
     if not 0 <= polish < 1:
         raise ValueError(f"polish must be a share of the time in [0, 1), not {polish}")
+    if chosen == "anneal":
+        polish = 0.0  # annealing an annealed line: the whole time goes to the one run
     started = time.monotonic()
     deadline = started + seconds
     start = engine.from_board(board)
@@ -199,7 +201,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
 
     search_deadline = deadline - polish * seconds
     score, moves = _run_all(chosen, start, search_deadline, seed, workers, improved, params)
-    if polish and chosen != "anneal":
+    if polish:
         found = score
         score, moves = _run_all("anneal", start, deadline, seed, workers, improved, {"guide": moves})
         notes["polished"] = score - found
