@@ -61,6 +61,16 @@ def test_new_boards_have_no_line_and_a_legal_move():
         assert not lines(board.grid())
 
 
+def test_legal_moves_are_the_swaps_is_legal_accepts():
+    gen = Generator(11)
+    boards = [new_board(size, gen) for size in (8, 11, 12, 13)]
+    boards.append(EXAMPLE.play(5, 3, "R").board_after)  # holes: no swap may move one
+    for board in boards:
+        n = board.size
+        every = [(c, r, d) for r in range(1, n + 1) for c in range(1, n + 1) for d in "RD" if board.is_legal(c, r, d)]
+        assert board.legal_moves() == every
+
+
 def test_refill_never_makes_a_line():
     gen = Generator(3)
     board = new_board(8, gen)

@@ -26,7 +26,7 @@ from typing import IO
 from gridfall.arena.elo import MatchScore
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
-from gridfall.connect4.rules import STEAL, Game, IllegalAction
+from gridfall.connect4.rules import STEAL, Game, IllegalAction, Outcome, action_text, parse_action
 
 WIDTH, HEIGHT = 9, 7
 FIRST_TURN_SECONDS = 1.0
@@ -51,8 +51,8 @@ class GameRecord:
 
     def points(self, seat: int) -> int:
         if self.winner is None:
-            return 5
-        return 10 if self.winner == seat else 0
+            return Outcome.DRAW.points
+        return (Outcome.WIN if self.winner == seat else Outcome.LOSS).points
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -75,14 +75,6 @@ def tally(records: list[GameRecord], is_ours) -> tuple[MatchScore, int, int]:
         ours += r.points(seat)
         theirs += r.points(1 - seat)
     return score, ours, theirs
-
-
-def parse_action(line: str) -> int:
-    """The action of an answer line: STEAL (any case) is -2; ValueError if unparsable."""
-    token = line.strip().split(" ", 1)[0]
-    if token.upper() == "STEAL":
-        return STEAL
-    return int(token)
 
 
 def turn_input(game: Game, seat: int, first: bool, previous: int) -> str:
@@ -179,7 +171,7 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
                 action = None
             if action not in valid:
                 action = min((a for a in valid if a != STEAL), key=lambda x: abs(2 * x - (width - 1)))
-            out.write(("STEAL" if action == STEAL else str(action)) + "\n")
+            out.write(action_text(action) + "\n")
             out.flush()
     except EOFError:
         return

@@ -26,13 +26,48 @@ Bitboards
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
+
+from gridfall.interface import IllegalAction as _IllegalAction
 
 STEAL = -2
-WIN, DRAW, LOSS = 10, 5, 0  # CodinGame points
 
 
-class IllegalAction(ValueError):
+class Outcome(Enum):
+    """A finished game's result for one player: CodinGame's points and OpenSpiel's utility."""
+
+    WIN = (10, 1)
+    DRAW = (5, 0)
+    LOSS = (0, -1)
+
+    @property
+    def points(self) -> int:
+        return self.value[0]
+
+    @property
+    def utility(self) -> int:
+        return self.value[1]
+
+
+class IllegalAction(_IllegalAction):
     """An action the referee refuses; the message says why."""
+
+
+def parse_action(text: str) -> int:
+    """The protocol's action in a line: the word before the first space, ``STEAL`` (any case)
+    or an integer (-2 is STEAL too).  ValueError naming the text if it is neither."""
+    token = text.strip().split(" ", 1)[0]
+    if token.upper() == "STEAL":
+        return STEAL
+    try:
+        return int(token)
+    except ValueError:
+        raise ValueError(f"{text[:40]!r} is neither a column nor STEAL") from None
+
+
+def action_text(action: int) -> str:
+    """The protocol's text of an action: the column, or ``STEAL``."""
+    return "STEAL" if action == STEAL else str(action)
 
 
 @dataclass(frozen=True)
@@ -192,11 +227,19 @@ class Game:
     def is_terminal(self) -> bool:
         return self.winner is not None or self.position.is_full()
 
-    def returns(self) -> tuple[int, int]:
-        """CodinGame points of (player 0, player 1): win 10, draw 5, loss 0."""
+    def outcome(self, player: int) -> Outcome | None:
+        """The result for ``player`` once the game is over, else None."""
+        if not self.is_terminal():
+            return None
         if self.winner is None:
-            return (DRAW, DRAW) if self.is_terminal() else (0, 0)
-        return (WIN, LOSS) if self.winner == 0 else (LOSS, WIN)
+            return Outcome.DRAW
+        return Outcome.WIN if self.winner == player else Outcome.LOSS
+
+    def returns(self) -> tuple[int, int]:
+        """CodinGame points of (player 0, player 1): win 10, draw 5, loss 0 (0, 0 while playing)."""
+        if not self.is_terminal():
+            return (0, 0)
+        return (self.outcome(0).points, self.outcome(1).points)
 
     def clone(self) -> "Game":
         return Game(self.width, self.height, self.steal, self.turn, self.position, self.winner, list(self.history))

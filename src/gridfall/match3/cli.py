@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.match3.codeabbey import DEFAULT_SEED
+from gridfall.match3.rules import DEFAULT_SEED
 
 
 @click.group()

@@ -22,10 +22,8 @@ from typing import Callable
 
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.match3.rules import (
-    BOARD_SIZES, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
+    BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
 )
-
-DEFAULT_SEED = 370
 
 
 @dataclass

@@ -25,14 +25,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gridfall.interface import IllegalAction
+
 JEWELS = "ABCDEFG"
 HOLE = "*"
 DIRECTIONS = {"R": (1, 0), "L": (-1, 0), "D": (0, 1), "U": (0, -1)}
 MOVES_PER_GAME = 1000
 BOARD_SIZES = (8, 11, 12, 13)
+DEFAULT_SEED = 370  # gridfall's choice for the generator's first X when none is given
 
 
-class IllegalMove(ValueError):
+class IllegalMove(IllegalAction):
     """A move the rules refuse; the message says why."""
 
 
@@ -192,9 +195,23 @@ class Board:
         return _makes_line(grid, row - 1, col - 1) or _makes_line(grid, row2 - 1, col2 - 1)
 
     def legal_moves(self) -> list[tuple[int, int, str]]:
-        """Every legal move as (col, row, dir), using R and D only (each swap once)."""
+        """Every legal move as (col, row, dir), using R and D only (each swap once).
+
+        The same test as :meth:`is_legal`, on one grid: swap, look for a line through either
+        cell, swap back."""
         n = self.size
-        return [(c, r, d) for r in range(1, n + 1) for c in range(1, n + 1) for d in "RD" if self.is_legal(c, r, d)]
+        grid = self.grid()
+        moves = []
+        for r in range(n):
+            for c in range(n):
+                for d, (r2, c2) in (("R", (r, c + 1)), ("D", (r + 1, c))):
+                    if r2 == n or c2 == n or HOLE in (grid[r][c], grid[r2][c2]):
+                        continue
+                    grid[r][c], grid[r2][c2] = grid[r2][c2], grid[r][c]
+                    if _makes_line(grid, r, c) or _makes_line(grid, r2, c2):
+                        moves.append((c + 1, r + 1, d))
+                    grid[r][c], grid[r2][c2] = grid[r2][c2], grid[r][c]
+        return moves
 
     def play(self, col: int, row: int, direction: str) -> MoveResult:
         """Swap, then explode and shake down until no line is left (no refill)."""

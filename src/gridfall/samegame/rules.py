@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from gridfall.interface import IllegalAction
+
 WIDTH = 15
 HEIGHT = 15
 COLOURS = 5
@@ -46,7 +48,7 @@ def points(size: int) -> int:
     return (size - 2) ** 2
 
 
-class IllegalMove(ValueError):
+class IllegalMove(IllegalAction):
     """A click the rules refuse; ``reason`` is the referee's wording."""
 
     def __init__(self, reason: str, x: int, y: int):

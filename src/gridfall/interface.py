@@ -1,0 +1,160 @@
+"""The one game interface: a game object and a state object per game, with OpenSpiel's verbs.
+
+Every game of gridfall is played through the same two objects, named and behaving as in
+OpenSpiel's Python games, so that one player, one adapter, one arena and one viewer serve all
+three games::
+
+    game = gridfall.load_game("connect4")      # or "samegame", "match3"
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(random.choice(state.legal_actions()))
+    state.returns()                            # one value per player
+
+Players are numbered from 0; ``current_player()`` is ``TERMINAL`` (-4, as in OpenSpiel) once the
+game is over.  No gridfall game has chance nodes: Match-3's refill is CodeAbbey's seeded
+generator, owned by the state (see :mod:`gridfall.match3.state` for why).
+
+Actions are integers in ``range(game.num_distinct_actions())``, fixed per game:
+
+============  =============================  =========================================
+game          action                         text (``action_to_string``)
+============  =============================  =========================================
+samegame      cell ``x * 15 + y``: the       ``"x y"``, (0, 0) bottom left; any cell
+              group's smallest (x, y) in     of a group is accepted by
+              ``legal_actions()``            ``apply_action``, as on CodinGame
+connect4      column ``0..width-1``; STEAL   ``"4"``, ``"STEAL"`` (``"-2"`` is read
+              is ``width`` (9 on 9x7)        too)
+match3        ``((row-1)*N + col-1)*2 + d``  ``"col row dir"``, 1-based, row 1 on top;
+              with d = 0 for R, 1 for D;     L and U are read as the same swap seen
+              N the board's size             from the other cell
+============  =============================  =========================================
+
+``str(state)`` is the board as the platform sends it; ``state.serialize()`` is the game's
+parameters and action history, and ``game.deserialize_state(text)`` replays it.
+
+The interface sits on each game's rules of record (the ``rules.py`` modules): it adds the
+verbs and the action numbering, never a second implementation of the rules.
+"""
+
+from __future__ import annotations
+
+import json
+
+TERMINAL = -4  # current_player() once the game is over (pyspiel.PlayerId.TERMINAL)
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; every game's own error derives from it."""
+
+
+class GameBase:
+    """What the three games share: parameters, the action range, serialisation.
+
+    A subclass sets ``short_name`` and implements ``num_distinct_actions``, ``num_players``,
+    ``max_game_length``, ``new_initial_state`` and ``get_parameters``.
+    """
+
+    short_name = ""
+
+    def num_distinct_actions(self) -> int:
+        raise NotImplementedError
+
+    def num_players(self) -> int:
+        raise NotImplementedError
+
+    def max_game_length(self) -> int:
+        raise NotImplementedError
+
+    def get_parameters(self) -> dict:
+        raise NotImplementedError
+
+    def new_initial_state(self) -> "StateBase":
+        raise NotImplementedError
+
+    def deserialize_state(self, text: str) -> "StateBase":
+        """The state that ``state.serialize()`` wrote: the game's parameters must match this game's."""
+        try:
+            record = json.loads(text)
+            name, parameters, history = record["game"], record["parameters"], record["history"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"not a serialised gridfall state: {e}") from None
+        if name != self.short_name or parameters != self.get_parameters():
+            raise ValueError(f"the state is of {name}{parameters}, this game is {self}")
+        state = self.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        return state
+
+    def __str__(self) -> str:
+        parameters = ",".join(f"{k}={v}" for k, v in self.get_parameters().items())
+        return f"{self.short_name}({parameters})"
+
+    def __repr__(self) -> str:
+        return f"<gridfall game {self}>"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GameBase) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+class StateBase:
+    """The verbs every state has; a subclass implements the game-specific ones.
+
+    A subclass implements ``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
+    ``is_terminal``, ``returns``, ``rewards``, ``action_to_string``, ``string_to_action`` and
+    ``__str__``, and keeps ``self.game`` and ``self._history`` (the actions applied).
+    """
+
+    game: GameBase
+    _history: list[int]
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal action id, 0 elsewhere, over the whole action range."""
+        mask = [0] * self.game.num_distinct_actions()
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def move_number(self) -> int:
+        return len(self._history)
+
+    def serialize(self) -> str:
+        return json.dumps({"game": self.game.short_name, "parameters": self.game.get_parameters(),
+                           "history": self._history})
+
+    def get_game(self) -> GameBase:
+        return self.game
+
+    def _player_matches(self, player: int | None) -> bool:
+        """OpenSpiel's legal_actions(player): a player not to move has none."""
+        return player is None or player == self.current_player()
+
+    def _check_action(self, action) -> int:
+        """An action id in range, as an int; IllegalAction naming it otherwise."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            try:
+                as_int = int(action)
+            except (TypeError, ValueError):
+                raise IllegalAction(f"action {action!r} is not an integer") from None
+            if as_int != action:
+                raise IllegalAction(f"action {action!r} is not an integer")
+            action = as_int
+        if not 0 <= action < self.game.num_distinct_actions():
+            raise IllegalAction(f"action {action} is outside 0..{self.game.num_distinct_actions() - 1}")
+        if self.is_terminal():
+            raise IllegalAction("the game is over")
+        return action
+
+    def __repr__(self) -> str:
+        return f"<{self.game} after {len(self._history)} actions>\n{self}"

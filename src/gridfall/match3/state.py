@@ -1,0 +1,166 @@
+"""Match-3 through the one game interface (:mod:`gridfall.interface`), on the rules of record.
+
+One player, one board of CodeAbbey's challenge: the board of ``size`` drawn from the generator
+seeded with ``seed``, played until ``moves`` moves or until no legal move is left.  An action is
+a swap, ``((row - 1) * size + col - 1) * 2 + d`` with d = 0 for R and 1 for D (every swap has
+one such name; ``"col row L"`` is read as the same swap from its left cell).  ``returns()`` is
+the points so far, ``rewards()`` the points of the last move, cascades included.
+
+The refill is CodeAbbey's seeded generator, owned by the state, rather than a chance node:
+- it is the platform's own rule, so a game here is the referee's game move for move, and its
+  returns equal the referee's score for the same seed and moves;
+- the generator redraws a jewel that would complete a line, so the next jewel's distribution
+  depends on its neighbours and on the generator's state; a chance node would have to invent a
+  distribution the platform does not use;
+- one decision node per move keeps the game a plain one-player game for every framework.
+A clone carries the generator, so a search through clones sees the true refills (a player on
+CodeAbbey does not know the generator's state); :meth:`Match3State.reseeded` gives a copy with
+other refills for a search that should not.
+"""
+
+from __future__ import annotations
+
+from gridfall.interface import TERMINAL, GameBase, IllegalAction, StateBase
+from gridfall.match3.rules import (
+    DEFAULT_SEED, DIRECTIONS, JEWELS, MOVES_PER_GAME, Board, Generator, new_board, refilled,
+)
+
+SWAP_DIRECTIONS = "RD"  # the two directions that name every swap once
+
+
+class Match3Game(GameBase):
+    """One Match-3 board of ``size`` from the generator seeded with ``seed``, for ``moves`` moves."""
+
+    short_name = "match3"
+
+    def __init__(self, size: int = 8, seed: int = DEFAULT_SEED, moves: int = MOVES_PER_GAME):
+        if not 3 <= int(size) <= 40:
+            raise ValueError(f"size {size}: a board is 3x3 to 40x40 (CodeAbbey plays 8, 11, 12 and 13)")
+        if int(moves) < 1:
+            raise ValueError(f"moves {moves}: a game has at least one move")
+        self.size, self.seed, self.moves = int(size), int(seed), int(moves)
+        gen = Generator(self.seed)
+        self.board = new_board(self.size, gen)
+        self._generator_after_board = gen.x
+
+    def num_distinct_actions(self) -> int:
+        return self.size * self.size * 2
+
+    def num_players(self) -> int:
+        return 1
+
+    def max_game_length(self) -> int:
+        return self.moves
+
+    def get_parameters(self) -> dict:
+        return {"size": self.size, "seed": self.seed, "moves": self.moves}
+
+    def observation_shape(self) -> tuple[int, int, int]:
+        return (len(JEWELS), self.size, self.size)
+
+    def new_initial_state(self) -> "Match3State":
+        return Match3State(self, self.board, Generator(self._generator_after_board))
+
+    def swap_action(self, col: int, row: int, direction: str) -> int:
+        """The action id of a swap given as (col, row, dir), any of R, L, D, U."""
+        n = self.size
+        if direction not in DIRECTIONS:
+            raise IllegalAction(f"direction {direction!r} is not one of R, L, D, U")
+        if direction in "LU":  # the same swap, named from the other cell
+            dc, dr = DIRECTIONS[direction]
+            col, row, direction = col + dc, row + dr, "R" if direction == "L" else "D"
+        if not (1 <= col <= n and 1 <= row <= n) or (direction == "R" and col == n) or (direction == "D" and row == n):
+            raise IllegalAction(f"the swap leaves the {n}x{n} board")
+        return ((row - 1) * n + col - 1) * 2 + SWAP_DIRECTIONS.index(direction)
+
+    def action_swap(self, action: int) -> tuple[int, int, str]:
+        """(col, row, dir) of an action id, dir R or D."""
+        cell, d = divmod(action, 2)
+        row, col = divmod(cell, self.size)
+        return col + 1, row + 1, SWAP_DIRECTIONS[d]
+
+
+class Match3State(StateBase):
+    def __init__(self, game: Match3Game, board: Board, generator: Generator):
+        self.game = game
+        self.board = board
+        self.generator = generator
+        self.score = 0
+        self.last_points = 0
+        self.cascades: list[list[int]] = []  # the jewels each cascade removed, move by move
+        self._history: list[int] = []
+        self._legal = None
+
+    def _legal_ids(self) -> list[int]:
+        if self._legal is None:
+            self._legal = [self.game.swap_action(c, r, d) for c, r, d in self.board.legal_moves()]
+        return self._legal
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if not self._player_matches(player) or self.is_terminal():
+            return []
+        return list(self._legal_ids())
+
+    def apply_action(self, action: int) -> None:
+        action = self._check_action(action)
+        if action % 2 == 0 and action // 2 % self.game.size == self.game.size - 1:
+            raise IllegalAction(f"action {action}: a swap R from the last column leaves the board")
+        result = self.board.play(*self.game.action_swap(action))  # IllegalMove if it makes no line
+        self.board = refilled(result.board_after, self.generator)
+        self.last_points = result.points
+        self.score += result.points
+        self.cascades.append(result.removed)
+        self._legal = None
+        self._history.append(action)
+
+    def is_terminal(self) -> bool:
+        return len(self._history) >= self.game.moves or not self._legal_ids()
+
+    def returns(self) -> list[float]:
+        return [float(self.score)]
+
+    def rewards(self) -> list[float]:
+        return [float(self.last_points)]
+
+    def clone(self) -> "Match3State":
+        other = Match3State(self.game, self.board, Generator(self.generator.x))
+        other.score, other.last_points, other._legal = self.score, self.last_points, self._legal
+        other.cascades = [list(c) for c in self.cascades]
+        other._history = list(self._history)
+        return other
+
+    def reseeded(self, seed: int) -> "Match3State":
+        """A clone whose later refills come from the generator seeded with ``seed``."""
+        other = self.clone()
+        other.generator = Generator(seed)
+        return other
+
+    def action_to_string(self, *args) -> str:
+        """``"col row dir"`` as CodeAbbey's suggest returns it; ``(action)`` or ``(player, action)``."""
+        col, row, direction = self.game.action_swap(args[-1])
+        return f"{col} {row} {direction}"
+
+    def string_to_action(self, *args) -> int:
+        words = args[-1].replace(",", " ").split()
+        try:
+            col, row, direction = int(words[0]), int(words[1]), words[2].upper()
+        except (IndexError, ValueError):
+            raise IllegalAction(f"{args[-1]!r} is not 'col row dir'") from None
+        return self.game.swap_action(col, row, direction)
+
+    def observation_planes(self):
+        """One-hot planes ``[jewel][row][col]``, row 0 the top row (a numpy array)."""
+        import numpy as np
+
+        n = self.game.size
+        planes = np.zeros((len(JEWELS), n, n), dtype=np.int8)
+        for r, line in enumerate(self.board.rows):
+            for c, jewel in enumerate(line):
+                planes[JEWELS.index(jewel), r, c] = 1
+        return planes
+
+    def __str__(self) -> str:
+        return self.board.text()

@@ -1,0 +1,130 @@
+"""SameGame through the one game interface (:mod:`gridfall.interface`), on the rules of record.
+
+One player.  An action is a cell, ``x * 15 + y``; ``legal_actions()`` names each group once, by
+its smallest (x, y) (the rules' canonical cell, so the ids come in the rules' group order), and
+``apply_action`` takes any cell of a group, as a click on CodinGame does.  ``returns()`` is the
+score so far, the clear bonus included; ``rewards()`` the points of the last click.
+"""
+
+from __future__ import annotations
+
+from gridfall.interface import TERMINAL, GameBase, IllegalAction, StateBase
+from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, parse_action
+
+CELLS = WIDTH * HEIGHT
+
+
+def cell_action(x: int, y: int) -> int:
+    return x * HEIGHT + y
+
+
+def action_cell(action: int) -> tuple[int, int]:
+    return divmod(action, HEIGHT)
+
+
+class SameGameGame(GameBase):
+    """One board of SameGame; ``board`` is a spec (``standard:3``, ``random:7``, a file) or a Board."""
+
+    short_name = "samegame"
+
+    def __init__(self, board: "str | Board" = "standard:1"):
+        if isinstance(board, Board):
+            self.board, self.board_spec = board, None
+        else:
+            from gridfall.samegame.boards import load_board
+
+            self.board, self.board_spec = load_board(str(board)), str(board)
+
+    def num_distinct_actions(self) -> int:
+        return CELLS
+
+    def num_players(self) -> int:
+        return 1
+
+    def max_game_length(self) -> int:
+        return CELLS // 2  # every click removes two cells at least
+
+    def get_parameters(self) -> dict:
+        # A board given as an object is named by its text, so that a serialised state still replays.
+        return {"board": self.board_spec if self.board_spec is not None else self.board.text()}
+
+    def observation_shape(self) -> tuple[int, int, int]:
+        return (COLOURS, HEIGHT, WIDTH)
+
+    def new_initial_state(self) -> "SameGameState":
+        return SameGameState(self, self.board)
+
+
+class SameGameState(StateBase):
+    def __init__(self, game: SameGameGame, board: Board):
+        self.game = game
+        self.board = board
+        self.score = 0
+        self.last_points = 0
+        self._history: list[int] = []
+        self._groups = None  # the rules' group list for this board, made on first use
+
+    def _legal(self):
+        if self._groups is None:
+            self._groups = [] if self.board.is_cleared() else self.board.groups()
+        return self._groups
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if not self._player_matches(player) or self.is_terminal():
+            return []
+        return [cell_action(g.x, g.y) for g in self._legal()]
+
+    def apply_action(self, action: int) -> None:
+        action = self._check_action(action)
+        x, y = action_cell(action)
+        self.board, self.last_points = self.board.play(x, y)  # IllegalMove (an IllegalAction) if no group
+        self.score += self.last_points
+        self._groups = None
+        self._history.append(action)
+
+    def is_terminal(self) -> bool:
+        if self._groups is None:
+            return self.board.is_over()  # a scan for two touching cells: cheaper than the group list
+        return not self._groups
+
+    def returns(self) -> list[float]:
+        return [float(self.score)]
+
+    def rewards(self) -> list[float]:
+        return [float(self.last_points)]
+
+    def clone(self) -> "SameGameState":
+        other = SameGameState(self.game, self.board)  # boards are immutable: sharing is safe
+        other.score, other.last_points, other._groups = self.score, self.last_points, self._groups
+        other._history = list(self._history)
+        return other
+
+    def action_to_string(self, *args) -> str:
+        """``"x y"``; called as ``action_to_string(action)`` or, like OpenSpiel, ``(player, action)``."""
+        x, y = action_cell(args[-1])
+        return f"{x} {y}"
+
+    def string_to_action(self, *args) -> int:
+        """The cell of ``"x y"`` (extra words, a message, are ignored as the referee does)."""
+        x, y = parse_action(args[-1].strip())
+        if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+            raise IllegalAction(f"{args[-1]!r}: ({x}, {y}) is outside the {WIDTH}x{HEIGHT} board")
+        return cell_action(x, y)
+
+    def observation_planes(self):
+        """One-hot planes ``[colour][row][x]``, row 0 the top row as in the text (a numpy array)."""
+        import numpy as np
+
+        planes = np.zeros((COLOURS, HEIGHT, WIDTH), dtype=np.int8)
+        for x in range(WIDTH):
+            for y in range(HEIGHT):
+                colour = self.board.cells[x][y]
+                if colour != EMPTY:
+                    planes[colour, HEIGHT - 1 - y, x] = 1
+        return planes
+
+    def __str__(self) -> str:
+        return self.board.text()

@@ -1,0 +1,216 @@
+"""The one game interface: a random simulation test of the three games (after OpenSpiel's
+random_sim_test), each checked against its rules of record and referee.
+
+In every random game, at every step:
+- the offered actions are exactly the legal moves the rules of record list, and the mask agrees;
+- every offered action's text round-trips through string_to_action;
+- a clone is independent of its original (checked at one random step a game);
+- the serialised state replays to the same board, history and returns (one random step, and
+  the end);
+and at the end, returns() equals the score the rules of record (or the referee) give the moves.
+"""
+
+import random
+
+import pytest
+
+import gridfall
+from gridfall.interface import TERMINAL, IllegalAction
+
+GAMES_PER_KIND = 2000  # random games of each game (of each Connect Four kind)
+
+
+def random_game(game, rng):
+    """Play one random game through the interface, with the generic checks; return (state, actions)."""
+    state = game.new_initial_state()
+    check_step = rng.randrange(game.max_game_length())
+    actions = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal, "a live state offers at least one action"
+        assert legal == sorted(set(legal))
+        assert all(0 <= a < game.num_distinct_actions() for a in legal)
+        mask = state.legal_actions_mask()
+        assert len(mask) == game.num_distinct_actions() and sum(mask) == len(legal)
+        assert all(mask[a] == 1 for a in legal)
+        for a in legal:
+            assert state.string_to_action(state.action_to_string(a)) == a
+        assert 0 <= state.current_player() < game.num_players()
+        action = rng.choice(legal)
+        if len(actions) == check_step:
+            check_clone_and_serialisation(game, state, action)
+        before = str(state)
+        state.apply_action(action)
+        actions.append(action)
+        assert str(state) != before or game.short_name == "connect4"  # a steal changes owners only
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions() == [] and sum(state.legal_actions_mask()) == 0
+    with pytest.raises(IllegalAction):
+        state.apply_action(0)
+    assert len(actions) <= game.max_game_length()
+    check_clone_and_serialisation(game, state, None)
+    return state, actions
+
+
+def check_clone_and_serialisation(game, state, action):
+    snapshot = (str(state), state.history(), state.returns(), state.legal_actions())
+    copy = game.deserialize_state(state.serialize())
+    assert (str(copy), copy.history(), copy.returns(), copy.legal_actions()) == snapshot
+    if action is None:
+        return
+    clone = state.clone()
+    clone.apply_action(action)
+    assert (str(state), state.history(), state.returns(), state.legal_actions()) == snapshot
+    state.apply_action(action)
+    assert (str(clone), clone.history(), clone.returns()) == (str(state), state.history(), state.returns())
+    # The original went on; the clone must not follow it.
+    if not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+        assert clone.history() != state.history()
+    # Put the state back where the game was: replay it from its serialisation.
+    replayed = game.deserialize_state(copy.serialize())
+    state.__dict__.update(replayed.__dict__)
+
+
+# -- SameGame ------------------------------------------------------------------------------
+
+
+def test_samegame_random_games_agree_with_the_rules_of_record():
+    from gridfall.samegame.rules import play_sequence
+    from gridfall.samegame.state import action_cell
+
+    rng = random.Random(38)
+    for seed in range(GAMES_PER_KIND):
+        game = gridfall.load_game("samegame", board=f"random:{seed}")
+        state, actions = random_game(game, rng)
+        board = game.board
+        for action in actions:  # each was a group (check raises if not), named by its smallest cell
+            x, y = action_cell(action)
+            assert min(board.check(x, y)) == (x, y)
+            board, _ = board.play(x, y)
+        assert board.is_over()
+        final, total = play_sequence(game.board, [action_cell(a) for a in actions])
+        assert state.returns() == [float(total)]
+        assert str(state) == final.text()
+
+
+def test_samegame_offers_each_group_once_and_takes_any_of_its_cells():
+    from gridfall.samegame.state import action_cell, cell_action
+
+    game = gridfall.load_game("samegame", board="standard:1")
+    state = game.new_initial_state()
+    groups = game.board.groups()
+    assert [action_cell(a) for a in state.legal_actions()] == [(g.x, g.y) for g in groups]
+    big = max(groups, key=lambda g: g.size)
+    other_cell = max(big.cells)
+    by_other = state.clone()
+    by_other.apply_action(cell_action(*other_cell))
+    state.apply_action(cell_action(big.x, big.y))
+    assert str(by_other) == str(state) and by_other.returns() == state.returns() == [float(big.points)]
+    single = next((x, y) for x in range(15) for y in range(15) if len(state.board.region(x, y)) == 1)
+    with pytest.raises(IllegalAction, match="Region of size 1"):
+        state.apply_action(cell_action(*single))
+    assert state.action_to_string(cell_action(3, 7)) == "3 7"
+    assert state.string_to_action("3 7 a message") == cell_action(3, 7)
+    with pytest.raises(IllegalAction, match="outside"):
+        state.string_to_action("15 0")
+
+
+# -- Connect Four --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width,height,steal", [(9, 7, True), (7, 6, False)])
+def test_connect4_random_games_agree_with_the_rules_of_record(width, height, steal):
+    from gridfall.connect4.rules import STEAL, Game, Outcome
+
+    rng = random.Random(width)
+    game = gridfall.load_game("connect4", width=width, height=height, steal=steal)
+    steals = 0
+    for _ in range(GAMES_PER_KIND):
+        state, actions = random_game(game, rng)
+        rules = Game(width, height, steal)
+        for action in actions:
+            expected = [width if a == STEAL else a for a in rules.legal_actions()]
+            assert action in expected
+            rules.apply_action(STEAL if steal and action == width else action)
+        assert rules.is_terminal()
+        utility = {o.points: o.utility for o in Outcome}
+        assert state.returns() == [float(utility[p]) for p in rules.returns()]
+        assert state.points() == rules.returns()
+        steals += steal and len(actions) > 1 and actions[1] == width
+    assert steals > 0 or not steal
+
+
+def test_connect4_steal_is_an_action_id_and_text():
+    game = gridfall.load_game("connect4")
+    state = game.new_initial_state()
+    assert game.num_distinct_actions() == 10 and state.legal_actions() == list(range(9))
+    state.apply_action(2)
+    assert state.legal_actions() == list(range(10))
+    assert state.action_to_string(9) == "STEAL"
+    assert state.string_to_action("steal") == state.string_to_action("-2") == 9
+    state.apply_action(9)
+    assert str(state).splitlines()[-1] == "..1......" and state.current_player() == 0
+    with pytest.raises(IllegalAction, match="STEAL"):
+        state.apply_action(9)
+    with pytest.raises(IllegalAction, match="neither a column nor STEAL"):
+        state.string_to_action("left")
+
+
+# -- Match-3 -------------------------------------------------------------------------------
+
+
+def test_match3_random_games_agree_with_the_referee():
+    from gridfall.match3.codeabbey import play_challenge
+
+    rng = random.Random(370)
+    for number in range(GAMES_PER_KIND):
+        size, moves = (8, 11, 12, 13)[number % 4], rng.choice((3, 10, 20))
+        game = gridfall.load_game("match3", size=size, seed=number, moves=moves)
+        state, actions = random_game(game, rng)
+        texts = iter([game.action_swap(a) for a in actions])
+        report = play_challenge(lambda *_: (next(texts), 0.0), seed=number, time_limit=None,
+                                sizes=(size,), moves=moves)
+        assert report.failed == "" and not report.games[0].error
+        assert report.games[0].moves == len(actions)
+        assert state.returns() == [float(report.total)]
+
+
+def test_match3_reads_every_direction_of_a_swap():
+    game = gridfall.load_game("match3", size=8, seed=1)
+    state = game.new_initial_state()
+    assert state.string_to_action("3 4 R") == state.string_to_action("4 4 L")
+    assert state.string_to_action("3 4 D") == state.string_to_action("3 5 u")
+    with pytest.raises(IllegalAction, match="leaves"):
+        state.string_to_action("8 1 R")
+    with pytest.raises(IllegalAction, match="not 'col row dir'"):
+        state.string_to_action("3 R")
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions()
+                   and not (a % 2 == 0 and a // 2 % 8 == 7) and not (a % 2 == 1 and a // 16 == 7))
+    with pytest.raises(IllegalAction, match="no line"):
+        state.apply_action(illegal)
+    with pytest.raises(IllegalAction, match="leaves the board"):
+        state.apply_action(14)  # R from (8, 1)
+
+
+# -- the registry ----------------------------------------------------------------------------
+
+
+def test_load_game_names_parameters_and_string_form():
+    assert str(gridfall.load_game("connect4")) == "connect4(width=9,height=7,steal=True)"
+    assert gridfall.load_game("connect4(width=7,height=6,steal=false)") == gridfall.load_game(
+        "connect4", width=7, height=6, steal=False)
+    assert gridfall.load_game("samegame", board="standard:3").board == gridfall.load_game(
+        "samegame(board=standard:3)").board
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        gridfall.load_game("chess")
+    with pytest.raises(ValueError, match="no parameter 'levl'"):
+        gridfall.load_game("samegame", levl=2)
+    with pytest.raises(ValueError, match="not supported"):
+        gridfall.load_game("connect4", width=10, height=7)
+    other = gridfall.load_game("match3", size=8, seed=2)
+    state = gridfall.load_game("match3", size=8, seed=1).new_initial_state()
+    with pytest.raises(ValueError, match="this game is match3"):
+        other.deserialize_state(state.serialize())
+    with pytest.raises(ValueError, match="not a serialised gridfall state"):
+        other.deserialize_state("[1, 2")

@@ -1,0 +1,53 @@
+"""The generic UCT player drives all three games through the interface alone."""
+
+import random
+
+import gridfall
+from gridfall.uct import UCTPlayer
+
+
+def play_out(state, choose):
+    while not state.is_terminal():
+        state.apply_action(choose(state))
+    return state
+
+
+def test_uct_beats_random_at_connect4_in_both_seats():
+    game = gridfall.load_game("connect4")
+    points = 0.0
+    for number in range(6):
+        seat, player, rng = number % 2, UCTPlayer(seed=number, iterations=150), random.Random(number)
+        state = play_out(game.new_initial_state(),
+                         lambda s: player.act(s) if s.current_player() == seat else rng.choice(s.legal_actions()))
+        points += (state.returns()[seat] + 1) / 2
+    assert points >= 5.5
+
+
+def random_mean(game, games):
+    total = 0.0
+    for number in range(games):
+        rng = random.Random(number)
+        total += play_out(game.new_initial_state(), lambda s: rng.choice(s.legal_actions())).returns()[0]
+    return total / games
+
+
+def test_uct_beats_random_play_at_samegame_and_match3():
+    samegame = gridfall.load_game("samegame", board="tuning:1")
+    player = UCTPlayer(seed=0, iterations=12)
+    assert play_out(samegame.new_initial_state(), player.act).returns()[0] > random_mean(samegame, 20)
+    match3 = gridfall.load_game("match3", size=8, seed=5, moves=15)
+    player = UCTPlayer(seed=0, iterations=30, rollout_depth=2)
+    assert play_out(match3.new_initial_state(), player.act).returns()[0] > 2 * random_mean(match3, 20)
+
+
+def test_uct_is_reproducible_with_a_seed_and_keeps_to_a_deadline():
+    import time
+
+    state = gridfall.load_game("connect4").new_initial_state()
+    state.apply_action(4)
+    first = [UCTPlayer(seed=7, iterations=200).act(state) for _ in range(2)]
+    assert first[0] == first[1]
+    player = UCTPlayer(seed=1)
+    start = time.monotonic()
+    action = player.act(state, seconds=0.2)
+    assert action in state.legal_actions() and time.monotonic() - start < 1.0 and player.last_iterations > 10
