@@ -1,0 +1,135 @@
+"""Gymnasium environments for the one-player games: ``gridfall/SameGame-v0`` and ``gridfall/Match3-v0``.
+
+    import gymnasium as gym
+    import gridfall.adapters.gym                    # registers the two ids
+    env = gym.make("gridfall/SameGame-v0")          # a new random board at each reset
+    obs, info = env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+
+- Actions: ``Discrete(game.num_distinct_actions())``, gridfall's action ids
+  (:mod:`gridfall.interface`); ``info["action_mask"]`` marks the legal ones (int8).
+- Observations: one-hot planes, ``(colours, rows, columns)`` int8, row 0 the top row.
+- Rewards: the points of each move (SameGame's clear bonus, Match-3's cascades included).
+- An illegal action (an id outside the mask) changes nothing and earns nothing, as an empty or
+  single tile does in CodinGame's one-turn flavour; ``info["illegal_action"]`` says so.  With
+  ``illegal_action="end"`` it ends the episode instead, as in the turn flavour.
+- ``reset(seed=s)`` is reproducible: SameGame plays ``random:s`` (or the fixed ``board`` given
+  to ``make``), Match-3 seeds CodeAbbey's generator with ``s``.
+
+``import gridfall.adapters.gym`` registers the ids; the package also declares them under the
+``gymnasium.envs`` entry point, which gymnasium 0.26-0.29 loads by itself (1.x no longer reads
+plugins: import the module, or ``gym.make("gridfall.adapters.gym:gridfall/SameGame-v0")``).
+"""
+
+from __future__ import annotations
+
+from gridfall.adapters import require
+
+gymnasium = require("gymnasium", "gym")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+
+from gridfall.registry import load_game  # noqa: E402
+
+ILLEGAL = ("ignore", "end")
+
+
+class GridfallEnv(gymnasium.Env):
+    """A one-player gridfall game as a Gymnasium environment (see the module's notes)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, game_name: str, render_mode: str | None = None, illegal_action: str = "ignore",
+                 **parameters):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']}")
+        if illegal_action not in ILLEGAL:
+            raise ValueError(f"illegal_action {illegal_action!r}: choose one of {ILLEGAL}")
+        self.game_name, self.parameters = game_name, parameters
+        self.render_mode, self.illegal_action = render_mode, illegal_action
+        self.game = self._game(seed=0)
+        shape = self.game.observation_shape()
+        self.observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self.state = None
+
+    def _game(self, seed: int):
+        raise NotImplementedError
+
+    def _observe(self):
+        return self.state.observation_planes(), {"action_mask": np.array(self.state.legal_actions_mask(), dtype=np.int8)}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        # The game's own seed comes from the environment's generator: reproducible from reset's seed.
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31))
+        self.game = self._game(game_seed)
+        self.state = self.game.new_initial_state()
+        return self._observe()
+
+    def step(self, action):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if self.state.is_terminal():
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        legal = self.action_space.contains(action) and self.state.legal_actions_mask()[action] == 1
+        if not legal:
+            observation, info = self._observe()
+            info["illegal_action"] = True
+            return observation, 0.0, self.illegal_action == "end", False, info
+        self.state.apply_action(action)
+        observation, info = self._observe()
+        info["illegal_action"] = False
+        info["score"] = self.state.returns()[0]
+        return observation, float(self.state.rewards()[0]), self.state.is_terminal(), False, info
+
+    def render(self):
+        if self.state is None or self.render_mode is None:
+            return None
+        text = f"{self.state}\nscore {self.state.returns()[0]:g}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class SameGameEnv(GridfallEnv):
+    """SameGame on a random board per reset, or on ``board`` (a spec such as ``standard:3``) always."""
+
+    def __init__(self, render_mode: str | None = None, board: str | None = None, illegal_action: str = "ignore"):
+        super().__init__("samegame", render_mode, illegal_action, board=board)
+
+    def _game(self, seed: int):
+        board = self.parameters["board"]
+        return load_game("samegame", board=board if board is not None else f"random:{seed}")
+
+
+class Match3Env(GridfallEnv):
+    """One Match-3 board of ``size``, for ``moves`` moves; the generator is seeded by reset's seed."""
+
+    def __init__(self, render_mode: str | None = None, size: int = 8, moves: int = 1000,
+                 illegal_action: str = "ignore"):
+        super().__init__("match3", render_mode, illegal_action, size=size, moves=moves)
+
+    def _game(self, seed: int):
+        return load_game("match3", seed=seed, **self.parameters)
+
+
+ENVIRONMENTS = {
+    "gridfall/SameGame-v0": ("gridfall.adapters.gym:SameGameEnv", 1000),
+    "gridfall/Match3-v0": ("gridfall.adapters.gym:Match3Env", 5000),
+}
+
+
+def register_envs() -> None:
+    """Register the ids with gymnasium (the entry point calls this too); safe to call again.
+
+    ``max_episode_steps`` truncates an episode that keeps choosing illegal actions."""
+    for env_id, (entry_point, max_steps) in ENVIRONMENTS.items():
+        if env_id not in gymnasium.envs.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point, max_episode_steps=max_steps)
+
+
+register_envs()

@@ -1,0 +1,74 @@
+"""Gymnasium: gridfall/SameGame-v0 and gridfall/Match3-v0 pass gymnasium's own checker."""
+
+import importlib.metadata
+
+import numpy as np
+import pytest
+
+import gridfall
+from tests.adapters.extras import need
+
+gymnasium = need("gymnasium", "gym")
+
+import gridfall.adapters.gym  # noqa: E402  (registers the ids)
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+IDS = ["gridfall/SameGame-v0", "gridfall/Match3-v0"]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_passes(env_id):
+    env = gymnasium.make(env_id)
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_masked_random_episode_scores_the_rules_score_and_resets_reproducibly(env_id):
+    env = gymnasium.make(env_id, **({"moves": 40} if "Match3" in env_id else {}))
+    runs = []
+    for _ in range(2):
+        obs, info = env.reset(seed=5)
+        rng = np.random.default_rng(0)
+        total, steps, terminated, truncated = 0.0, 0, False, False
+        while not (terminated or truncated):
+            assert obs.shape == env.observation_space.shape and obs.sum() > 0
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, reward, terminated, truncated, info = env.step(action)
+            total, steps = total + reward, steps + 1
+            assert not info["illegal_action"]
+        assert total == info["score"] > 0
+        runs.append((total, steps, obs.tobytes()))
+    assert runs[0] == runs[1]
+    env.close()
+
+
+def test_illegal_action_changes_nothing_or_ends_the_episode():
+    env = gymnasium.make("gridfall/SameGame-v0", board="standard:1")
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    after, reward, terminated, truncated, info2 = env.step(illegal)
+    assert info2["illegal_action"] and reward == 0 and not terminated and (after == obs).all()
+    env = gymnasium.make("gridfall/SameGame-v0", board="standard:1", illegal_action="end")
+    env.reset(seed=1)
+    assert env.step(illegal)[2] is True
+    with pytest.raises(ValueError, match="illegal_action"):
+        gymnasium.make("gridfall/SameGame-v0", illegal_action="lose")
+
+
+def test_a_fixed_board_and_a_seeded_random_board():
+    env = gymnasium.make("gridfall/SameGame-v0", board="standard:3", render_mode="ansi")
+    env.reset(seed=9)
+    assert env.render().startswith(gridfall.load_game("samegame", board="standard:3").board.text())
+    env = gymnasium.make("gridfall/SameGame-v0", render_mode="ansi")
+    env.reset(seed=9)
+    assert env.render().startswith(gridfall.load_game("samegame", board="random:9").board.text())
+
+
+def test_the_entry_point_registers_the_ids():
+    (entry,) = [e for e in importlib.metadata.entry_points(group="gymnasium.envs") if e.value.startswith("gridfall")]
+    for env_id in IDS:
+        gymnasium.envs.registry.pop(env_id)
+    entry.load()()
+    assert all(env_id in gymnasium.envs.registry for env_id in IDS)
+

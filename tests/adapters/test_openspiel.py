@@ -1,0 +1,81 @@
+"""OpenSpiel: the three games registered as pyspiel Python games; OpenSpiel's MCTS plays
+gridfall's Connect Four with STEAL; OpenSpiel's native C++ connect_four judges gridfall's rules."""
+
+import random
+
+import numpy as np
+import pytest
+
+import gridfall
+from tests.adapters.extras import need
+
+pyspiel = need("pyspiel", "openspiel")
+
+import gridfall.adapters.openspiel  # noqa: E402,F401  (registers the games)
+
+NAMES = ["python_gridfall_samegame", "python_gridfall_connect4", "python_gridfall_match3"]
+DIFFERENTIAL_GAMES = 2000
+
+
+def test_registered_and_loadable_by_name_with_parameters():
+    assert set(NAMES) <= set(pyspiel.registered_names())
+    assert all("gridfall" in name for name in NAMES)
+    game = pyspiel.load_game("python_gridfall_connect4(width=7,height=6,steal=False)")
+    assert game.num_distinct_actions() == 7 and game.num_players() == 2
+    assert pyspiel.load_game("python_gridfall_match3(size=11,seed=4)").num_distinct_actions() == 242
+
+
+@pytest.mark.parametrize("name", ["python_gridfall_connect4", "python_gridfall_samegame(board=random:3)",
+                                  "python_gridfall_match3(size=8,seed=2,moves=40)"])
+def test_openspiels_own_random_simulation_test(name):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=5, serialize=True, verbose=False)
+
+
+def test_observation_tensor_is_the_one_hot_board():
+    game = pyspiel.load_game("python_gridfall_connect4")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    tensor = np.array(state.observation_tensor(1)).reshape(2, 7, 9)
+    assert tensor[1, 6, 4] == 1 and tensor.sum() == 1  # player 1 sees the chip as the opponent's
+
+
+def test_openspiels_mcts_plays_connect4_with_steal_to_the_end():
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("python_gridfall_connect4")
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=60, random_state=np.random.RandomState(3),
+                       evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(4)))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.move_number() == 1:
+            assert 9 in state.legal_actions()  # STEAL is offered to the second player's first action
+        state.apply_action(bot.step(state))
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+    replay = gridfall.load_game("connect4").new_initial_state()
+    for action in state.history():
+        replay.apply_action(action)
+    assert replay.is_terminal() and replay.returns() == state.returns()
+
+
+def test_native_connect_four_agrees_on_random_7x9_games():
+    """OpenSpiel's C++ connect_four is an independent implementation of the rules: the same
+    random games must offer the same actions and end on the same board with the same winner."""
+    native_game = pyspiel.load_game("connect_four(rows=7,columns=9)")
+    ours_game = gridfall.load_game("connect4", width=9, height=7, steal=False)
+    rng = random.Random(2000)
+    wins = [0, 0, 0]
+    for _ in range(DIFFERENTIAL_GAMES):
+        native, ours = native_game.new_initial_state(), ours_game.new_initial_state()
+        while not native.is_terminal():
+            assert not ours.is_terminal()
+            assert ours.legal_actions() == native.legal_actions()
+            assert ours.current_player() == native.current_player()
+            action = rng.choice(native.legal_actions())
+            native.apply_action(action)
+            ours.apply_action(action)
+        assert ours.is_terminal()
+        assert str(ours) == str(native).strip().replace("x", "0").replace("o", "1")
+        assert ours.returns() == native.returns()
+        wins[int(native.returns()[0]) + 1] += 1
+    assert min(wins[0], wins[2]) > 0  # both players won some games
+

@@ -1,0 +1,48 @@
+"""PettingZoo: connect4_steal_v0 passes PettingZoo's API and seed tests, and STEAL works."""
+
+import numpy as np
+import pytest
+
+from tests.adapters.extras import need
+
+need("pettingzoo", "pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from gridfall.adapters.pettingzoo import connect4_steal_v0  # noqa: E402
+
+
+# PettingZoo's checker warns about every Dict observation, its own classic games' included.
+@pytest.mark.filterwarnings("ignore:Observation")
+def test_api_test_and_seed_test_pass():
+    api_test(connect4_steal_v0.env(), num_cycles=1000)
+    seed_test(connect4_steal_v0.env, num_cycles=500)
+
+
+def test_steal_takes_the_first_chip_and_player_0_moves_again():
+    env = connect4_steal_v0.env()
+    env.reset(seed=0)
+    assert env.action_space("player_0").n == 10
+    assert env.observe("player_0")["action_mask"].tolist() == [1] * 9 + [0]
+    env.step(4)
+    assert env.agent_selection == "player_1" and env.observe("player_1")["action_mask"][9] == 1
+    env.step(9)
+    assert env.agent_selection == "player_0"
+    board = env.observe("player_1")["observation"]
+    assert board[6, 4, 0] == 1 and board.sum() == 1  # the chip is player_1's own now
+    assert env.observe("player_0")["action_mask"][9] == 0
+
+
+def test_an_illegal_action_loses_and_a_win_pays_one():
+    env = connect4_steal_v0.env()
+    env.reset()
+    env.step(4)
+    env.step(4)
+    env.step(9)  # STEAL is player_1's first action only: player_0 loses
+    assert env.terminations["player_0"] and env.rewards == {"player_0": -1, "player_1": 0}
+    env.reset()
+    for column in (0, 1, 0, 1, 0, 1, 0):
+        env.step(column)
+    assert env.rewards == {"player_0": 1, "player_1": -1}
+    _, reward, terminated, _, _ = env.last()
+    assert terminated and np.isfinite(reward)
