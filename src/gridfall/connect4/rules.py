@@ -86,7 +86,8 @@ class Position:
         return self.stones[0] | self.stones[1]
 
     def column_height(self, x: int) -> int:
-        return sum(1 for y in range(self.height) if self.occupied & self.bit(x, y))
+        """Chips in column x: its bits, shifted down to bit 0 and counted (they fill it from the bottom)."""
+        return ((self.occupied >> (x * (self.height + 1))) & ((1 << self.height) - 1)).bit_count()
 
     def can_play(self, x: int) -> bool:
         return 0 <= x < self.width and self.column_height(x) < self.height
@@ -102,6 +103,15 @@ class Position:
         stones[player] |= self.bit(x, self.column_height(x))
         return Position(self.width, self.height, (stones[0], stones[1]))
 
+    def chips(self, player: int) -> list[tuple[int, int]]:
+        """The (x, y) of each of player's chips: one bit at a time, lowest first."""
+        found, s = [], self.stones[player]
+        while s:
+            low = s & -s  # the lowest set bit alone
+            found.append(divmod(low.bit_length() - 1, self.height + 1))
+            s ^= low
+        return found
+
     def cell(self, x: int, y: int) -> int | None:
         """The player owning (x, y), or None."""
         for p in (0, 1):
@@ -110,7 +120,7 @@ class Position:
         return None
 
     def is_full(self) -> bool:
-        return all(not self.can_play(x) for x in range(self.width))
+        return self.occupied.bit_count() == self.width * self.height
 
     def has_four(self, player: int) -> bool:
         """Four of player's chips in a row anywhere (the shift-and trick).

@@ -113,13 +113,10 @@ class Connect4State(StateBase):
         import numpy as np
 
         me = self.rules.current_player() if player is None else player
-        position = self.rules.position
         planes = np.zeros((2, self.game.height, self.game.width), dtype=np.int8)
-        for x in range(self.game.width):
-            for y in range(self.game.height):
-                owner = position.cell(x, y)
-                if owner is not None:
-                    planes[0 if owner == me else 1, self.game.height - 1 - y, x] = 1
+        for owner in (0, 1):
+            for x, y in self.rules.position.chips(owner):
+                planes[0 if owner == me else 1, self.game.height - 1 - y, x] = 1
         return planes
 
     def __str__(self) -> str:
