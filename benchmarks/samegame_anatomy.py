@@ -20,6 +20,7 @@ from common import console
 from rich.table import Table
 
 from gridfall.samegame import rules
+from gridfall.samegame.line import Line
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.store import results_row
 
@@ -34,7 +35,7 @@ def anatomy(spec: str, moves: str) -> tuple[list[int], list[rules.Group], int, b
     and whether it clears the board."""
     board = load_board(spec)
     counts = Counter(colour for column in board.cells for colour in column if colour != rules.EMPTY)
-    cells = [rules.parse_action(action) for action in rules.split_one_turn(moves)]
+    cells = list(Line.from_text(moves))
     groups = sorted(rules.removed_groups(board, cells), key=lambda g: -g.size)
     cleared = sum(g.size for g in groups) == sum(counts.values())  # the groups are the whole replay
     score = sum(g.points for g in groups) + (rules.CLEAR_BONUS if cleared else 0)

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from gridfall.jit import below, new_rng, njit
 from gridfall.samegame import engine, rules
+from gridfall.samegame.search.colours import most_common_colour
 from gridfall.samegame.boards import load_board, set_specs
 
 
@@ -30,7 +31,7 @@ def engine_playouts(start, count, rng, use_tabu, moves):
     """``count`` playouts from ``start``; returns the sum of their scores."""
     b = start.copy()
     total = 0
-    tabu = engine.most_common_colour(start) if use_tabu else -1
+    tabu = most_common_colour(start) if use_tabu else -1
     for _ in range(count):
         b[:, :] = start
         total += engine.random_playout(b, rng, tabu, moves)  # clear bonus included

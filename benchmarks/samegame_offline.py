@@ -55,7 +55,7 @@ def main() -> None:
     # nrpa alone shares its time between the two most common colours kept for last; a round
     # with the third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.
     # spare=2 lets the kept colour give up pairs: +1.4% at 120 s a board; colour_rate=0.3 learns
-    # colour-phase weights as well: +1.8% more (docs/DESIGN.md).
+    # colour-phase weights as well: +1.8% more (docs/samegame-experiments.md).
     parser.add_argument("--rounds", default="nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:colour_rate=0.3,mcbs:300",
                         help="ALGO:SECONDS[:KEY=VALUE...],... run per board in order (e.g. nrpa:300:tabu_rank=2)")
     parser.add_argument("--fresh", action="store_true",

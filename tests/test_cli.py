@@ -115,7 +115,7 @@ def test_bench_runs_gridfalls_bot_with_the_seed_asked_for():
     result = run("samegame", "bench", "--first", "1", "--time", "5", "--seed", "3", "--workers", "1", "--no-store", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert "--seed 3" in data["command"] and "--think 4.00" in data["command"]
+    assert "--seed 3" in data["command"] and "--first-turn-ms 4000" in data["command"]
     (board,) = data["boards"]
     assert board["outcome"] == "ok" and data["total"] == board["score"] > 0
 
@@ -224,5 +224,23 @@ def test_match3_referee_json(tmp_path):
 
 
 def test_match3_play_greedy_with_a_tiny_budget():
-    result = run("match3", "play", "--agent", "greedy", "--budget", "0.05", "--json")
+    result = run("match3", "play", "--agent", "greedy", "--time", "0.05", "--json")
     assert result.exit_code == 0 and len(json.loads(result.output)["games"]) == 4
+
+
+def test_renamed_time_flags_keep_their_old_spelling_hidden(tmp_path):
+    old = tmp_path / "old.py"
+    result = run("match3", "export-suggest", str(old), "--time-budget", "0.5")
+    assert result.exit_code == 0 and "planning for 0.5 s" in result.stdout
+    assert "--time-budget is now --time" in result.stderr
+    assert "--time-budget" not in run("match3", "export-suggest", "--help").output
+    # A call limit of 0.1 ms ends every game at its first move: both spellings give that limit.
+    via_old = run("match3", "referee", str(old), "--seed", "4", "--per-call", "0.0001", "--time-limit", "5", "--json")
+    via_new = run("match3", "referee", str(old), "--seed", "4", "--turn-ms", "0.1", "--time", "5", "--json")
+    for result in (via_old, via_new):
+        games = json.loads(result.stdout)["games"]
+        assert len(games) == 4 and all("> 0.0001 s" in g["end"] for g in games), games
+    assert "--per-call is now --turn-ms" in via_old.stderr and "--time-limit is now --time" in via_old.stderr
+    result = run("match3", "play", "--agent", "greedy", "--budget", "0.05", "--json")
+    assert result.exit_code == 0 and "--budget is now" in result.stderr
+    assert "--think" not in run("samegame", "bot", "--help").output

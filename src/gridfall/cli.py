@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import time
+import click
 
-STARTED = time.monotonic()  # as close to process start as Python allows; bots budget from it
-
-import click  # noqa: E402
-
-from gridfall import __version__  # noqa: E402
-from gridfall.connect4.cli import connect4  # noqa: E402
-from gridfall.match3.cli import match3  # noqa: E402
-from gridfall.samegame.cli import samegame  # noqa: E402
+from gridfall import __version__
+from gridfall.connect4.cli import connect4
+from gridfall.match3.cli import match3
+from gridfall.samegame.cli import samegame
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -58,6 +58,8 @@ def _choose_cache_dir() -> str:
 os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR = _choose_cache_dir()
 
 import numba  # noqa: E402  (must come after the cache directory is set)
+
+from gridfall import splitmix  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import types, uint64  # noqa: E402,F401  (uint64: for the engines, which import numba only from here)
 from numba.extending import intrinsic  # noqa: E402
@@ -97,12 +99,6 @@ def ctz(typingctx, x):
 # splitmix64: one add, three xor-shift-multiplies; passes BigCrush.
 
 
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
-    return z ^ (z >> 31)
-
-
 def new_rng(seed: int):
     """A generator state for ``seed``.
 
@@ -113,16 +109,21 @@ def new_rng(seed: int):
     """
     import numpy as np
 
-    return np.array([_mix64((seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64)], dtype=np.uint64)
+    return np.array([splitmix.mix64((seed * splitmix.GAMMA + 0x632BE59BD9B4E019) & splitmix.MASK)], dtype=np.uint64)
+
+
+@njit(inline="always")
+def mix_u64(z):
+    """splitmix64's finaliser on a uint64 (the same steps as :func:`gridfall.splitmix.mix64`)."""
+    z = (z ^ (z >> numba.uint64(30))) * numba.uint64(splitmix.MIX1)
+    z = (z ^ (z >> numba.uint64(27))) * numba.uint64(splitmix.MIX2)
+    return z ^ (z >> numba.uint64(31))
 
 
 @njit(inline="always")
 def next_u64(rng):
-    rng[0] += numba.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> numba.uint64(30))) * numba.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> numba.uint64(27))) * numba.uint64(0x94D049BB133111EB)
-    return z ^ (z >> numba.uint64(31))
+    rng[0] += numba.uint64(splitmix.GAMMA)
+    return mix_u64(rng[0])
 
 
 @njit(inline="always")

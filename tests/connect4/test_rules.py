@@ -14,7 +14,7 @@ from gridfall.connect4.rules import STEAL, Game, IllegalAction, Position
     ("65544343233", [(6, 0), (5, 1), (4, 2), (3, 3)]),  # diagonal \
 ])
 def test_four_in_a_row_wins_in_every_direction(moves, cells):
-    game = Game.from_moves(moves[:-1], 7, 6)
+    game = Game.from_moves(moves[:-1], 7, 6, steal=False)
     assert game.winner is None
     game.apply_action(int(moves[-1]))
     assert game.winner == 0 and game.is_terminal() and game.returns() == (10, 0)

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gridfall.samegame import rules
+from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve, tiles
 from gridfall.samegame.search.anneal import Annealer, anneal_solve, kept_colour_of
@@ -86,7 +86,7 @@ def test_annealing_returns_a_legal_line_never_worse_than_its_guide():
         board = load_board(spec)
         guide = solve(board, 0.3, algo="nrpa", level=2).moves
         guide_score = rules.play_sequence(board, guide)[1]
-        score, line = anneal_solve(board, FAR, guide=guide, seed=3, max_edits=30_000)
+        score, line, _ = anneal_solve(engine.from_board(board), FAR, guide=guide, seed=3, max_edits=30_000)
         final, replayed = rules.play_sequence(board, line)
         assert final.is_over() and score == replayed >= guide_score
 
@@ -94,7 +94,7 @@ def test_annealing_returns_a_legal_line_never_worse_than_its_guide():
 def test_annealing_improves_a_weak_line():
     board = load_board("tuning:9")
     guide = random_line(board, random.Random(2))
-    score, _ = anneal_solve(board, FAR, guide=guide, seed=1, max_edits=50_000)
+    score, _, _ = anneal_solve(engine.from_board(board), FAR, guide=guide, seed=1, max_edits=50_000)
     assert score > rules.play_sequence(board, guide)[1] + 200
 
 
@@ -103,14 +103,14 @@ def test_annealing_without_a_guide_starts_from_the_greedy_line():
     kept = kept_colour_of(board, [])
     start = Annealer(board, None, seed=1)
     assert start.best_score == finish(board, kept)
-    score, line = anneal_solve(board, FAR, seed=1, max_edits=20_000)
+    score, line, _ = anneal_solve(engine.from_board(board), FAR, seed=1, max_edits=20_000)
     assert score == rules.play_sequence(board, line)[1] >= start.best_score
 
 
 def test_annealing_seed_reproduces_and_seeds_differ():
     board = load_board("tuning:6")
     guide = random_line(board, random.Random(4))
-    runs = [anneal_solve(board, FAR, guide=guide, seed=s, max_edits=40_000, sweep=10_000) for s in (7, 7, 8)]
+    runs = [anneal_solve(engine.from_board(board), FAR, guide=guide, seed=s, max_edits=40_000, sweep=10_000) for s in (7, 7, 8)]
     assert runs[0] == runs[1]
     assert runs[0][1] != runs[2][1]
 
@@ -120,7 +120,7 @@ def test_annealing_meets_its_deadline():
     guide = random_line(board, random.Random(5))
     for seconds in (0.05, 0.6):
         started = time.monotonic()
-        anneal_solve(board, started + seconds, guide=guide, seed=1)
+        anneal_solve(engine.from_board(board), started + seconds, guide=guide, seed=1)
         assert time.monotonic() - started < seconds + 0.25
 
 

@@ -8,10 +8,11 @@ import pytest
 from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import SOFT_CONTINUATION, continuation, solve
+from gridfall.samegame.search import colours
 from gridfall.samegame.search.beam import beam_solve
 from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
-from gridfall.samegame.search.nrpa import nrpa_solve
+from gridfall.samegame.search.portfolio import nrpa_solve
 
 FAR = 1e9  # a deadline that never comes: the work budget decides
 
@@ -39,11 +40,11 @@ def test_kernels_claim_exact_scores_on_many_boards():
         start = engine.from_board(board)
         score, line, _ = nrpa_solve(start, FAR, seed=n, level=2, iterations=12, max_runs=1)
         assert score == replayed_score(board, line)
-        score, line = nmcs_solve(start, time.monotonic() + 0.01, seed=n, level=1)
+        score, line, _ = nmcs_solve(start, time.monotonic() + 0.01, seed=n, level=1)
         assert score == replayed_score(board, line)
-        score, line = beam_solve(start, FAR, seed=n, max_width=16)
+        score, line, _ = beam_solve(start, FAR, seed=n, max_width=16)
         assert score == replayed_score(board, line)
-        score, line = mcbs_solve(start, time.monotonic() + 0.02, seed=n, width=4, playouts=1, widen=False)
+        score, line, _ = mcbs_solve(start, time.monotonic() + 0.02, seed=n, width=4, playouts=1, widen=False)
         assert score == replayed_score(board, line)
 
 
@@ -57,7 +58,7 @@ def test_nrpa_seed_reproduces_and_seeds_differ():
 def test_nrpa_portfolio_is_the_best_of_its_colour_choices():
     """By default NRPA searches with the most common colour kept for last, then with the second:
     the answer is the better of the two searches, each seeded as documented."""
-    from gridfall.samegame.search.nrpa import STAGE_SEED_STEP, TABU_PORTFOLIO
+    from gridfall.samegame.search.portfolio import STAGE_SEED_STEP, TABU_PORTFOLIO
 
     assert [rank for rank, _ in TABU_PORTFOLIO] == [0, 1]
     assert sum(share for _, share in TABU_PORTFOLIO) == pytest.approx(1.0)
@@ -77,7 +78,7 @@ def test_nrpa_keeps_a_leading_colour_for_last_alone():
     portfolio's time; a smaller lead (``lead`` raised past it) shares it between two choices."""
     import math
 
-    from gridfall.samegame.search.nrpa import LEAD
+    from gridfall.samegame.search.portfolio import LEAD
 
     start = engine.from_board(load_board("dominant:2"))
     counts = sorted(load_board("dominant:2").colour_counts())
@@ -91,7 +92,7 @@ def test_nrpa_keeps_a_leading_colour_for_last_alone():
 
 def _rescue_stage(start, rank, guide, **run):
     """The rescue stage of ``nrpa_solve(start, FAR, **run)`` run on its own, as documented."""
-    from gridfall.samegame.search.nrpa import STAGE_SEED_STEP
+    from gridfall.samegame.search.portfolio import STAGE_SEED_STEP
 
     return nrpa_solve(start, FAR, **dict(run, seed=run["seed"] + 2 * STAGE_SEED_STEP, tabu_rank=rank, guide=guide))
 
@@ -119,7 +120,7 @@ def test_nrpa_rescue_share_must_leave_the_portfolio_time():
 def test_nrpa_rescue_continues_a_line_that_cleared():
     """Once a colour choice has cleared the board, the held-back time continues from the best
     line with the choice that found it, so the answer is never worse than the portfolio's."""
-    from gridfall.samegame.search.nrpa import STAGE_SEED_STEP
+    from gridfall.samegame.search.portfolio import STAGE_SEED_STEP
 
     board = load_board("tuning:2")
     start = engine.from_board(board)
@@ -247,10 +248,10 @@ def test_nrpa_favour_shapes_what_the_search_climbs_but_reports_the_true_score():
     board = load_board("tuning:6")
     start = engine.from_board(board)
     search = nrpa.NRPA(start, seed=4, bias=0.3, tabu_rank=0, favour=1.5)
-    kept, favoured = nrpa.colours_by_count(start)[:2]
+    kept, favoured = colours.colours_by_count(start)[:2]
     assert search.gains[favoured] == 2.5 and search.gains[kept] == 1.0 and sorted(search.gains)[:-1] == [1.0] * 4
     assert nrpa.NRPA(start, tabu_rank=1, favour=1.5).gains[kept] == 2.5  # kept: the second; favoured: the first
-    third = nrpa.colours_by_count(start)[2]  # favour_rank=1: the second most common free colour
+    third = colours.colours_by_count(start)[2]  # favour_rank=1: the second most common free colour
     assert nrpa.NRPA(start, tabu_rank=0, favour=1.5, favour_rank=1).gains[third] == 2.5
     with pytest.raises(ValueError, match="favour_rank=4"):
         nrpa.NRPA(start, tabu_rank=0, favour=1.0, favour_rank=4)  # 5 colours, one kept: ranks 0-3
@@ -317,7 +318,8 @@ def test_solve_continues_a_line_no_hard_colour_choice_could_play_under_a_soft_ta
     """A line that removes a big group of its kept colour while other groups are left (as
     annealed lines do) is continued with that colour kept for last, softly; the answer is
     never below the line."""
-    from gridfall.samegame.search.nrpa import colours_by_count, tabu_rank_of
+    from gridfall.samegame.search.colours import colours_by_count
+    from gridfall.samegame.search.portfolio import tabu_rank_of
 
     board = load_board("tuning:6")
     start = engine.from_board(board)
@@ -344,7 +346,7 @@ def test_solve_continues_a_line_no_hard_colour_choice_could_play_under_a_soft_ta
 
 
 def test_colour_ranks_pick_the_tabu_colour():
-    from gridfall.samegame.search.nrpa import colour_ranks
+    from gridfall.samegame.search.colours import colour_ranks
 
     start = engine.from_board(load_board("standard:16"))  # colour 1 has 65 cells, the others 40
     assert list(colour_ranks(start, 1)) == [0, 1, 0, 0, 0]
@@ -387,7 +389,7 @@ def test_nrpa_learns_beyond_random_playouts():
 
     moves = engine.new_moves()
     rng = new_rng(1)
-    best_random = max(engine.random_playout(start.copy(), rng, engine.most_common_colour(start), moves) for _ in range(3000))
+    best_random = max(engine.random_playout(start.copy(), rng, colours.most_common_colour(start), moves) for _ in range(3000))
     assert nrpa_solve(start, FAR, seed=1, level=2, iterations=50, max_runs=1)[0] > best_random
     assert np.all(start == engine.from_board(board))  # the start position is never modified
 
@@ -412,7 +414,7 @@ def test_mcbs_stops_in_the_middle_of_a_wide_level():
     start = engine.from_board(board)
     mcbs_solve(start, 0.0, width=4, playouts=1, widen=False)  # kernels loaded outside the clock
     started = time.monotonic()
-    score, line = mcbs_solve(start, started + 0.5, width=2048, playouts=4, widen=False)
+    score, line, _ = mcbs_solve(start, started + 0.5, width=2048, playouts=4, widen=False)
     assert time.monotonic() - started < 0.8
     assert score == replayed_score(board, line) > 0
 
@@ -430,3 +432,28 @@ def test_auto_picks_beam_for_tiny_budgets_and_nrpa_otherwise():
     assert resolve_algo("auto", 5) == "nrpa"
     with pytest.raises(ValueError):
         resolve_algo("astar", 1)
+
+
+def test_solve_refuses_a_parameter_no_algorithm_of_it_takes():
+    board = load_board("tuning:2")
+    with pytest.raises(ValueError, match="nrpa takes no parameter 'levl'; it takes .*level"):
+        solve(board, 0.05, algo="nrpa", levl=2)
+    with pytest.raises(ValueError, match="beam takes no parameter 'level'"):
+        solve(board, 0.05, algo="beam", level=2)
+    assert solve(board, 0.05, algo="auto", level=1).score > 0  # auto at 0.05 s runs beam; nrpa takes level
+
+
+def test_every_solver_has_one_shape():
+    import inspect
+
+    from gridfall.samegame.search import SOLVERS, solver
+    from gridfall.samegame.search.found import Found
+
+    start = engine.from_board(load_board("tuning:3"))
+    for algo in SOLVERS:
+        names = list(inspect.signature(solver(algo)).parameters)
+        assert names[:4] == ["start", "deadline", "seed", "on_improve"], algo
+        small = {"beam": {"max_width": 2}, "nmcs": {"level": 1}, "nrpa": {"level": 1, "iterations": 5, "max_runs": 1},
+                 "mcbs": {"width": 2, "playouts": 1, "widen": False}, "anneal": {"max_edits": 100}}[algo]
+        found = solver(algo)(start, time.monotonic() + 0.05, seed=1, **small)
+        assert isinstance(found, Found) and found.score == rules.play_sequence(engine.to_board(start), found.moves)[1]

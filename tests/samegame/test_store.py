@@ -6,6 +6,7 @@ import json
 import pytest
 
 from gridfall.samegame import rules
+from gridfall.samegame.line import Line
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.codingame import BotConfig, play_one_turn
 from gridfall.samegame.store import SolutionStore, StoreError, board_key
@@ -16,7 +17,7 @@ from .test_rules import reference_solutions
 def reference_line(number):
     for n, score, _, _, moves in reference_solutions():
         if n == number:
-            return score, [rules.parse_action(a) for a in rules.split_one_turn(moves)]
+            return score, list(Line.from_text(moves))
 
 
 @pytest.fixture

@@ -13,10 +13,11 @@ import random
 from gridfall.connect4.rules import STEAL, Game
 
 
-def _engine_position(game: Game) -> tuple[int, int]:
-    from gridfall.connect4 import engine
+def _engine(game: Game) -> tuple[int, int]:
+    """The engine's (cur, mask) of a game (the engine, and numba, load on first use)."""
+    from gridfall.connect4.engine import from_game
 
-    return engine.from_position(game.position, game.current_player())
+    return from_game(game)
 
 
 class RandomAgent:
@@ -60,7 +61,7 @@ class AlphaBetaAgent:
     def act(self, game: Game, seconds: float) -> int:
         if self.searcher is None or self.searcher.width != game.width:
             self.searcher = self._searcher(game.width, game.height)
-        return self.searcher.choose(*_engine_position(game), seconds=1e9, max_depth=self.depth).column
+        return self.searcher.choose(*_engine(game), seconds=1e9, max_depth=self.depth).column
 
 
 class MCTSAgent:
@@ -82,7 +83,7 @@ class MCTSAgent:
     def act(self, game: Game, seconds: float) -> int:
         if self.mcts.width != game.width or self.mcts.height != game.height:
             self._prepare(game.width, game.height)
-        action, _ = self.mcts.choose(*_engine_position(game), seconds, steal_allowed=STEAL in game.legal_actions())
+        action, _ = self.mcts.choose(*_engine(game), seconds, steal_allowed=STEAL in game.legal_actions())
         return action
 
 
@@ -108,7 +109,7 @@ class GridfallAgent:
         self.searcher = self._searcher(width, height)
         game = _Game(width, height, steal=False)
         game.apply_action(width // 2)
-        self.searcher.choose(*_engine_position(game), seconds=0.002, max_depth=2)
+        self.searcher.choose(*_engine(game), seconds=0.002, max_depth=2)
 
     def act(self, game: Game, seconds: float) -> int:
         if game.turn == 0 and self.openings.covers(game):
@@ -119,7 +120,7 @@ class GridfallAgent:
                 return STEAL
         if self.searcher.width != game.width or self.searcher.height != game.height:
             self._prepare(game.width, game.height)
-        self.last = self.searcher.choose(*_engine_position(game), seconds=seconds)
+        self.last = self.searcher.choose(*_engine(game), seconds=seconds)
         return self.last.column
 
 
@@ -130,20 +131,19 @@ def _only_chip_column(game: Game) -> int:
     raise ValueError("no chip on the board")
 
 
+AGENTS = {
+    "random": lambda arg, seed: RandomAgent(seed),
+    "greedy": lambda arg, seed: GreedyAgent(),
+    "alphabeta": lambda arg, seed: AlphaBetaAgent(int(arg) if arg else 6),
+    "mcts": lambda arg, seed: MCTSAgent(seed),
+    "gridfall": lambda arg, seed: GridfallAgent(),
+}
+AGENT_NAMES = tuple(AGENTS)
+
+
 def make_agent(spec: str, seed: int = 0):
     """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts, gridfall."""
     name, _, arg = spec.partition(":")
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "greedy":
-        return GreedyAgent()
-    if name == "alphabeta":
-        return AlphaBetaAgent(int(arg) if arg else 6)
-    if name == "mcts":
-        return MCTSAgent(seed)
-    if name == "gridfall":
-        return GridfallAgent()
-    raise ValueError(f"unknown agent {spec!r}; choose random, greedy, alphabeta[:DEPTH], mcts or gridfall")
-
-
-AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "gridfall")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} (alphabeta:DEPTH too)")
+    return AGENTS[name](arg, seed)

@@ -82,7 +82,7 @@ def solve(moves: str, size: str, weak: bool, analyze: bool, table_bits: int, as_
               help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol."""
-    from gridfall.cli import STARTED
+    from gridfall import STARTED
     from gridfall.connect4.agents import make_agent
     from gridfall.connect4.codingame import play
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridfall.jit import njit, popcount, uint64
+from gridfall import splitmix
+from gridfall.jit import mix_u64, njit, popcount, uint64
 
 # fields of a geometry array
 W, H, BOARD, BOTTOM, TOP = 0, 1, 2, 3, 4
@@ -202,31 +203,15 @@ def ordered_moves(cur, mask, possible, first, g, moves):
     return count
 
 
-@njit(inline="always")
-def mix(z):
-    z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
-    return z ^ (z >> uint64(31))
-
-
 @njit(nogil=True, cache=True)
 def position_key(cur, mask):
     """A 64-bit key for (cur, mask), for transposition tables (never 0)."""
-    return mix(mask * uint64(0x9E3779B97F4A7C15) + mix(cur)) | uint64(1)
+    return mix_u64(mask * uint64(splitmix.GAMMA) + mix_u64(cur)) | uint64(1)
 
 
 @njit(nogil=True, cache=True)
 def moves_played(mask):
     return np.int64(popcount(mask))
-
-
-@njit(nogil=True, cache=True)
-def column_of(move, g):
-    """The column of a one-bit move."""
-    x = 0
-    while not (move & g[COLUMN + x]):
-        x += 1
-    return x
 
 
 # --- conversions (Python side) ---------------------------------------------------
@@ -246,14 +231,6 @@ def from_position(position, player_to_move: int) -> tuple[int, int]:
     return cur, mask
 
 
-def play_moves(moves: str, g: np.ndarray) -> tuple[int, int]:
-    """(cur, mask) after a string of column digits from the empty board (no legality checks beyond full columns)."""
-    cur = mask = 0
-    for ch in moves:
-        x = int(ch)
-        move = int(column_move(np.uint64(mask), x, g))
-        if move == 0:
-            raise ValueError(f"column {x} is full in {moves!r}")
-        cur ^= mask
-        mask |= move
-    return cur, mask
+def from_game(game) -> tuple[int, int]:
+    """(cur, mask) of a rules Game, from the side of the player to move."""
+    return from_position(game.position, game.current_player())

@@ -57,7 +57,7 @@ class OpeningTable:
 
 def _selfplay(args) -> float:
     """One game from an opening: the first player's result (1, 0.5, 0)."""
-    from gridfall.connect4.agents import _engine_position
+    from gridfall.connect4.engine import from_game
     from gridfall.connect4.search import Searcher
 
     width, height, column, seed, turn_seconds = args
@@ -68,7 +68,7 @@ def _selfplay(args) -> float:
         game.apply_action(rnd.choice([x for x in game.legal_actions() if abs(2 * x - (width - 1)) <= 4]))
     searchers = (Searcher(width, height, table_bits=18), Searcher(width, height, table_bits=18))
     while not game.is_terminal():
-        decision = searchers[game.current_player()].choose(*_engine_position(game), seconds=turn_seconds)
+        decision = searchers[game.current_player()].choose(*from_game(game), seconds=turn_seconds)
         game.apply_action(decision.column)
     return 0.5 if game.winner is None else float(game.winner == 0)
 

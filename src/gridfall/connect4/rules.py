@@ -167,13 +167,19 @@ class Game:
             self.position = Position(self.width, self.height)
 
     @classmethod
-    def from_moves(cls, moves: str, width: int = 7, height: int = 6, steal: bool = False) -> "Game":
-        """A game from a string of 0-based column digits (the data files' notation)."""
+    def from_moves(cls, moves: str, width: int = 9, height: int = 7, steal: bool = True) -> "Game":
+        """A game from a string of 0-based column digits (the data files' notation; no STEAL in it)."""
         game = cls(width, height, steal)
-        for ch in moves.strip():
-            if not ch.isdigit():
-                raise IllegalAction(f"{ch!r} in {moves!r} is not a column digit")
-            game.apply_action(int(ch))
+        for number, ch in enumerate(moves.strip(), start=1):
+            if not ch.isdigit() or int(ch) >= width:
+                raise IllegalAction(f"move {number} of {moves!r}: {ch!r} is not a column 0..{width - 1}")
+            if game.is_terminal():
+                raise IllegalAction(f"move {number} of {moves!r}: the game is already "
+                                    + ("won" if game.winner is not None else "drawn (the board is full)"))
+            try:
+                game.apply_action(int(ch))
+            except IllegalAction as e:
+                raise IllegalAction(f"move {number} of {moves!r}: {e}") from None
         return game
 
     @classmethod

@@ -31,6 +31,7 @@ import numpy as np
 
 from gridfall.connect4 import engine
 from gridfall.connect4.engine import H, W
+from gridfall.connect4.rules import Game
 from gridfall.jit import njit, uint64
 
 BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..130 lower bounds
@@ -153,7 +154,7 @@ class Result:
 class Solver:
     """Solves positions of one board size; keeps its table between calls."""
 
-    def __init__(self, width: int = 7, height: int = 6, table_bits: int = 22):
+    def __init__(self, width: int = 9, height: int = 7, table_bits: int = 22):
         self.width, self.height = width, height
         self.g = engine.geometry(width, height)
         self.table = Table(table_bits)
@@ -163,21 +164,11 @@ class Solver:
         return self.width * self.height
 
     def position(self, moves: str) -> tuple[int, int]:
-        """(cur, mask) after MOVES (column digits), refusing moves after a win."""
-        cur = mask = 0
-        for i, ch in enumerate(moves.strip()):
-            if not ch.isdigit() or int(ch) >= self.width:
-                raise ValueError(f"move {i + 1} of {moves!r}: {ch!r} is not a column 0..{self.width - 1}")
-            move = int(engine.column_move(np.uint64(mask), int(ch), self.g))
-            if move == 0:
-                raise ValueError(f"move {i + 1} of {moves!r}: column {ch} is full")
-            if engine.has_four(np.uint64(cur ^ mask), self.g):
-                raise ValueError(f"move {i + 1} of {moves!r}: the game is already won")
-            cur ^= mask
-            mask |= move
-        if engine.has_four(np.uint64(cur ^ mask), self.g):
+        """(cur, mask) after MOVES (column digits, read by the rules of record), refusing a won game."""
+        game = Game.from_moves(moves, self.width, self.height, steal=False)
+        if game.winner is not None:
             raise ValueError(f"{moves!r}: the last move already won the game")
-        return cur, mask
+        return engine.from_game(game)
 
     def solve(self, cur: int, mask: int, weak: bool = False) -> Result:
         self.table.new_search()

@@ -19,9 +19,7 @@ import time
 import numpy as np
 
 from gridfall.jit import new_rng, njit
-from gridfall.match3 import engine, portable
-
-AGENTS = ("greedy", "fast", "strong")
+from gridfall.match3 import AGENTS, PORTABLE_AGENTS, engine, portable
 
 
 class PortableAgent:
@@ -102,8 +100,9 @@ class StrongAgent:
 
 
 def make_agent(name: str, *, budget: float = 1.0, seed: int = 0, time_budget: float = 1.0):
-    if name in ("greedy", "fast"):
+    """An agent from its name (one of AGENTS)."""
+    if name in PORTABLE_AGENTS:
         return PortableAgent(name, time_budget=time_budget)
     if name == "strong":
         return StrongAgent(budget=budget, seed=seed)
-    raise ValueError(f"unknown agent {name!r}; choose greedy, fast or strong")
+    raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import click
 
+from gridfall.cli_options import renamed
+
+from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
 
 
@@ -48,11 +51,13 @@ def _print_report(report, title: str, as_json: bool) -> None:
 @match3.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
+@click.option("--time", "time_limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds for the whole run, counted inside suggest (0: no limit).")
-@click.option("--per-call", type=click.FloatRange(min=0), help="Seconds allowed for each call.")
+@renamed("--time-limit", "--time", "time_limit")
+@click.option("--turn-ms", type=click.FloatRange(min=0), help="Milliseconds allowed for each call of suggest.")
+@renamed("--per-call", "--turn-ms", "turn_ms", scale=1000)
 @click.option("--json", "as_json", is_flag=True)
-def referee(file: str, seed: int, time_limit: float, per_call: float | None, as_json: bool) -> None:
+def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, as_json: bool) -> None:
     """Play the challenge with the suggest function of FILE (a CodeAbbey-style .py file).
 
     The file runs in its own process.  Per board: score, moves, best move and
@@ -61,7 +66,8 @@ def referee(file: str, seed: int, time_limit: float, per_call: float | None, as_
     """
     from gridfall.match3.codeabbey import referee_file
 
-    report = referee_file(file, seed=seed, time_limit=time_limit or None, per_call=per_call)
+    report = referee_file(file, seed=seed, time_limit=time_limit or None,
+                          per_call=turn_ms / 1000 if turn_ms is not None else None)
     _print_report(report, f"{file}, seed {seed}", as_json)
     sys.exit(1 if report.failed else 0)
 
@@ -94,20 +100,28 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
 
 
 @match3.command()
-@click.option("--agent", type=click.Choice(["greedy", "fast", "strong"]), default="strong", show_default=True)
+@click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
-@click.option("--budget", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
-              help="Seconds per move for strong; seconds per run for greedy and fast.")
+@click.option("--time", "run_seconds", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
+              help="Seconds greedy and fast plan to use for the whole run.")
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+              help="Milliseconds strong may think per move.")
+@click.option("--budget", type=click.FloatRange(min=0.001), hidden=True,
+              help="The old spelling of both: seconds per move for strong, per run for greedy and fast.")
 @click.option("--json", "as_json", is_flag=True)
-def play(agent: str, seed: int, budget: float, as_json: bool) -> None:
-    """Play the challenge with a built-in agent, in this process."""
+def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: float | None, as_json: bool) -> None:
+    """Play the challenge with a built-in agent, in this process (no time limit is enforced)."""
     from rich.console import Console
     from rich.progress import Progress
 
     from gridfall.match3.agents import make_agent
     from gridfall.match3.codeabbey import play_challenge
 
-    player = make_agent(agent, budget=budget, seed=seed, time_budget=budget)
+    if budget is not None:
+        click.echo("gridfall: --budget is now --turn-ms for strong and --time for greedy and fast; "
+                   "the old spelling goes in the next release", err=True)
+        run_seconds, turn_ms = budget, budget * 1000
+    player = make_agent(agent, budget=turn_ms / 1000, seed=seed, time_budget=run_seconds)
 
     def ask(board, board_no, move_no, elapsed):
         start = time.perf_counter()
@@ -118,14 +132,16 @@ def play(agent: str, seed: int, budget: float, as_json: bool) -> None:
         task = progress.add_task(f"{agent}: 4 boards x up to 1000 moves", total=4000)
         report = play_challenge(ask, seed=seed, time_limit=None,
                                 on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
-    _print_report(report, f"{agent} agent, seed {seed}, budget {budget:g} s", as_json)
+    budget_text = f"{turn_ms:g} ms a move" if agent == "strong" else f"{run_seconds:g} s a run"
+    _print_report(report, f"{agent} agent, seed {seed}, {budget_text}", as_json)
 
 
 @match3.command("export-suggest")
 @click.argument("out", type=click.Path(dir_okay=False))
-@click.option("--agent", type=click.Choice(["fast", "greedy"]), default="fast", show_default=True)
-@click.option("--time-budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="fast", show_default=True)
+@click.option("--time", "time_budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Seconds the exported player plans to use for the whole run.")
+@renamed("--time-budget", "--time", "time_budget")
 def export_suggest(out: str, agent: str, time_budget: float) -> None:
     """Write a single self-contained suggest file (standard library, Python 3.6) to OUT."""
     from gridfall.match3.export import export_source

@@ -26,11 +26,11 @@ filled one), as every position of a real game is.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from gridfall import splitmix
 from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board
 
 SETS = {"standard": 20, "codingame": 50, "tuning": 250}
@@ -83,17 +83,6 @@ def _check_settled(board: Board, source: str) -> None:
                 raise BoardError(f"{place(x, y)}: a cell above an empty cell; cells fall to the bottom")
 
 
-def _splitmix64(seed: int) -> Iterator[int]:
-    """The 64-bit draws of splitmix64 from ``seed``: the same on every machine."""
-    state = seed % 2**64
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) % 2**64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
-        yield z ^ (z >> 31)
-
-
 def _below(draw: int, n: int) -> int:
     """A draw scaled to 0..n-1 by its high 32 bits (no modulo bias worth the name at n <= 225)."""
     return ((draw >> 32) * n) >> 32
@@ -105,7 +94,7 @@ def random_board(seed: int, colours: int = COLOURS) -> Board:
     Cells are drawn row by row from the top-left with splitmix64 seeded by
     ``seed``: colour = (high 32 bits of the draw * colours) >> 32.
     """
-    draws = _splitmix64(seed)
+    draws = splitmix.stream(seed)
     return Board.from_rows([[_below(next(draws), colours) for _ in range(WIDTH)] for _ in range(HEIGHT)])
 
 
@@ -118,7 +107,7 @@ def shuffled_board(seed: int, counts: list[int]) -> Board:
     if sum(counts) != WIDTH * HEIGHT or len(counts) > COLOURS or min(counts) < 0:
         raise ValueError(f"colour counts {counts} do not fill a {WIDTH}x{HEIGHT} board with 0..{COLOURS - 1}")
     cells = [colour for colour, count in enumerate(counts) for _ in range(count)]
-    draws = _splitmix64(seed)
+    draws = splitmix.stream(seed)
     for i in range(len(cells) - 1, 0, -1):
         j = _below(next(draws), i + 1)
         cells[i], cells[j] = cells[j], cells[i]

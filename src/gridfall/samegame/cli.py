@@ -8,10 +8,12 @@ import sys
 
 import click
 
+from gridfall.cli_options import renamed
+
 from gridfall.samegame import rules
+from gridfall.samegame.line import Line
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 
-BOARD_HELP = "standard:1-20, codingame:1-50, tuning:1-250, random:SEED, balanced:SEED, dominant:SEED or a file of 15 lines"
 
 
 def _board(spec: str) -> rules.Board:
@@ -86,7 +88,7 @@ def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool
         "warnings": judged.warnings,
         "error": judged.error,
         "detail": judged.detail,
-        "applied": ";".join(f"{x} {y}" for x, y in judged.actions),
+        "applied": Line(judged.actions).text(),
     }
     groups = rules.removed_groups(b, judged.actions) if show_groups else []
     if show_groups:
@@ -213,14 +215,16 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 
 @samegame.command()
 @click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
-@click.option("--think", type=click.FloatRange(min=0.1, max=19.5), default=17.0, show_default=True,
-              help="Seconds of the 20 s first turn to spend planning, counted from process start.")
+@click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19500), default=17000, show_default=True,
+              help="Milliseconds of the 20 s first turn to spend planning, counted from process start.")
+@renamed("--think", "--first-turn-ms", "first_turn_ms", scale=1000)
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @_store_options
-def bot(one_turn: bool, think: float, algo: str, workers: int, seed: int, store_path: str | None, no_store: bool) -> None:
+def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, store_path: str | None,
+        no_store: bool) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
 
     Plays the stored line for the board if the solution store has one, else
@@ -229,10 +233,10 @@ def bot(one_turn: bool, think: float, algo: str, workers: int, seed: int, store_
     the expected one; every move is checked legal before it is printed.  Run
     `gridfall warmup` once beforehand so the first turn is not spent compiling.
     """
-    from gridfall.cli import STARTED
+    from gridfall import STARTED
     from gridfall.samegame.codingame import BotConfig, play_one_turn, play_turns
 
-    config = BotConfig(first_turn_budget=think, seed=seed, workers=workers, algo=algo, store=store_path,
+    config = BotConfig(first_turn_budget=first_turn_ms / 1000, seed=seed, workers=workers, algo=algo, store=store_path,
                        use_store=not no_store)
     (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, started=STARTED)
 
@@ -325,7 +329,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
     specs = set_specs(set_name)[:first]
     if command is None:
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --think {seconds - 1.0:.2f}"
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --first-turn-ms {(seconds - 1.0) * 1000:.0f}"
                    + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
         from gridfall.warmup import warm

@@ -22,6 +22,7 @@ from typing import IO, Callable
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
+from gridfall.samegame.line import Line
 from gridfall.samegame.boards import BoardError, parse_board
 
 FIRST_TURN_SECONDS = 20.0
@@ -36,7 +37,7 @@ LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
 
 
 @dataclass
-class GameReport:
+class GameRecord:
     """One board refereed: the score and how the game ended."""
 
     board: str
@@ -57,9 +58,9 @@ class GameReport:
         return asdict(self)
 
 
-def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS) -> GameReport:
+def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS) -> GameRecord:
     """Run one game of ``command`` on ``board`` under the platform's rules."""
-    report = GameReport(name)
+    report = GameRecord(name)
     try:
         with BotProcess(command) as bot:
             if one_turn:
@@ -71,7 +72,7 @@ def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool 
     return report
 
 
-def _turn_game(bot: BotProcess, board: rules.Board, report: GameReport, limits: Limits) -> None:
+def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: Limits) -> None:
     while not board.is_over():
         first = report.actions == 0
         line, took = bot.ask(board.text() + "\n", limits.first_turn if first else limits.turn)
@@ -94,7 +95,7 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameReport, limits: 
         report.cleared = board.is_cleared()
 
 
-def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameReport, limits: Limits) -> None:
+def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: Limits) -> None:
     line, report.first_turn_seconds = bot.ask(board.text() + "\n", limits.first_turn)
     if not line.strip():
         report.outcome = EMPTY_ACTION
@@ -229,5 +230,5 @@ def play_one_turn(
     moves = planner(board, max(started + config.first_turn_budget - time.monotonic(), 0.005), config.seed)
     if not moves:  # nothing to play: any click is only a warning in this flavour
         moves = [(0, 0)]
-    out.write(";".join(f"{x} {y}" for x, y in moves[: rules.ONE_TURN_ACTION_LIMIT]) + "\n")
+    out.write(Line(moves).text(limit=rules.ONE_TURN_ACTION_LIMIT) + "\n")
     out.flush()

@@ -46,7 +46,6 @@ REGION_OF_ONE = -2
 
 _ONE = uint64(1)
 _LANE = uint64(0xFFFF)
-_NO_TABU = -1
 
 
 def new_board() -> np.ndarray:
@@ -466,18 +465,6 @@ def move_code(move):
 
 
 # --- playouts ------------------------------------------------------------------
-
-
-@njit(cache=True)
-def most_common_colour(b):
-    best, best_n = 0, -1
-    for c in range(COLOURS):
-        n = 0
-        for w in range(WORDS):
-            n += popcount(b[c, w])
-        if n > best_n:
-            best, best_n = c, n
-    return best
 
 
 @njit(inline="always")

@@ -243,6 +243,11 @@ def parse_action(text: str) -> Cell:
     return int(m.group(1)), int(m.group(2))
 
 
+def action_text(x: int, y: int) -> str:
+    """The text of one click, ``x y``: what :func:`parse_action` reads."""
+    return f"{x} {y}"
+
+
 def split_one_turn(line: str) -> list[str]:
     """The one-turn line as the referee splits it: trimmed, then cut at ``;``.
 

@@ -9,7 +9,7 @@ score so far, the clear bonus included; ``rewards()`` the points of the last cli
 from __future__ import annotations
 
 from gridfall.interface import TERMINAL, GameBase, IllegalAction, StateBase
-from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, parse_action
+from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, action_text, parse_action
 
 CELLS = WIDTH * HEIGHT
 
@@ -105,7 +105,7 @@ class SameGameState(StateBase):
     def action_to_string(self, *args) -> str:
         """``"x y"``; called as ``action_to_string(action)`` or, like OpenSpiel, ``(player, action)``."""
         x, y = action_cell(args[-1])
-        return f"{x} {y}"
+        return action_text(x, y)
 
     def string_to_action(self, *args) -> int:
         """The cell of ``"x y"`` (extra words, a message, are ignored as the referee does)."""

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable, TextIO
 
 from gridfall.samegame import rules
+from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, load_board, parse_board, set_specs
 
 SCHEMA = """
@@ -82,7 +83,7 @@ class Entry:
     found: str
 
     def line(self) -> list[tuple[int, int]]:
-        return [rules.parse_action(a) for a in rules.split_one_turn(self.moves)]
+        return list(Line.from_text(self.moves))
 
     def names(self) -> list[str]:
         return known_names().get(board_key(parse_board(self.board)), [])
@@ -168,7 +169,7 @@ class SolutionStore:
     def offer(self, board: rules.Board, moves: Iterable[tuple[int, int]], *, algo: str, seconds: float,
               seed: int | None = None, found: str | None = None) -> bool:
         """Store the line if it beats the stored one; True if it did.  The score is recomputed."""
-        text = ";".join(f"{x} {y}" for x, y in moves)
+        text = Line(moves).text()
         score = replay(board, text)
         found = found or time.strftime("%Y-%m-%dT%H:%M:%S")
         cursor = self._db.execute(
@@ -245,7 +246,7 @@ class SolutionStore:
                     if how:
                         algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
                         seed = None if how["seed"] == "None" else int(how["seed"])
-                line_moves = [rules.parse_action(a) for a in rules.split_one_turn(moves)]
+                line_moves = Line.from_text(moves)
                 improved += self.offer(board, line_moves, algo=algo, seconds=seconds, seed=seed, found=found)
             except (ValueError, KeyError, TypeError, BoardError, StoreError) as e:
                 raise StoreError(f"{where}: {e}") from None

@@ -10,15 +10,15 @@ Algorithms (one module each):
   until the deadline (:mod:`.beam`);
 * ``nmcs``: Nested Monte-Carlo Search, level 2, restarted (:mod:`.nmcs`);
 * ``nrpa``: Nested Rollout Policy Adaptation, level 3, restarted, its time shared
-  between colour choices for the tabu colour (:mod:`.nrpa`);
+  between colour choices for the tabu colour (:mod:`.nrpa`, :mod:`.portfolio`);
 * ``mcbs``: Monte Carlo beam search, children ranked by playouts (:mod:`.mcbs`);
   at long budgets it finds lines NRPA does not, so the offline campaign runs both;
 * ``anneal``: simulated annealing on a whole line (:mod:`.anneal`), from the
   guide (else from the greedy line): it improves lines NRPA has converged on;
 * ``auto``: ``beam`` for budgets under a second (re-planning inside a 50 ms
   turn), else ``nrpa`` with the last ``AUTO_POLISH`` of its time spent annealing
-  its line, the strongest at the online budget (``benchmarks/samegame_search.py``;
-  a quarter of the time given to ``mcbs`` first measured no better at 20 s).
+  its line, the strongest at the online budget (``benchmarks/samegame_search.py`` measures
+  them; docs/samegame-experiments.md has the figures).
 
 With ``workers > 1`` that many independent searches run in threads (the
 kernels release the GIL) with seeds ``seed, seed + 1, ...``; the best line wins.
@@ -26,9 +26,8 @@ kernels release the GIL) with seeds ``seed, seed + 1, ...``; the best line wins.
 Given a ``guide`` (a line found before, such as the store's best), ``nrpa``
 continues from it instead of starting afresh: each worker runs a search one
 level up (level 4 by default) that starts from the guide, with the colour kept
-for last that could have played it (:func:`continuation`).  On tuning boards 31-38, 120 s of
-guided search after 120 s of plain NRPA scored 29,368 where a second
-independent 120 s run made 29,002 (best of the two).
+for last that could have played it (:func:`continuation`); docs/samegame-experiments.md
+has what it gains over a fresh run.
 """
 
 from __future__ import annotations
@@ -39,11 +38,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from gridfall.samegame import engine, rules
+from gridfall.samegame.line import Line
 
 ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs", "anneal")
 AUTO_BEAM_BELOW = 1.0  # seconds
 # The share of its time ``auto`` gives to annealing NRPA's line: NRPA finds the shape of a
-# line (which colour goes last), annealing its details (tuning boards 1-30 at 19 s, docs/DESIGN.md).
+# line (which colour goes last), annealing its details (docs/samegame-experiments.md).
 AUTO_POLISH = 0.3
 # The weight of a kept colour's move while other moves exist, when NRPA continues a line
 # that removes its big group early (as annealed lines do): the policy can learn to overrule it.
@@ -65,7 +65,7 @@ class Solution:
 
     def actions(self) -> str:
         """The moves as the one-turn protocol line ``x y;x y;...``."""
-        return ";".join(f"{x} {y}" for x, y in self.moves)
+        return Line(self.moves).text()
 
 
 def resolve_algo(algo: str, seconds: float) -> str:
@@ -76,12 +76,44 @@ def resolve_algo(algo: str, seconds: float) -> str:
     return algo
 
 
-def _accepted(function, params: dict) -> dict:
-    """The params that ``function`` takes (so ``auto`` may resolve to any algorithm)."""
+SOLVERS = {  # algorithm -> "module:function"; every solver has the shape of .found
+    "beam": "beam:beam_solve",
+    "nmcs": "nmcs:nmcs_solve",
+    "nrpa": "portfolio:nrpa_solve",
+    "mcbs": "mcbs:mcbs_solve",
+    "anneal": "anneal:anneal_solve",
+}
+_SHARED = ("seed", "on_improve")  # given by solve() itself
+
+
+def solver(algo: str):
+    """The solve function of an algorithm (its module loads on first use)."""
+    import importlib
+
+    module, _, name = SOLVERS[algo].partition(":")
+    return getattr(importlib.import_module(f"gridfall.samegame.search.{module}"), name)
+
+
+def parameters(algo: str) -> list[str]:
+    """The parameters an algorithm takes beyond the shared ones."""
     import inspect
 
-    names = inspect.signature(function).parameters
-    return {k: v for k, v in params.items() if k in names}
+    names = list(inspect.signature(solver(algo)).parameters)[2:]  # after start and deadline
+    return [n for n in names if n not in _SHARED]
+
+
+def check_params(algo: str, chosen: str, params: dict, polish: bool) -> None:
+    """Refuse a parameter that no algorithm of this search takes, naming the ones that are taken.
+
+    ``auto`` may run beam, nrpa and anneal: a parameter is fine if one of those it runs takes it.
+    """
+    runs = [chosen] + (["anneal"] if polish and chosen != "anneal" else [])
+    if algo == "auto":
+        runs = ["beam", "nrpa", "anneal"]
+    taken = {name for run in runs for name in parameters(run)}
+    for name in params:
+        if name not in taken:
+            raise ValueError(f"{algo} takes no parameter {name!r}; it takes {', '.join(sorted(taken))}")
 
 
 def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tuple[dict, list | None]:
@@ -94,7 +126,8 @@ def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tu
     while other groups are left, say) is continued with its largest group's colour
     kept for last under a soft tabu (``soft``, :data:`SOFT_CONTINUATION`), unless
     params name a ``soft`` or a ``tabu_rank`` of their own."""
-    from gridfall.samegame.search.nrpa import can_play, colours_by_count, tabu_rank_of
+    from gridfall.samegame.search.colours import colours_by_count
+    from gridfall.samegame.search.portfolio import can_play, tabu_rank_of
 
     if not guide:
         return params, None
@@ -119,31 +152,14 @@ def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tu
 
 
 def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: dict):
-    if algo == "anneal":
-        from gridfall.samegame.search.anneal import anneal_solve
-
-        return anneal_solve(engine.to_board(start), deadline, seed=seed, on_improve=on_improve,
-                            **_accepted(anneal_solve, params))
-    if algo == "mcbs":
-        from gridfall.samegame.search.mcbs import mcbs_solve
-
-        return mcbs_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(mcbs_solve, params))
-    if algo == "beam":
-        from gridfall.samegame.search.beam import beam_solve
-
-        return beam_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(beam_solve, params))
-    if algo == "nmcs":
-        from gridfall.samegame.search.nmcs import nmcs_solve
-
-        return nmcs_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(nmcs_solve, params))
-    from gridfall.samegame.search.nrpa import nrpa_solve
-
-    score, line, _ = nrpa_solve(start, deadline, seed=seed, on_improve=on_improve, **_accepted(nrpa_solve, params))
-    return score, line
+    """One search; each algorithm gets the parameters it takes (``auto`` passes one set to several)."""
+    own = parameters(algo)
+    return solver(algo)(start, deadline, seed=seed, on_improve=on_improve,
+                        **{k: v for k, v in params.items() if k in own})
 
 
 def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_improve, params: dict):
-    """One search per worker (seeds seed, seed + 1, ...), in threads; the best (score, line)."""
+    """One search per worker (seeds seed, seed + 1, ...), in threads; the best Found."""
     if workers <= 1:
         return _run_one(algo, start, deadline, seed, on_improve, params)
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -157,8 +173,10 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     """Search ``board`` for ``seconds`` and return the best line found.
 
     ``on_improve(score)`` is called (from any worker thread) whenever the best
-    score over all workers improves.  ``params`` go to the algorithm that
-    takes them (for example ``level=2`` for NRPA or NMCS); the others ignore them.
+    score over all workers improves.  ``params`` go to the algorithm (for
+    example ``level=2`` for NRPA or NMCS); one that it does not take is refused
+    with a ValueError, except that ``auto`` passes each of beam, nrpa and anneal
+    the ones it takes.
     ``guide``: a line to continue from (``nrpa``, see :func:`continuation`, and ``anneal``);
     ``notes["guided"]`` says whether the search used it, ``notes["tabu_rank"]``
     the colour choice it searched and ``notes["spare"]`` whether the kept colour
@@ -174,6 +192,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
         polish = AUTO_POLISH if algo == "auto" and chosen == "nrpa" else 0.0
     if not 0 <= polish < 1:
         raise ValueError(f"polish must be a share of the time in [0, 1), not {polish}")
+    check_params(algo, chosen, params, polish > 0)
     if chosen == "anneal":
         polish = 0.0  # annealing an annealed line: the whole time goes to the one run
     started = time.monotonic()
@@ -200,10 +219,10 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
             on_improve(score)
 
     search_deadline = deadline - polish * seconds
-    score, moves = _run_all(chosen, start, search_deadline, seed, workers, improved, params)
+    score, moves, _ = _run_all(chosen, start, search_deadline, seed, workers, improved, params)
     if polish:
         found = score
-        score, moves = _run_all("anneal", start, deadline, seed, workers, improved, {"guide": moves})
+        score, moves, _ = _run_all("anneal", start, deadline, seed, workers, improved, {"guide": moves})
         notes["polished"] = score - found
         chosen += "+anneal"
     final, replayed = rules.play_sequence(board, moves)

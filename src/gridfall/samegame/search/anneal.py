@@ -4,8 +4,8 @@ NRPA and the other searches build a line move by move; a long NRPA search
 ends in a basin it cannot leave, because what it learns about a group is lost
 when the group changes.  This search edits a whole line instead.  The line is
 written as clicks on tiles (:mod:`.tiles`), so an edit keeps the meaning of
-every other click, and each candidate is replayed whole (about 100,000 a
-second on one core):
+every other click, and each candidate is replayed whole (``benchmarks/samegame_continue.py``
+measures the rate and the gains):
 
 * move one click to another place in the line (later, so that its group can
   grow; earlier, so that it stops joining others), or a run of two to four;
@@ -29,9 +29,10 @@ import time
 import numpy as np
 
 from gridfall.jit import below, new_rng, njit, uniform
-from gridfall.samegame import rules
+from gridfall.samegame import engine, rules
 from gridfall.samegame.search import tiles
 from gridfall.samegame.search.tiles import CELLS, H
+from gridfall.samegame.search.found import Found
 
 SWEEP = 2_000_000  # edits a sweep (about 20 s on one core)
 CHUNK = 20_000  # edits a kernel call at most: the deadline is checked between calls
@@ -154,7 +155,7 @@ def kept_colour_of(board: rules.Board, moves: list[tuple[int, int]]) -> int:
     groups = rules.removed_groups(board, moves)
     if groups:
         return max(groups, key=lambda g: g.size).colour
-    counts = [sum(column.count(c) for column in board.cells) for c in range(rules.COLOURS)]
+    counts = board.colour_counts()
     return max(range(rules.COLOURS), key=lambda c: (counts[c], -c))
 
 
@@ -226,14 +227,14 @@ class Annealer:
             self.edits += done
 
 
-def anneal_solve(board: rules.Board, deadline: float, *, seed: int = 0, guide: list[tuple[int, int]] | None = None,
-                 temp_from: float = TEMP_FROM, temp_to: float = TEMP_TO, sweep: int = SWEEP,
-                 max_edits: float = math.inf, on_improve=None) -> tuple[int, list[tuple[int, int]]]:
+def anneal_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None,
+                 guide: list[tuple[int, int]] | None = None, temp_from: float = TEMP_FROM, temp_to: float = TEMP_TO,
+                 sweep: int = SWEEP, max_edits: float = math.inf) -> Found:
     """Anneal ``guide`` (else the greedy line: largest group first, the most common colour last)
-    until ``deadline`` or ``max_edits``; returns (score, moves), never worse than the guide."""
-    annealer = Annealer(board, guide, seed=seed, temp_from=temp_from, temp_to=temp_to, sweep=sweep,
+    until ``deadline`` or ``max_edits``; never worse than the guide."""
+    annealer = Annealer(engine.to_board(start), guide, seed=seed, temp_from=temp_from, temp_to=temp_to, sweep=sweep,
                         on_improve=on_improve)
     if on_improve is not None:
         on_improve(annealer.best_score)
     annealer.run(deadline, max_edits)
-    return annealer.best_score, annealer.best_line
+    return Found(annealer.best_score, annealer.best_line)

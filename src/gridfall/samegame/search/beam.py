@@ -20,6 +20,7 @@ import numpy as np
 from gridfall.jit import below, new_rng, njit, popcount, uint64
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOUR, COLOURS, MAX_GROUPS, SIZE, WORDS
+from gridfall.samegame.search.found import Found
 
 
 @njit(nogil=True, cache=True)
@@ -197,10 +198,10 @@ class BeamSearch:
             self.best_line = self._line(len(self.history), i) + [(int(c) >> 4, int(c) & 15) for c in cells[:count]]
 
 
-def beam_solve(start: np.ndarray, deadline: float, seed: int = 0, max_width: int = 1 << 16, on_improve=None):
+def beam_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, max_width: int = 1 << 16) -> Found:
     """Anytime beam search: widths 1, 2, 4, ... until ``deadline`` (time.monotonic()).
 
-    Returns (score, moves) of the best line found.  A width cut short by the
+    Returns the best line found.  A width cut short by the
     deadline still contributes its best line, finished greedily.
     """
     best_score, best_line = -1, []
@@ -218,4 +219,4 @@ def beam_solve(start: np.ndarray, deadline: float, seed: int = 0, max_width: int
         if time.monotonic() >= deadline:
             break
         width *= 2
-    return best_score, best_line
+    return Found(best_score, best_line)

@@ -21,6 +21,8 @@ from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOURS, MAX_GROUPS, WORDS
 from gridfall.samegame.search.beam import select
+from gridfall.samegame.search.colours import most_common_colour
+from gridfall.samegame.search.found import Found
 from gridfall.samegame.search.nmcs import tabu_playout
 
 
@@ -66,15 +68,15 @@ def expand(parents, scores, lo, hi, k, moves, playout_moves, child, work, out_ev
 PARENTS_PER_CHECK = 4
 
 
-def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int = 64, playouts: int = 4,
-               on_improve=None, widen: bool = True):
-    """Monte Carlo beam search until ``deadline``; returns (score, moves).
+def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, width: int = 64,
+               playouts: int = 4, widen: bool = True) -> Found:
+    """Monte Carlo beam search until ``deadline``.
 
     A finished search starts again, four times wider if that fits in the time
     left (``widen``), else as wide with a new seed.
     """
     rng = new_rng(seed)
-    tabu = int(engine.most_common_colour(start))
+    tabu = most_common_colour(start)
     moves, playout_moves = engine.new_moves(), engine.new_moves()
     child, work = engine.new_board(), engine.new_board()
     scratch = np.zeros(6, dtype=np.uint64)
@@ -125,7 +127,7 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, width: int 
             history.append((level_parent[:kept], level_cell[:kept]))
         now = time.monotonic()
         if now >= deadline:
-            return best_score, best_line
+            return Found(best_score, best_line)
         # widen only if a run four times wider (about four times longer) fits in the time left
         if widen and 4 * (now - run_started) < deadline - now:
             width *= 4

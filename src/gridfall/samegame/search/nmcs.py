@@ -19,6 +19,8 @@ import numpy as np
 from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
 from gridfall.samegame.engine import MAX_GROUPS, MOVE_FIELDS
+from gridfall.samegame.search.colours import most_common_colour
+from gridfall.samegame.search.found import Found
 
 MAX_MOVES = MAX_GROUPS
 
@@ -88,7 +90,7 @@ class NMCS:
     def __init__(self, start: np.ndarray, *, seed: int = 0, tabu: bool = True):
         self.start = start
         self.rng = new_rng(seed)
-        self.tabu = int(engine.most_common_colour(start)) if tabu else -1
+        self.tabu = most_common_colour(start) if tabu else -1
         self.best_score = -1
         self.best_line: list[tuple[int, int]] = []
 
@@ -125,8 +127,8 @@ class NMCS:
         return best_score, best_cells
 
 
-def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 2, on_improve=None):
-    """Run NMCS at ``level``, again with new seeds while time remains; returns (score, moves)."""
+def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, level: int = 2) -> Found:
+    """Run NMCS at ``level``, again with new seeds while time remains."""
     best_score, best_line = -1, []
     run = 0
     while time.monotonic() < deadline or best_score < 0:
@@ -137,4 +139,4 @@ def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int 
             if on_improve is not None:
                 on_improve(best_score)
         run += 1
-    return best_score, best_line
+    return Found(best_score, best_line)

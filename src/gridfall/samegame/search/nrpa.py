@@ -22,7 +22,7 @@ SameGame specifics:
   (moves 0-7, 8-15, ...), added to each move's code weight and adapted at
   ``colour_rate`` times ``alpha``: what NRPA learns about a group is lost when
   the group gains a cell, what it learns about playing a colour early carries
-  over (it learns which colours to gather, a soft tabu of its own; :func:`nrpa_solve`
+  over (it learns which colours to gather, a soft tabu of its own; ``portfolio.nrpa_solve``
   uses 0.3 unless told otherwise, the :class:`NRPA` class 0);
 * ``favour > 0`` makes the search climb a shaped score in which the points
   of the most common colour not kept back (the ``favour_rank``-th most common
@@ -30,15 +30,11 @@ SameGame specifics:
   that gather a second colour win the adaptation more often, while the best
   line by *true* score is tracked apart and is what a search reports (offline);
 * the bias (GNRPA, Cazenave 2020) leans playouts towards larger groups;
-* which colour is kept for last decides whether a board can be cleared, so
-  :func:`nrpa_solve` shares its time over a portfolio of colour choices
-  (:data:`TABU_PORTFOLIO`) and answers with the best line of any; the last
-  share of its time (:data:`RESCUE_SHARE`) tries a third choice if neither
-  cleared the board, and otherwise continues from the best line;
-* a search can continue from a line found before (``guide``, such as the
-  store's best): :func:`replay` records the line as a playout would have, and
-  a search one level up starts from it, so each run begins from a policy drawn
-  towards the best line so far instead of from scratch.
+* a search can continue from a line found before: :meth:`NRPA.replay` records the
+  line as a playout would have, and a search one level up starts from it.
+
+Which colours to keep for last, and how to share the time between such choices, is
+:mod:`gridfall.samegame.search.portfolio`; the colour facts are :mod:`~gridfall.samegame.search.colours`.
 
 The trick that makes it fast: a playout *records* every step's candidate moves
 (codes and prior weights) in a :data:`Line`, so adapting towards a line is arithmetic
@@ -52,7 +48,6 @@ Kernels release the GIL, so independent searches run in parallel threads.
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from collections import namedtuple
@@ -62,6 +57,7 @@ import numpy as np
 from gridfall.jit import new_rng, njit, uint64, uniform
 from gridfall.samegame import engine, rules
 from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
+from gridfall.samegame.search.colours import colour_gains, colour_ranks
 
 POLICY_BITS = 16
 POLICY_MASK = uint64((1 << POLICY_BITS) - 1)
@@ -72,7 +68,6 @@ PHASES = 8
 FEATURE_BASE = 1 << POLICY_BITS
 MAX_MOVES = MAX_GROUPS  # longest possible game: 225 cells, two a move
 MAX_CANDIDATES = MAX_MOVES * MAX_GROUPS
-STAGE_SEED_STEP = 7919  # seeds of a portfolio's later stages: seed + k * STAGE_SEED_STEP
 
 # A recorded line: step t played cells[t] (16x+y) whose policy index is
 # chosen[t] (colour-phase index chosen_features[t]); its candidates are
@@ -91,50 +86,6 @@ def new_line() -> Line:
         np.zeros(MAX_CANDIDATES, dtype=np.int64),
         np.zeros(MAX_MOVES, dtype=np.int64),
     )
-
-
-def colour_counts(start: np.ndarray) -> list[int]:
-    """The number of cells of each colour on a position."""
-    return [sum(bin(int(w)).count("1") for w in start[c]) for c in range(start.shape[0])]
-
-
-def colour_lead(start: np.ndarray) -> int:
-    """How many cells the most common colour has more than the next."""
-    first, second = sorted(colour_counts(start), reverse=True)[:2]
-    return first - second
-
-
-def colours_by_count(start: np.ndarray) -> list[int]:
-    """The colours present on a position, the most common first (ties: the lower colour first)."""
-    counts = colour_counts(start)
-    return sorted((c for c in range(len(counts)) if counts[c]), key=lambda c: (-counts[c], c))
-
-
-def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndarray:
-    """Playout ranks of the colours: the ``protect`` most common colours are played last,
-    the most common of all very last (``protect=1`` is the classic tabu colour, 0 none).
-
-    ``tabu_rank=1`` takes the colours from the second most common on instead
-    (the most common colour is then free): a different gathering to try.
-    """
-    order = colours_by_count(start)[tabu_rank:]
-    ranks = np.zeros(start.shape[0], dtype=np.int64)
-    for i, c in enumerate(order[:protect]):
-        ranks[c] = protect - i
-    return ranks
-
-
-def colour_gains(start: np.ndarray, ranks: np.ndarray, favour: float, favour_rank: int = 0) -> np.ndarray:
-    """What each colour's groups are worth to the search, as a multiple of their points: 1 + ``favour``
-    for the second colour to gather, the ``favour_rank``-th most common colour (0 first) that is not
-    kept back, and 1 for the others."""
-    gains = np.ones(start.shape[0], dtype=np.float64)
-    free = [c for c in colours_by_count(start) if ranks[c] == 0]
-    if not 0 <= favour_rank < max(len(free), 1):
-        raise ValueError(f"favour_rank={favour_rank}: this board has {len(free)} colours not kept back")
-    if free:
-        gains[free[favour_rank]] += favour
-    return gains
 
 
 def new_policy() -> np.ndarray:
@@ -456,114 +407,3 @@ class NRPA:
                 copy_line(line, best, length)
             adapt(policy, best, best_len, self.alpha, self.colour_rate, self._idx, self._delta)
         return best_score, best, best_len
-
-
-def can_play(start: np.ndarray, moves: list[tuple[int, int]], tabu_rank: int, protect: int = 1, spare: int = 0) -> bool:
-    """Could playouts with this colour choice have played ``moves``?"""
-    return NRPA(start, protect=protect, tabu_rank=tabu_rank, spare=spare).replay(moves) is not None
-
-
-def tabu_rank_of(start: np.ndarray, moves: list[tuple[int, int]], protect: int = 1, spare: int = 0) -> int | None:
-    """The colour choice (``tabu_rank``) whose playouts could have played ``moves``, or None."""
-    return next((rank for rank in range(start.shape[0]) if can_play(start, moves, rank, protect, spare)), None)
-
-
-# (tabu_rank, share of the budget), searched one after the other: the second
-# most common colour kept for last clears boards the most common never does.
-TABU_PORTFOLIO = ((0, 0.6), (1, 0.4))
-
-# A colour this many cells ahead of every other is kept for last with the whole
-# portfolio's time: on such a board (standard 6, 9 and 16-20, with 65 cells of
-# one colour against 40) keeping a smaller colour for last rarely pays.
-LEAD = 15
-
-# The share of the budget held back from the portfolio, to rescue a board that
-# neither choice cleared with a third one (the third most common colour kept for
-# last); once a choice has cleared it, the same time continues from its best line.
-RESCUE_SHARE = 0.15
-
-
-def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, level: int = 3, iterations: int = 100,
-               alpha: float = 1.0, bias: float = 0.3, protect: int = 1, tabu_rank: int | None = None,
-               soft: float = 0.0, spare: int = 0, colour_rate: float = 0.3, on_improve=None, max_runs: int | None = None, max_playouts: float = math.inf,
-               guide: list[tuple[int, int]] | None = None, favour: float = 0.0, favour_rank: int = 0,
-               rescue: float = RESCUE_SHARE, lead: float = LEAD):
-    """Run level-``level`` NRPA searches, restarting each time one completes, until ``deadline``
-    (or ``max_playouts`` playouts, or ``max_runs`` complete runs).
-
-    ``tabu_rank=None`` shares the budget over the colour choices of
-    :data:`TABU_PORTFOLIO` (each gets its share of the time and of
-    ``max_playouts``, and ``max_runs`` runs) and keeps ``rescue`` of it for
-    a last stage (:data:`RESCUE_SHARE`): the next colour choice if no line
-    so far clears the board, else a continuation of the best line.  When
-    the most common colour has at least ``lead`` cells more than any other
-    (:data:`LEAD`), the portfolio is that colour kept for last alone, the
-    rescue stage as before.  An int ``tabu_rank`` searches that one choice
-    only, with the whole budget.
-
-    ``guide`` continues from a line found before (a stored best): a colour
-    choice whose playouts could have played it first runs one
-    level-``level + 1`` search that starts from it, so each level-``level``
-    run begins from a policy drawn further towards the best line so far.  The
-    answer is never worse than the guide; a colour choice that could not have
-    played it searches as usual.
-
-    ``colour_rate`` defaults to 0.3 here (+1% at 19 s and at 120 s a board,
-    docs/DESIGN.md); pass 0 for plain NRPA.
-
-    Returns (score, moves, playouts).
-    """
-    if not 0 <= rescue < 1:
-        raise ValueError(f"rescue must be a share of the budget in [0, 1), not {rescue}")
-    if tabu_rank is not None:
-        rescue = 0.0
-    if tabu_rank is not None:
-        portfolio = ((tabu_rank, 1.0),)
-    elif colour_lead(start) >= lead:
-        portfolio = ((0, 1.0),)
-    else:
-        portfolio = TABU_PORTFOLIO
-    shares = [share * (1 - rescue) for _, share in portfolio] + ([rescue] if rescue else [])
-    ends = list(itertools.accumulate(shares))  # of the budget, per stage
-    started = time.monotonic()
-    reported = [-1]
-
-    def improved(score: int) -> None:  # report only what beats every stage so far
-        if score > reported[0]:
-            reported[0] = score
-            if on_improve is not None:
-                on_improve(score)
-
-    def search_stage(stage: int, rank: int, line) -> NRPA:
-        """Stage ``stage``'s searches with colour choice ``rank``, continuing from ``line`` if its
-        playouts could play it; the last stage runs to the deadline itself."""
-        last = stage == len(shares) - 1
-        stage_deadline = deadline if last or math.isinf(deadline) else started + ends[stage] * (deadline - started)
-        search = NRPA(start, seed=seed + STAGE_SEED_STEP * stage, iterations=iterations, alpha=alpha, bias=bias,
-                      protect=protect, tabu_rank=rank, soft=soft, spare=spare, colour_rate=colour_rate, on_improve=improved,
-                      max_playouts=shares[stage] * max_playouts, favour=favour, favour_rank=favour_rank)
-        runs = 0
-        known = search.replay(line) if line else None
-        if known is not None:
-            search.run(level + 1, new_policy(), stage_deadline, known)
-            runs += 1
-        while not search._out_of_budget(stage_deadline) and (max_runs is None or runs < max_runs):
-            search.run(level, new_policy(), stage_deadline)
-            runs += 1
-        return search
-
-    best_score, best_line, best_rank = -1, [], 0
-    playouts = 0
-    for stage, (rank, _) in enumerate(portfolio):
-        search = search_stage(stage, rank, guide)
-        playouts += search.playouts
-        if search.best_score > best_score:
-            best_score, best_line, best_rank = search.best_score, search.best_line, rank
-    if rescue:
-        cleared = rules.play_sequence(engine.to_board(start), best_line)[0].is_cleared()
-        rank, line = (best_rank, best_line) if cleared else (len(portfolio), guide)
-        search = search_stage(len(portfolio), rank, line)
-        playouts += search.playouts
-        if search.best_score > best_score:
-            best_score, best_line = search.best_score, search.best_line
-    return best_score, best_line, playouts

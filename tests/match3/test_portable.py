@@ -1,0 +1,28 @@
+"""portable.py (the exported players' own cascade code) against the rules of record, on random games."""
+
+import random
+
+import gridfall
+from gridfall.match3 import portable
+
+
+def test_portable_cascades_agree_with_the_rules_on_random_positions():
+    rng = random.Random(6)
+    positions = 0
+    for number in range(40):
+        size = (8, 11, 12, 13)[number % 4]
+        state = gridfall.load_game("match3", size=size, seed=number, moves=25).new_initial_state()
+        while not state.is_terminal():
+            board = state.board
+            g, n = portable._grid(list(board.rows))
+            legal = set(board.legal_moves())
+            for i, j, col, row, direction in portable._moves(n):
+                made_a_line = portable._swap_score(g, n, i, j) > 0
+                assert made_a_line == ((col, row, direction) in legal), (board.text(), col, row, direction)
+                if made_a_line:
+                    assert portable.simulate(g, n, i, j) == board.play(col, row, direction).total
+            assert portable.greedy_move(list(board.rows)) in legal
+            assert portable.fast_move(list(board.rows)) in legal
+            state.apply_action(rng.choice(state.legal_actions()))
+            positions += 1
+    assert positions > 500
