@@ -29,10 +29,9 @@ def measure(reset, step, seconds: float) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
-def interface_row(name: str, **parameters):
-    import gridfall
-
-    game, rng, holder = gridfall.load_game(name, **parameters), random.Random(0), {}
+def state_row(game):
+    """Random legal steps on a game with OpenSpiel's verbs: gridfall's own, or a pyspiel game."""
+    rng, holder = random.Random(0), {}
 
     def reset():
         holder["s"] = game.new_initial_state()
@@ -43,6 +42,12 @@ def interface_row(name: str, **parameters):
         return state.is_terminal()
 
     return reset, step
+
+
+def interface_row(name: str, **parameters):
+    import gridfall
+
+    return state_row(gridfall.load_game(name, **parameters))
 
 
 def gym_row(env_id: str, **kwargs):
@@ -88,17 +93,7 @@ def openspiel_row(name: str):
 
     import gridfall.adapters.openspiel  # noqa: F401
 
-    game, rng, holder = pyspiel.load_game(name), random.Random(0), {}
-
-    def reset():
-        holder["s"] = game.new_initial_state()
-
-    def step():
-        state = holder["s"]
-        state.apply_action(rng.choice(state.legal_actions()))
-        return state.is_terminal()
-
-    return reset, step
+    return state_row(pyspiel.load_game(name))
 
 
 def rows():
