@@ -102,13 +102,18 @@ class GameBase:
 class StateBase:
     """The verbs every state has; a subclass implements the game-specific ones.
 
-    A subclass implements ``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
+    A subclass implements ``legal_actions``, ``apply_action``, ``clone``,
     ``is_terminal``, ``returns``, ``rewards``, ``action_to_string``, ``string_to_action`` and
-    ``__str__``, and keeps ``self.game`` and ``self._history`` (the actions applied).
+    ``__str__`` (and ``current_player`` if the game has two players), and keeps ``self.game``
+    and ``self._history`` (the actions applied).
     """
 
     game: GameBase
     _history: list[int]
+
+    def current_player(self) -> int:
+        """0 until the end, then TERMINAL: the one-player games' rule (Connect Four has its own)."""
+        return TERMINAL if self.is_terminal() else 0
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """1 for each legal action id, 0 elsewhere, over the whole action range."""

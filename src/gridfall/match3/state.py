@@ -20,7 +20,7 @@ other refills for a search that should not.
 
 from __future__ import annotations
 
-from gridfall.interface import TERMINAL, GameBase, IllegalAction, StateBase
+from gridfall.interface import GameBase, IllegalAction, StateBase
 from gridfall.match3.rules import (
     DEFAULT_SEED, DIRECTIONS, JEWELS, MOVES_PER_GAME, Board, Generator, new_board, refilled,
 )
@@ -95,9 +95,6 @@ class Match3State(StateBase):
         if self._legal is None:
             self._legal = [self.game.swap_action(c, r, d) for c, r, d in self.board.legal_moves()]
         return self._legal
-
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else 0
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if not self._player_matches(player) or self.is_terminal():

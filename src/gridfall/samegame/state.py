@@ -8,7 +8,7 @@ score so far, the clear bonus included; ``rewards()`` the points of the last cli
 
 from __future__ import annotations
 
-from gridfall.interface import TERMINAL, GameBase, IllegalAction, StateBase
+from gridfall.interface import GameBase, IllegalAction, StateBase
 from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, action_text, parse_action
 
 CELLS = WIDTH * HEIGHT
@@ -68,9 +68,6 @@ class SameGameState(StateBase):
         if self._groups is None:
             self._groups = [] if self.board.is_cleared() else self.board.groups()
         return self._groups
-
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else 0
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if not self._player_matches(player) or self.is_terminal():
