@@ -8,13 +8,27 @@ Time flags have two spellings in every command:
 
 ``--time-scale`` multiplies a referee's limits.  A flag renamed to this scheme keeps its old
 spelling for one release as a hidden alias (:func:`renamed`), with a note on stderr.
+
+Every table goes through :func:`console`: no markup highlighting of numbers, and the full width
+of a line (not 80 columns) when the output is a pipe or a file.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 
 import click
+
+PIPED_WIDTH = 200  # columns of a table written to a pipe or a file: wide rows stay one line each
+
+
+def console(stderr: bool = False):
+    """A rich console for tables and lines; text from bots goes in as ``rich.text.Text``."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(stderr=stderr, highlight=False, width=None if stream.isatty() else PIPED_WIDTH)
 
 
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):

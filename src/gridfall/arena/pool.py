@@ -2,8 +2,8 @@
 
 Each job spends its time waiting on a bot subprocess or in numba code that
 releases nothing, so threads are enough to keep N bots busy; results come back
-in the order of the jobs whatever order they finish in.  Ctrl-C kills every
-running bot and returns the results finished so far.
+in the order of the jobs whatever order they finish in.  Ctrl-C, SIGTERM and
+SIGHUP kill every running bot and return the results finished so far.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Callable, Sequence, TypeVar
 
 from gridfall.arena.process import kill_all
+from gridfall.arena.signals import stopping_on_signals
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -24,7 +25,12 @@ def run_jobs(
     on_done: Callable[[int, R], None] | None = None,
 ) -> tuple[list[R | None], bool]:
     """Run ``work(job)`` for every job; return (results in job order, interrupted)."""
-    results: list[R | None] = [None] * len(jobs)
+    with stopping_on_signals():
+        return _run(jobs, work, workers, on_done)
+
+
+def _run(jobs, work, workers, on_done):
+    results: list = [None] * len(jobs)
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
     pending = {pool.submit(work, job): i for i, job in enumerate(jobs)}
     interrupted = False

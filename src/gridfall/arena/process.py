@@ -8,8 +8,15 @@ that prints without end, one that never reads its input.  So:
 * stdin is written without blocking, within the same deadline, so a bot that
   does not read cannot stall the referee on a full pipe;
 * stderr is drained by a thread that keeps only its tail (for crash reports);
-* the bot runs in its own session and the whole process group is killed on
-  close, so nothing it started is left behind.
+* every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
+  SIGTERM) ends a wait at once instead of at the turn's limit;
+* the bot runs in its own session, and on close everything it started is
+  killed, even a child that left the session (:mod:`gridfall.arena.reaper`).
+
+With ``private_channel`` the protocol runs over two pipes of its own, passed to
+the child as file descriptors, instead of stdin and stdout: a harness that runs
+untrusted code (the Match-3 player) keeps the protocol where that code's prints
+cannot reach it; stdout and stderr then both go to the tail.
 
 Times are wall-clock from the first byte sent to the end of the answer line,
 which is how the platforms measure a turn.
@@ -21,19 +28,19 @@ import atexit
 import errno
 import os
 import selectors
-import signal
 import subprocess
 import threading
 import time
 from collections import deque
 
+from gridfall.arena.reaper import kill_tree
 
 _live: set["BotProcess"] = set()
 _live_lock = threading.Lock()
 
 
 def kill_all() -> None:
-    """Kill every bot still running (on Ctrl-C and at exit)."""
+    """Kill every bot still running (on Ctrl-C, SIGTERM and at exit)."""
     with _live_lock:
         bots = list(_live)
     for bot in bots:
@@ -65,43 +72,71 @@ class BotFlooded(BotFailure):
     reason = "Output flood"
 
 
+class BotStopped(BotFailure):
+    reason = "Stopped by the referee"
+
+
 class BotProcess:
     """One running bot.  Use as a context manager so it is always killed.
 
-    ``command`` is a shell command line (run with ``/bin/sh -c``) or an argv list.
+    ``command`` is a shell command line (run with ``/bin/sh -c``) or an argv list;
+    with ``private_channel`` an argv list, to which the two protocol descriptors
+    (read requests, write answers) are appended.
     """
 
-    def __init__(self, command: str, *, cwd: str | None = None, env: dict | None = None, max_output: int = 1 << 20):
+    def __init__(self, command: str | list[str], *, cwd: str | None = None, env: dict | None = None,
+                 max_output: int = 1 << 20, private_channel: bool = False):
         self.command = command
         self.max_output = max_output
         self._buffer = bytearray()
         self._stderr_tail: deque[bytes] = deque()
         self._stderr_size = 0
         self._lock = threading.Lock()
+        self._closed = False
+        self._waiting = 0  # threads inside send or read_line, which close() lets out before closing pipes
+        self._quiet = threading.Condition()
+        self._wake_r, self._wake_w = os.pipe()
+        argv = command if isinstance(command, list) else ["/bin/sh", "-c", command]
+        child_ends: tuple[int, ...] = ()
+        if private_channel:
+            request_r, request_w = os.pipe()
+            answer_r, answer_w = os.pipe()
+            child_ends = (request_r, answer_w)
+            argv = [*argv, str(request_r), str(answer_w)]
         try:
             self.proc = subprocess.Popen(
-                command if isinstance(command, list) else ["/bin/sh", "-c", command],
-                stdin=subprocess.PIPE,
+                argv,
+                stdin=subprocess.DEVNULL if private_channel else subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stderr=subprocess.STDOUT if private_channel else subprocess.PIPE,
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
+                pass_fds=child_ends,
             )
         except (OSError, ValueError) as e:
+            for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):
+                os.close(fd)
             raise BotExited(f"cannot start {command!r}: {e}") from None
         with _live_lock:
             _live.add(self)
-        os.set_blocking(self.proc.stdin.fileno(), False)
-        self._stdout_fd = self.proc.stdout.fileno()
-        self._stdin_fd = self.proc.stdin.fileno()
+        if private_channel:
+            for fd in child_ends:
+                os.close(fd)
+            self._stdin_fd, self._stdout_fd = request_w, answer_r
+            self._tail_stream = self.proc.stdout
+        else:
+            self._stdin_fd, self._stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+            self._tail_stream = self.proc.stderr
+        self._private = private_channel
+        os.set_blocking(self._stdin_fd, False)
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
 
     # -- plumbing -------------------------------------------------------------
 
     def _drain_stderr(self) -> None:
-        fd = self.proc.stderr.fileno()
+        fd = self._tail_stream.fileno()
         while True:
             try:
                 chunk = os.read(fd, 65536)
@@ -132,16 +167,45 @@ class BotProcess:
 
     # -- the protocol ---------------------------------------------------------
 
+    def _enter(self) -> None:
+        with self._quiet:
+            if self._closed:
+                raise BotStopped()
+            self._waiting += 1
+
+    def _leave(self) -> None:
+        with self._quiet:
+            self._waiting -= 1
+            self._quiet.notify_all()
+
     def send(self, text: str, deadline: float) -> None:
         """Write text before ``deadline`` (a time.monotonic() value)."""
+        self._enter()
+        try:
+            self._send(text, deadline)
+        finally:
+            self._leave()
+
+    def read_line(self, deadline: float) -> str:
+        """The next output line (without its newline), read before ``deadline``."""
+        self._enter()
+        try:
+            return self._read_line(deadline)
+        finally:
+            self._leave()
+
+    def _send(self, text: str, deadline: float) -> None:
         data = memoryview(text.encode())
         with selectors.DefaultSelector() as sel:
             sel.register(self._stdin_fd, selectors.EVENT_WRITE)
+            sel.register(self._wake_r, selectors.EVENT_READ)
             while data:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise BotTimeout("did not read its input")
-                if not sel.select(remaining):
+                ready = sel.select(remaining)
+                self._check_stopped(ready)
+                if not ready:
                     continue
                 try:
                     written = os.write(self._stdin_fd, data)
@@ -155,10 +219,10 @@ class BotProcess:
                     raise
                 data = data[written:]
 
-    def read_line(self, deadline: float) -> str:
-        """The next output line (without its newline), read before ``deadline``."""
+    def _read_line(self, deadline: float) -> str:
         with selectors.DefaultSelector() as sel:
             sel.register(self._stdout_fd, selectors.EVENT_READ)
+            sel.register(self._wake_r, selectors.EVENT_READ)
             while True:
                 newline = self._buffer.find(b"\n")
                 if newline >= 0:
@@ -172,12 +236,21 @@ class BotProcess:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise BotTimeout("no answer line in time")
-                if not sel.select(remaining):
+                ready = sel.select(remaining)
+                self._check_stopped(ready)
+                if not ready:
                     continue
-                chunk = os.read(self._stdout_fd, 65536)
+                try:
+                    chunk = os.read(self._stdout_fd, 65536)
+                except OSError:
+                    chunk = b""
                 if not chunk:
                     raise BotExited(self._exit_detail())
                 self._buffer += chunk
+
+    def _check_stopped(self, ready) -> None:
+        if self._closed or any(key.fd == self._wake_r for key, _ in ready):
+            raise BotStopped()
 
     def ask(self, text: str, timeout: float) -> tuple[str, float]:
         """Send text, then read one answer line within ``timeout`` seconds in all.
@@ -196,27 +269,39 @@ class BotProcess:
     # -- lifetime -------------------------------------------------------------
 
     def close(self) -> None:
-        """Kill the bot and everything it started; reap it.  Safe to call twice."""
-        with _live_lock:
+        """Kill the bot and everything it started; reap it.  Safe to call twice, from any thread:
+        a wait in progress in another thread ends at once with BotStopped."""
+        with _live_lock, self._quiet:
+            if self._closed:
+                return
+            self._closed = True
             _live.discard(self)
+            others = {bot.proc.pid for bot in _live}
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+            os.write(self._wake_w, b"x")
+        except OSError:
             pass
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        with self._quiet:  # let a wait in another thread see the wake-up before its pipes close
+            self._quiet.wait_for(lambda: self._waiting == 0, timeout=2)
+        kill_tree(self.proc.pid, others)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
         self._stderr_thread.join(timeout=1)
-        try:
-            self.proc.stderr.close()
-        except OSError:
-            pass
+        streams = [self.proc.stdin, self.proc.stdout, self.proc.stderr]
+        for stream in streams:
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        fds = [self._wake_r, self._wake_w] + ([self._stdin_fd, self._stdout_fd] if self._private else [])
+        for fd in fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     def __enter__(self) -> "BotProcess":
         return self

@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from gridfall.arena.signals import exit_code
+from gridfall.cli_options import console
 from gridfall.connect4.agents import AGENT_NAMES
 
 
@@ -119,9 +121,9 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
     Prints each game's result and reason, then A's wins, draws and losses,
     points (win 10, draw 5) and the Elo difference with its 95% interval.
     """
-    from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
+    from rich.text import Text
 
     from gridfall.arena.limits import Limits
     from gridfall.arena.pool import run_jobs
@@ -141,7 +143,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
             return referee_game((a, b), (a_name, b_name), limits)
         return referee_game((b, a), (b_name, a_name), limits)
 
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{games} games", total=games)
         records, interrupted = run_jobs(list(range(games)), play_one, workers=workers,
                                         on_done=lambda i, r: progress.advance(task))
@@ -154,19 +156,19 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
                                "draws": score.draws, "losses": score.losses, "points": points,
                                "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
                                "interrupted": interrupted}))
-        sys.exit(130 if interrupted else 0)
-    console = Console(highlight=False)
-    table = Table(title=f"A = {p1}   B = {p2}")
+        sys.exit(exit_code(interrupted))
+    out = console()
+    table = Table(title=Text(f"A = {p1}   B = {p2}"))  # commands and bots' words are text, never markup
     for column in ("game", "first", "second", "result", "reason", "moves", "slowest turn"):
         table.add_column(column)
     for i, r in enumerate(done, start=1):
         result = "draw" if r.winner is None else f"{r.seats[r.winner][:1]} wins"
-        table.add_row(str(i), r.seats[0], r.seats[1], result, r.reason, str(len(r.moves)),
+        table.add_row(str(i), Text(r.seats[0]), Text(r.seats[1]), Text(result), Text(r.reason), str(len(r.moves)),
                       f"{max(r.slowest) * 1000:.0f} ms")
-    console.print(table)
-    console.print(f"A: {score.describe()}")
-    console.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
-    sys.exit(130 if interrupted else 0)
+    out.print(table)
+    out.print(f"A: {score.describe()}")
+    out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
+    sys.exit(exit_code(interrupted))
 
 
 @connect4.command()

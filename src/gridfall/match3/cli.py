@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import renamed
+from gridfall.arena.signals import exit_code, stopping_on_signals
+from gridfall.cli_options import console, renamed
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
@@ -30,46 +31,69 @@ def _print_report(report, title: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report.to_json()))
         return
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title)
+    table = Table(title=Text(title))  # file names and what suggest returned are text, never markup
     for column in ("board", "size", "score", "moves", "best move", "end"):
         table.add_column(column, justify="right" if column in ("score", "moves", "best move") else "left")
     for g in report.games:
-        end = f"[red]{g.end}[/red]" if g.error else g.end
+        end = Text(g.end, "red" if g.error else "")
         table.add_row(str(g.board_no), f"{g.size}x{g.size}", f"{g.score:,}", str(g.moves), f"{g.best_move:,}", end)
-    console = Console(highlight=False)
-    console.print(table)
+    out = console()
+    out.print(table)
     total = report.total
-    console.print((f"total {total:,} (log2 {math.log2(total):.1f})" if total else "total 0")
-                  + f"; {report.seconds:.3f} s in suggest")
+    out.print((f"total {total:,} (log2 {math.log2(total):.1f})" if total else "total 0")
+              + f"; {report.seconds:.3f} s in suggest" + ("; interrupted" if report.interrupted else ""))
     if report.failed:
-        console.print(f"[red]run failed[/red]: {report.failed}; the points above were scored before it")
+        out.print(Text.assemble(("run failed", "red"), f": {report.failed}; the points above were scored before it"))
 
 
 @match3.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
 @click.option("--time", "time_limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
-              help="Seconds for the whole run, counted inside suggest (0: no limit).")
+              help="Seconds for the whole run, counted by the referee around each call (0: no limit); "
+                   "loading the file may take as long again, plus 1 s for the interpreter.")
 @renamed("--time-limit", "--time", "time_limit")
-@click.option("--turn-ms", type=click.FloatRange(min=0), help="Milliseconds allowed for each call of suggest.")
+@click.option("--turn-ms", type=click.FloatRange(min=0),
+              help="Milliseconds allowed for each call of suggest  [default: no limit per call]")
 @renamed("--per-call", "--turn-ms", "turn_ms", scale=1000)
-@click.option("--json", "as_json", is_flag=True)
-def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, as_json: bool) -> None:
+@click.option("--python", "python", metavar="PATH",
+              help="Run the file with this interpreter (python3.6, pypy3, ...), which then judges its syntax; "
+                   "by default gridfall's own Python runs it after checking that it parses as Python 3.6.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, python: str | None,
+            as_json: bool) -> None:
     """Play the challenge with the suggest function of FILE (a CodeAbbey-style .py file).
 
-    The file runs in its own process.  Per board: score, moves, best move and
-    how the game ended; then the total.  A bad return value ends that game with
-    a message naming the board, the move and what was returned.
+    \b
+    The contract (CodeAbbey 370): FILE defines suggest(board) or
+    suggest(board, boardNo, move, elapsed); board is a list of N strings of N
+    letters A-G, the top row first; it returns (col, row, dir): 1-based, row 1
+    at the top, dir R, L, D or U, or dir Q to end this board's game.  Four
+    games (boards 8, 11, 12, 13), up to 1000 moves each; elapsed is the run's
+    time so far in seconds.
+
+    The file runs in its own process and talks to the referee over pipes its
+    prints cannot reach; the referee times every call itself.  Per board:
+    score, moves, best move and how the game ended; then the total.  A bad
+    return value ends that game with a message naming the board, the move and
+    what was returned; going over --time fails the run with the points scored
+    before it.  Exit code: 0 when the run was judged, whatever the verdict;
+    1 if the referee itself failed; 2 for bad usage; 128 + the signal if stopped.
     """
+    import shutil
+
     from gridfall.match3.codeabbey import referee_file
 
-    report = referee_file(file, seed=seed, time_limit=time_limit or None,
-                          per_call=turn_ms / 1000 if turn_ms is not None else None)
+    if python is not None and shutil.which(python) is None:
+        raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
+    with stopping_on_signals():
+        report = referee_file(file, seed=seed, time_limit=time_limit or None,
+                              per_call=turn_ms / 1000 if turn_ms is not None else None, python=python)
     _print_report(report, f"{file}, seed {seed}", as_json)
-    sys.exit(1 if report.failed else 0)
+    sys.exit(exit_code(report.interrupted))
 
 
 @match3.command()
@@ -86,8 +110,15 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
     """
     from gridfall.match3.rules import Board, IllegalMove
 
+    from gridfall.match3.rules import lines
+
     try:
         board = Board.parse(Path(board_file).read_text(), board_file)
+        formed = sorted(lines(board.grid()))
+        if formed:  # a real position never has one: it would have exploded already
+            r, c = formed[0]
+            raise ValueError(f"{board_file}: the board already has a line of 3 or more through "
+                             f"({c + 1}, {r + 1}); a position has none before a move")
         result = board.play(col, row, direction.upper())
     except (ValueError, IllegalMove, OSError, UnicodeDecodeError) as e:
         raise click.ClickException(str(e)) from None
@@ -111,7 +142,6 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
 @click.option("--json", "as_json", is_flag=True)
 def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: float | None, as_json: bool) -> None:
     """Play the challenge with a built-in agent, in this process (no time limit is enforced)."""
-    from rich.console import Console
     from rich.progress import Progress
 
     from gridfall.match3.agents import make_agent
@@ -128,7 +158,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
         value = player.suggest(board, board_no, move_no, elapsed)
         return value, time.perf_counter() - start
 
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{agent}: 4 boards x up to 1000 moves", total=4000)
         report = play_challenge(ask, seed=seed, time_limit=None,
                                 on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))

@@ -14,10 +14,12 @@ instead (or as well).
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from gridfall.arena.process import BotFailure, BotProcess
@@ -30,14 +32,15 @@ from gridfall.match3.rules import (
 class RunReport:
     games: list[GameRecord] = field(default_factory=list)
     failed: str = ""  # why the run failed (time limit, the file cannot load), "" if it did not
-    seconds: float = 0.0  # time spent in suggest
+    seconds: float = 0.0  # time spent in suggest, as the referee measured it
+    interrupted: bool = False  # stopped by Ctrl-C, SIGTERM or SIGHUP: the games so far are kept
 
     @property
     def total(self) -> int:
         return sum(g.score for g in self.games)
 
     def to_json(self) -> dict:
-        return {"total": self.total, "failed": self.failed, "seconds": self.seconds,
+        return {"total": self.total, "failed": self.failed, "seconds": self.seconds, "interrupted": self.interrupted,
                 "games": [{**asdict(g), "best_move": g.best_move} for g in self.games]}
 
 
@@ -76,9 +79,22 @@ Ask = Callable[[list[str], int, int, float], tuple[object, float]]  # -> (return
 def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
                    per_call: float | None = None, sizes=BOARD_SIZES, moves: int = MOVES_PER_GAME,
                    on_move: Callable[[int, int], None] | None = None) -> RunReport:
-    """Play the four games, asking ``ask`` for each move; never raises for the player's faults."""
-    gen = Generator(seed)
+    """Play the four games, asking ``ask`` for each move; never raises for the player's faults.
+
+    Ctrl-C (or SIGTERM, SIGHUP under :func:`~gridfall.arena.signals.stopping_on_signals`) ends the
+    run with ``interrupted`` set and the games so far kept."""
     report = RunReport()
+    try:
+        _play(ask, report, seed, time_limit, per_call, sizes, moves, on_move)
+    except KeyboardInterrupt:
+        report.interrupted = True
+        if report.games and not report.games[-1].end:
+            report.games[-1].end = "interrupted"
+    return report
+
+
+def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves, on_move) -> None:
+    gen = Generator(seed)
     for board_no, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
         record = GameRecord(board_no, size)
@@ -96,20 +112,20 @@ def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | No
             except TimeExceeded as e:
                 report.failed = f"board {board_no}, move {move_no}: time limit exceeded ({e})"
                 record.end, record.error = "time limit exceeded", True
-                return report
+                return
             except PlayerRaised as e:
                 record.end, record.error = f"error at move {move_no}: {e}", True
                 break
             except PlayerDied as e:
                 record.end, record.error = f"error at move {move_no}: {e}", True
                 report.failed = f"board {board_no}, move {move_no}: {e}"
-                return report
+                return
             report.seconds += took
             if time_limit is not None and report.seconds > time_limit:
                 report.failed = (f"board {board_no}, move {move_no}: over the time limit "
                                  f"({report.seconds:.3f} s > {time_limit:g} s)")
                 record.end, record.error = "time limit exceeded", True
-                return report
+                return
             if per_call is not None and took > per_call:
                 record.end, record.error = f"error at move {move_no}: the call took {took:.3f} s > {per_call:g} s", True
                 break
@@ -128,24 +144,56 @@ def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | No
             board = refilled(result.board_after, gen)
             if on_move is not None:
                 on_move(board_no, record.moves)
-    return report
+
+
+START_ALLOWANCE = 1.0  # seconds for the interpreter to start, on top of the time limit, while the file loads
+NO_LIMIT_LOAD = 30.0  # seconds a file may take to load when the run has no time limit
+
+
+class Unreadable:
+    """A value suggest returned that is not a short list (its repr, cut): shown in the verdict."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 class SuggestFile:
-    """A player's suggest file running in the harness subprocess."""
+    """A player's suggest file running in the harness subprocess (see :mod:`.harness`).
 
-    def __init__(self, path: str, time_limit: float | None, per_call: float | None, grace: float = 0.5):
+    The harness talks over two pipes of its own, so the player's prints cannot reach the
+    protocol, and every call is timed here, in the referee's process, from the request sent to
+    the answer read: the player cannot touch that clock.  Loading the file may take the run's
+    time limit (plus START_ALLOWANCE for the interpreter); a file still loading then fails the run.
+    """
+
+    def __init__(self, path: str, time_limit: float | None, per_call: float | None, grace: float = 0.5,
+                 python: str | None = None):
         self.time_limit, self.per_call, self.grace = time_limit, per_call, grace
-        self.bot = BotProcess([sys.executable, "-m", "gridfall.match3.harness", path])
-        self.spent = 0.0
+        harness = str(Path(__file__).with_name("harness.py"))
         try:
-            hello = json.loads(self.bot.read_line(time.monotonic() + 30))
-        except (BotFailure, ValueError) as e:
+            self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True)
+        except BotFailure as e:
+            raise RuntimeError(f"cannot start the player's interpreter: {e.detail}") from None
+        load_limit = (time_limit if time_limit else NO_LIMIT_LOAD) + START_ALLOWANCE
+        try:
+            hello = json.loads(self.bot.read_line(time.monotonic() + load_limit))
+        except BotFailure as e:
             self.close()
-            raise RuntimeError(f"the harness did not start: {e}") from None
+            if e.reason == "Timeout":
+                raise RuntimeError(f"{path} did not load within {load_limit:g} s") from None
+            raise RuntimeError(f"{path} did not load: {e}") from None
+        except ValueError:
+            self.close()
+            raise RuntimeError(f"{path}: the harness did not answer its protocol") from None
+        if not isinstance(hello, dict) or not ("fatal" in hello or hello.get("ready") is True):
+            self.close()
+            raise RuntimeError(f"{path}: the harness did not answer its protocol")
         if "fatal" in hello:
             self.close()
-            raise RuntimeError(hello["fatal"])
+            raise RuntimeError(str(hello["fatal"]))
 
     def ask(self, board: list[str], board_no: int, move: int, elapsed: float) -> tuple[object, float]:
         limits = [60.0]
@@ -156,7 +204,7 @@ class SuggestFile:
         wait = max(min(limits), 0.0) + self.grace
         request = json.dumps({"board": board, "boardNo": board_no, "move": move, "elapsed": elapsed}) + "\n"
         try:
-            line, _ = self.bot.ask(request, wait)
+            line, took = self.bot.ask(request, wait)
         except BotFailure as e:
             if e.reason == "Timeout":
                 raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s") from None
@@ -164,22 +212,54 @@ class SuggestFile:
         try:
             answer = json.loads(line)
         except ValueError:
-            raise PlayerDied(f"the harness sent {line[:60]!r}") from None
+            answer = None
+        if not isinstance(answer, dict) or len(answer) != 1 or not ({"result", "result_repr", "error"} & set(answer)):
+            raise PlayerDied(f"the harness sent {line[:60]!r}, which is not its protocol")
         if "error" in answer:
             raise PlayerRaised(f"suggest raised {answer['error']}")
-        return answer["result"], float(answer["took"])
+        if "result_repr" in answer:
+            return Unreadable(str(answer["result_repr"])), took
+        return answer["result"], took
 
     def close(self) -> None:
         self.bot.close()
 
 
-def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
-                 per_call: float | None = None, on_move=None) -> RunReport:
-    """Run the challenge for the suggest file at ``path``."""
+def check_syntax(path: str) -> str:
+    """"" if the file parses as Python 3.6 (CodeAbbey's), else what and where it does not."""
     try:
-        player = SuggestFile(path, time_limit, per_call)
+        source = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return f"{path}: cannot read it: {e}"
+    try:
+        ast.parse(source, filename=path)
+    except SyntaxError as e:
+        return f"cannot load {path}: SyntaxError at line {e.lineno}: {e.msg}"
+    except ValueError as e:  # a NUL byte
+        return f"cannot load {path}: not Python source: {e}"
+    try:
+        ast.parse(source, filename=path, feature_version=(3, 6))
+    except SyntaxError as e:
+        return f"{path}, line {e.lineno}: not Python 3.6 syntax (CodeAbbey runs 3.6): {e.msg}"
+    return ""
+
+
+def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
+                 per_call: float | None = None, on_move=None, python: str | None = None) -> RunReport:
+    """Run the challenge for the suggest file at ``path``.
+
+    The file must parse as Python 3.6 unless ``python`` names the interpreter to run it with
+    (``python3.6``, ``pypy3``), which then judges its syntax itself."""
+    if python is None:
+        problem = check_syntax(path)
+        if problem:
+            return RunReport(failed=problem)
+    try:
+        player = SuggestFile(path, time_limit, per_call, python=python)
     except RuntimeError as e:
         return RunReport(failed=str(e))
+    except KeyboardInterrupt:
+        return RunReport(interrupted=True)
     try:
         return play_challenge(player.ask, seed=seed, time_limit=time_limit, per_call=per_call, on_move=on_move)
     finally:

@@ -1,20 +1,27 @@
 """Runs a CodeAbbey-style suggest file for the referee, in its own process.
 
-Standard library only, so it starts in milliseconds.  Reads one JSON request
-per line (board, boardNo, move, elapsed), calls the player's ``suggest`` with
-one or four arguments as its signature asks, and answers one JSON line:
-``{"result": ..., "took": seconds}`` or ``{"error": ..., "took": seconds}``.
-The player's own prints go to stderr so they cannot corrupt the protocol.
+    python harness.py PLAYER.py REQUEST_FD ANSWER_FD
 
-    python -m gridfall.match3.harness PLAYER.py
+Standard library only and Python 3.6 syntax, so that it runs under any interpreter the referee
+is told to use (``--python python3.6``, ``pypy3``) without gridfall installed there.
+
+The protocol runs over two pipes of its own, not stdin and stdout: the referee writes one JSON
+request a line on REQUEST_FD (board, boardNo, move, elapsed); the harness calls the player's
+``suggest`` with one or four arguments, as its signature asks, and answers one JSON line on
+ANSWER_FD: ``{"result": ...}`` or ``{"error": ...}``.  The player's stdin is /dev/null and its
+stdout and stderr (its prints, and those of any command it runs) go to the referee's log, so
+nothing the player prints can reach the protocol.  The referee times each call itself: nothing
+in this process is trusted with the clock.
 """
 
 import importlib.util
 import inspect
 import json
+import os
 import sys
-import time
 import traceback
+
+MAX_RESULT_TEXT = 200  # characters of a returned value that is not a short list, shown in the verdict
 
 
 def _answer(stream, payload):
@@ -22,41 +29,55 @@ def _answer(stream, payload):
     stream.flush()
 
 
-def main(path):
-    protocol = sys.stdout
-    sys.stdout = sys.stderr  # the player's prints must not reach the referee
+def _result(value):
+    """What suggest returned, as JSON the referee reads: a short list or tuple of plain values as
+    it is, anything else (a huge list, an object) as a cut repr for the verdict."""
+    if isinstance(value, (list, tuple)) and len(value) <= 3 and all(
+            isinstance(v, (int, str, float, bool)) or v is None for v in value):
+        if all(not isinstance(v, str) or len(v) <= MAX_RESULT_TEXT for v in value):
+            return {"result": list(value)}
+    if isinstance(value, str) and len(value) <= MAX_RESULT_TEXT:
+        return {"result": value}
+    text = repr(value)
+    if len(text) > MAX_RESULT_TEXT:
+        text = text[:MAX_RESULT_TEXT] + "... (%d characters)" % len(text)
+    return {"result_repr": text}
+
+
+def main(path, request_fd, answer_fd):
+    requests = os.fdopen(request_fd, "r", encoding="utf-8")
+    answers = os.fdopen(answer_fd, "w", encoding="utf-8")
+    for fd in (request_fd, answer_fd):  # commands the player runs must not inherit the protocol
+        os.set_inheritable(fd, False)
     try:
         spec = importlib.util.spec_from_file_location("player", path)
+        if spec is None or spec.loader is None:
+            raise ImportError("not a Python file")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        suggest = module.suggest
+        suggest = getattr(module, "suggest", None)
+        if not callable(suggest):
+            raise AttributeError("the file defines no function suggest(board)")
         count = len(inspect.signature(suggest).parameters)
         if count not in (1, 4):
             raise TypeError("suggest must take 1 argument (board) or 4 (board, boardNo, move, elapsed); "
                             "it takes %d" % count)
     except BaseException as e:  # noqa: BLE001 - anything the player's file does is reported
-        _answer(protocol, {"fatal": "cannot load %s: %s: %s" % (path, type(e).__name__, e)})
+        _answer(answers, {"fatal": "cannot load %s: %s: %s" % (path, type(e).__name__, e)})
         return
-    _answer(protocol, {"ready": True, "arguments": count})
-    for line in sys.stdin:
+    _answer(answers, {"ready": True, "arguments": count})
+    for line in requests:
         request = json.loads(line)
         args = (request["board"],) if count == 1 else (
             request["board"], request["boardNo"], request["move"], request["elapsed"])
-        start = time.perf_counter()
         try:
-            result = suggest(*args)
-            took = time.perf_counter() - start
-            try:
-                payload = {"result": json.loads(json.dumps(result)), "took": took}
-            except (TypeError, ValueError):
-                payload = {"result": repr(result), "took": took}
+            payload = _result(suggest(*args))
         except BaseException as e:  # noqa: BLE001
-            took = time.perf_counter() - start
             tb = traceback.extract_tb(e.__traceback__)
             where = " at line %d" % tb[-1].lineno if tb else ""
-            payload = {"error": "%s: %s%s" % (type(e).__name__, e, where), "took": took}
-        _answer(protocol, payload)
+            payload = {"error": "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)}
+        _answer(answers, payload)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

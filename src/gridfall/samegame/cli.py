@@ -8,11 +8,11 @@ import sys
 
 import click
 
-from gridfall.cli_options import renamed
-
+from gridfall.arena.signals import exit_code
+from gridfall.cli_options import console, renamed
 from gridfall.samegame import rules
-from gridfall.samegame.line import Line
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.line import Line
 
 
 
@@ -21,12 +21,6 @@ def _board(spec: str) -> rules.Board:
         return load_board(spec)
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARD") from None
-
-
-def _console(stderr: bool = False):
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
 
 
 @click.group()
@@ -56,9 +50,9 @@ def show(board: str, as_json: bool) -> None:
             "moves": [{"x": g.x, "y": g.y, "colour": g.colour, "size": g.size} for g in b.groups()],
         }))
         return
-    console = _console()
-    console.print(board_text(b))
-    console.print(summary_line(b))
+    out = console()
+    out.print(board_text(b))
+    out.print(summary_line(b))
 
 
 @samegame.command()
@@ -179,7 +173,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     store = None if no_store else _open_store(store_path)
     stored = store.best(b) if store else None
     params = {"level": level} if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa") else {}
-    err = _console(stderr=True)
+    err = console(stderr=True)
     from gridfall.warmup import warm
 
     with err.status("loading the search kernels (compiled on first use, about a minute; then cached)"):
@@ -272,7 +266,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
     limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
-    err = _console(stderr=True)
+    err = console(stderr=True)
     from rich.progress import Progress
 
     with Progress(console=err, transient=True) as progress:
@@ -291,11 +285,11 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
                                "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
     else:
         flavour = "one-turn" if one_turn else "turn-by-turn"
-        console = _console()
-        console.print(reports_table(done, f"SameGame referee, {flavour}: {command}"))
-        console.print(f"total {total} over {len(done) - failed} ok boards; {failed} failed"
+        out = console()
+        out.print(reports_table(done, f"SameGame referee, {flavour}: {command}"))
+        out.print(f"total {total} over {len(done) - failed} ok boards; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
-    sys.exit(130 if interrupted else 0)
+    sys.exit(exit_code(interrupted))
 
 
 @samegame.command()
@@ -336,7 +330,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
         warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
     limits = Limits(first_turn=seconds, turn=LIMITS.turn)
-    with Progress(console=_console(stderr=True), transient=True) as progress:
+    with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {len(specs)} boards x {seconds:g} s", total=len(specs))
         reports, interrupted = run_jobs(
             specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
@@ -347,13 +341,13 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     if as_json:
         click.echo(json.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
                                "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
-        sys.exit(130 if interrupted else 0)
-    console = _console()
-    console.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}"))
-    console.print(f"total {total} over {len(done)} boards" + ("; interrupted" if interrupted else ""))
+        sys.exit(exit_code(interrupted))
+    out = console()
+    out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}"))
+    out.print(f"total {total} over {len(done)} boards" + ("; interrupted" if interrupted else ""))
     if set_name == "standard" and len(done) == 20:
-        console.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
-    sys.exit(130 if interrupted else 0)
+        out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
+    sys.exit(exit_code(interrupted))
 
 
 @samegame.group()
@@ -367,6 +361,7 @@ def store() -> None:
 def store_list(store_path: str | None, as_json: bool) -> None:
     """One line per stored board: the bundled boards it is, score, moves, how found."""
     from rich.table import Table
+    from rich.text import Text
 
     s = _open_store(store_path)
     entries = s.entries()
@@ -374,13 +369,13 @@ def store_list(store_path: str | None, as_json: bool) -> None:
         click.echo(json.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
                                 "seconds": e.seconds, "seed": e.seed, "found": e.found} for e in entries]))
         return
-    table = Table(title=f"{len(entries)} boards in {s.path}")
+    table = Table(title=Text(f"{len(entries)} boards in {s.path}"))
     for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when"):
         table.add_column(column)
     for e in entries:
-        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(len(e.line())), e.algo,
-                      f"{e.seconds:.0f}", str(e.seed), e.found)
-    _console().print(table)
+        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(len(e.line())), Text(e.algo),
+                      f"{e.seconds:.0f}", str(e.seed), Text(str(e.found)))
+    console().print(table)
 
 
 @store.command("export")
@@ -429,6 +424,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     against the replay; the exit code is 1 if any line differs or errs.
     """
     from rich.table import Table
+    from rich.text import Text
 
     from gridfall.samegame.store import results_row
 
@@ -450,13 +446,13 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"file": path, "total": total, "boards": rows, "problems": problems}))
     else:
-        table = Table(title=path)
+        table = Table(title=Text(path))
         for column in ("board", "claimed", "replayed", "moves", "cleared", "check"):
             table.add_column(column, justify="right")
         for r in rows:
-            table.add_row(r["board"], str(r["claimed"]), str(r["replayed"]), str(r["moves"]),
-                          "yes" if r["cleared"] else "", "ok" if r["ok"] else f"[red]{r['error'] or 'differs'}[/red]")
-        console = _console()
-        console.print(table)
-        console.print(f"total {total:,} over {len(rows)} boards; {problems} problems")
+            table.add_row(Text(r["board"]), str(r["claimed"]), str(r["replayed"]), str(r["moves"]),
+                          "yes" if r["cleared"] else "", "ok" if r["ok"] else Text(r["error"] or "differs", "red"))
+        out = console()
+        out.print(table)
+        out.print(f"total {total:,} over {len(rows)} boards; {problems} problems")
     sys.exit(1 if problems else 0)

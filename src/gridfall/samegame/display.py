@@ -39,7 +39,7 @@ def summary_line(board: rules.Board) -> str:
 
 def reports_table(reports, title: str) -> Table:
     """Per-board referee results with a total row."""
-    table = Table(title=title)
+    table = Table(title=Text(title))  # the title holds the bot's command: text, never markup
     table.add_column("board")
     table.add_column("score", justify="right")
     table.add_column("actions", justify="right")
@@ -48,11 +48,12 @@ def reports_table(reports, title: str) -> Table:
     table.add_column("slowest turn", justify="right")
     table.add_column("outcome")
     for r in reports:
-        outcome = "ok" if r.ok else f"[red]{r.outcome}[/red]" + (f": {r.detail}" if r.detail else "")
+        # the verdict's detail quotes the bot: a Text, so that "[/x]" is shown, not parsed
+        outcome = Text("ok") if r.ok else Text.assemble((r.outcome, "red"), f": {r.detail}" if r.detail else "")
         if r.warnings:
-            outcome += f" ({len(r.warnings)} warnings)"
+            outcome.append(f" ({len(r.warnings)} warnings)")
         table.add_row(
-            r.board, str(r.score), str(r.actions), "yes" if r.cleared else "",
+            Text(r.board), str(r.score), str(r.actions), "yes" if r.cleared else "",
             f"{r.first_turn_seconds:.2f} s", f"{r.slowest_turn_seconds * 1000:.1f} ms" if r.actions > 1 else "",
             outcome,
         )

@@ -1,0 +1,50 @@
+"""SIGTERM and SIGHUP stop long work the way Ctrl-C does.
+
+Inside :func:`stopping_on_signals`, SIGTERM and SIGHUP raise :class:`Stopped` (a
+KeyboardInterrupt) in the main thread, so every referee, solver and campaign has one path
+for all three: kill the bots, keep and print what is finished, and exit with
+``128 + signal`` (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP; :func:`exit_code`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+_received: list[int] = []
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived; ``signum`` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise(signum, frame):
+    _received.append(signum)
+    raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def stopping_on_signals():
+    """SIGTERM and SIGHUP raise Stopped while inside; the old handlers come back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _received.clear()
+    old = {s: signal.signal(s, _raise) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def exit_code(interrupted: bool, ok: int = 0) -> int:
+    """128 + the signal that stopped the work (SIGINT if it was Ctrl-C), or ``ok``."""
+    if not interrupted:
+        return ok
+    return 128 + (_received[-1] if _received else signal.SIGINT)
