@@ -107,15 +107,24 @@ def main() -> None:
                 write_results(store, args, campaign, "" if done + 1 == args.passes else f", last written {where}", out)
             else:
                 out.print(f"no board improved; {args.out or 'no results file'} left as it was")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the file short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        out.print(f"stopped {where}; the round under way is lost")
+        improved_any |= getattr(stop, "improved", False)
+        out.print(f"stopped {where}; the round under way stored its best line so far")
         if improved_any:
             write_results(store, args, campaign, f", stopped {where}", out)
         else:
             out.print(f"no board improved; {args.out or 'no results file'} left as it was")
         raise SystemExit(130)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A round was stopped with its best line stored; ``improved`` says whether the board's improved."""
+
+    def __init__(self, improved: bool):
+        super().__init__()
+        self.improved = improved
 
 
 def stop_on_term(signum, frame) -> None:
@@ -150,6 +159,11 @@ def run_rounds(store: SolutionStore, spec: str, rounds, args, seed_base: int, ou
         how = (f"{solution.algo} x{args.workers}" + "".join(f" {k}={v}" for k, v in params.items())
                + (" guided" if solution.notes.get("guided") else ""))
         improved = store.offer(board, solution.moves, algo=how, seconds=seconds, seed=seed)
+        if solution.interrupted:  # Ctrl-C or SIGTERM: the round's best line is stored; now stop
+            out.print(f"{spec}: {how}, stopped after {time.monotonic() - start:.0f} s of {seconds:g} with "
+                      f"{solution.score}" + (" (improved)" if improved else ""))
+            any_improved |= improved
+            raise Interrupted(any_improved)
         best = store.best(board)
         gathered = largest_groups(rules.removed_groups(board, solution.moves))  # did it gather a second colour?
         out.print(f"{spec}: {how}, {seconds:g} s (seed {seed}) found {solution.score} "

@@ -5,6 +5,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -123,11 +124,11 @@ def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_pat
     assert not list(tmp_path.glob("*.tmp"))
 
 
-def test_offline_script_stopped_before_any_board_improved_leaves_the_results_file_as_it_was(tmp_path):
-    """A campaign that found nothing does not add its line to the file's history."""
+def test_offline_script_stopped_in_a_round_stores_that_rounds_best_line(tmp_path):
+    """SIGTERM in the middle of a round: the round stops within a second with its best line so far,
+    which is stored and written to the results file before the script exits 130."""
     out = tmp_path / "results.txt"
-    before = "# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n"
-    out.write_text(before)
+    out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
     script = BENCHMARKS / "samegame_offline.py"
     run = subprocess.Popen([sys.executable, str(script), "--rounds", "nrpa:60", "--workers", "1", "--seed", "8",
                             "--boards", "1", "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
@@ -137,12 +138,17 @@ def test_offline_script_stopped_before_any_board_improved_leaves_the_results_fil
         for line in run.stdout:
             if line.startswith("  standard:1: "):  # the round is under way
                 break
+        signalled = time.monotonic()
         run.send_signal(signal.SIGTERM)
         assert run.wait(timeout=120) == 130, run.stderr.read()
-        assert "no board improved" in run.stdout.read()
+        assert time.monotonic() - signalled < 10
+        assert "stored its best line so far" in run.stdout.read()
     finally:
         run.kill()
-    assert out.read_text() == before
+    lines = out.read_text().splitlines()
+    assert ", stopped " in lines[0]
+    rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
+    assert [spec for spec, _, _ in rows] == ["standard:1"]
 
 
 @pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from gridfall.arena.signals import exit_code
+from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import console, renamed
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
@@ -176,15 +176,20 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     err = console(stderr=True)
     from gridfall.warmup import warm
 
-    with err.status("loading the search kernels (compiled on first use, about a minute; then cached)"):
-        warm("samegame")  # so that --time is spent searching, not compiling
     label = f"{board}: {resolve_algo(algo, seconds)} x{workers} for {seconds:g} s"
     if stored:
         label += f" (stored: {stored.score})"
-    with err.status(label) as status:
-        solution = run_solve(b, seconds, algo=algo, workers=workers, seed=seed,
-                             guide=stored.line() if stored and not fresh else None,
-                             on_improve=lambda best: status.update(f"{label}: best so far {best}"), **params)
+    with stopping_on_signals():  # Ctrl-C, SIGTERM, SIGHUP: the best line so far is kept, stored, printed
+        try:
+            with err.status("loading the search kernels (compiled on first use, about a minute; then cached)"):
+                warm("samegame")  # so that --time is spent searching, not compiling
+        except KeyboardInterrupt:
+            click.echo(f"{board}: stopped while loading the search kernels; nothing searched", err=True)
+            sys.exit(exit_code(True))
+        with err.status(label) as status:
+            solution = run_solve(b, seconds, algo=algo, workers=workers, seed=seed,
+                                 guide=stored.line() if stored and not fresh else None,
+                                 on_improve=lambda best: status.update(f"{label}: best so far {best}"), **params)
     improved = store.offer(b, solution.moves, algo=f"{solution.algo} x{workers}", seconds=seconds, seed=seed) if store else False
     score, moves, source = solution.score, solution.actions(), "search"
     if stored and stored.score >= solution.score:
@@ -196,15 +201,17 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
             "search_score": solution.score, "stored_score": stored.score if stored else None, "improved_store": improved,
             "cleared": rules.judge(b, rules.split_one_turn(moves), strict=True).cleared,
             "algo": solution.algo, "workers": workers, "seconds": round(solution.seconds, 3), "seed": seed,
-            "continued": solution.notes.get("guided", False),
+            "continued": solution.notes.get("guided", False), "interrupted": solution.interrupted,
         }))
-        return
+        sys.exit(exit_code(solution.interrupted))
     click.echo(f"{board}: score {score} in {n_moves} moves ({source}); search found {solution.score} "
                f"({solution.algo} x{workers}{', continuing the stored line' if solution.notes.get('guided') else ''}, "
                f"{solution.seconds:.1f} s, seed {seed}, "
                f"cleared {'yes' if solution.cleared else 'no'})"
-               + (f"; stored line {stored.score}" if stored else "") + ("; store improved" if improved else ""))
+               + (f"; stored line {stored.score}" if stored else "") + ("; store improved" if improved else "")
+               + ("; interrupted: the best line so far" if solution.interrupted else ""))
     click.echo(moves)
+    sys.exit(exit_code(solution.interrupted))
 
 
 @samegame.command()

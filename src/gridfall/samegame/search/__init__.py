@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from gridfall.samegame import engine, rules
 from gridfall.samegame.line import Line
+from gridfall.samegame.search import clock
 
 ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs", "anneal")
 AUTO_BEAM_BELOW = 1.0  # seconds
@@ -62,6 +63,7 @@ class Solution:
     seed: int
     workers: int = 1
     notes: dict = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C or a signal stopped the search early: the line is its best so far
 
     def actions(self) -> str:
         """The moves as the one-turn protocol line ``x y;x y;...``."""
@@ -159,18 +161,33 @@ def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: d
 
 
 def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_improve, params: dict):
-    """One search per worker (seeds seed, seed + 1, ...), in threads; the best Found."""
-    if workers <= 1:
-        return _run_one(algo, start, deadline, seed, on_improve, params)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_run_one, algo, start, deadline, seed + w, on_improve, params) for w in range(workers)]
-        return max((f.result() for f in futures), key=lambda r: r[0])
+    """One search per worker thread (seeds seed, seed + 1, ...): the best Found, and whether Ctrl-C
+    (or SIGTERM, SIGHUP) stopped them.  The searches run in threads even alone, so that the main
+    thread can take the interrupt and tell them to stop (:mod:`.clock`): each then returns its best."""
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    futures = [pool.submit(_run_one, algo, start, deadline, seed + w, on_improve, params) for w in range(workers)]
+    interrupted = False
+    try:
+        while True:
+            try:
+                results = [f.result() for f in futures]
+                break
+            except KeyboardInterrupt:
+                interrupted = True
+                clock.stop()
+    finally:
+        pool.shutdown(wait=True)
+    return max(results, key=lambda r: r[0]), interrupted
 
 
 def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: int = 1, seed: int = 0,
           on_improve=None, guide: list[tuple[int, int]] | None = None, polish: float | None = None,
           **params) -> Solution:
     """Search ``board`` for ``seconds`` and return the best line found.
+
+    Ctrl-C (KeyboardInterrupt, or SIGTERM and SIGHUP under
+    :func:`~gridfall.arena.signals.stopping_on_signals`) stops every worker within one kernel
+    call, and ``solve`` returns the best line so far with ``interrupted`` set.
 
     ``on_improve(score)`` is called (from any worker thread) whenever the best
     score over all workers improves.  ``params`` go to the algorithm (for
@@ -219,13 +236,16 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
             on_improve(score)
 
     search_deadline = deadline - polish * seconds
-    score, moves, _ = _run_all(chosen, start, search_deadline, seed, workers, improved, params)
-    if polish:
-        found = score
-        score, moves, _ = _run_all("anneal", start, deadline, seed, workers, improved, {"guide": moves})
-        notes["polished"] = score - found
-        chosen += "+anneal"
+    with clock.running():
+        (score, moves, _), interrupted = _run_all(chosen, start, search_deadline, seed, workers, improved, params)
+        if polish and not interrupted:
+            found = score
+            (score, moves, _), interrupted = _run_all("anneal", start, deadline, seed, workers, improved,
+                                                      {"guide": moves})
+            notes["polished"] = score - found
+            chosen += "+anneal"
     final, replayed = rules.play_sequence(board, moves)
     if replayed != score:
         raise AssertionError(f"{chosen} claimed {score} but its line scores {replayed} under the rules")
-    return Solution(replayed, moves, final.is_cleared(), chosen, time.monotonic() - started, seed, workers, notes)
+    return Solution(replayed, moves, final.is_cleared(), chosen, time.monotonic() - started, seed, workers, notes,
+                    interrupted)

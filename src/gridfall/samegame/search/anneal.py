@@ -30,7 +30,7 @@ import numpy as np
 
 from gridfall.jit import below, new_rng, njit, uniform
 from gridfall.samegame import engine, rules
-from gridfall.samegame.search import tiles
+from gridfall.samegame.search import clock, tiles
 from gridfall.samegame.search.tiles import CELLS, H
 from gridfall.samegame.search.found import Found
 
@@ -213,7 +213,7 @@ class Annealer:
             self.state[N_CURRENT], self.state[CURRENT] = n, self.state[BEST]
             tiles.replay(self.colours, self.current, n, self.kept_colour, self._out, self._s, self._snaps, True)
             done = 0
-            while done < total and time.monotonic() < deadline:
+            while done < total and clock.now() < deadline:
                 edits = min(CHUNK, total - done, max(100, int(self.rate * CHUNK_SECONDS)))
                 before = self.state[BEST]
                 sweep_part(self.colours, self.kept_colour, self.state, self.current, self.best, edits, done, total,

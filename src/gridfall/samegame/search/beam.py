@@ -13,13 +13,13 @@ current groups would give if each were taken now (see :func:`potential`).
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
 from gridfall.jit import below, new_rng, njit, popcount, uint64
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOUR, COLOURS, MAX_GROUPS, SIZE, WORDS
+from gridfall.samegame.search import clock
 from gridfall.samegame.search.found import Found
 
 
@@ -208,7 +208,7 @@ def beam_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
     width = 1
     while width <= max_width:
         search = BeamSearch(start, width, seed=seed * 7919 + width, noise=NOISE)
-        while not search.done and time.monotonic() < deadline:
+        while not search.done and clock.now() < deadline:
             search.step()
         if not search.done:
             search.finish_greedily()
@@ -216,7 +216,7 @@ def beam_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
             best_score, best_line = search.best_score, search.best_line
             if on_improve is not None:
                 on_improve(best_score)
-        if time.monotonic() >= deadline:
+        if clock.now() >= deadline:
             break
         width *= 2
     return Found(best_score, best_line)

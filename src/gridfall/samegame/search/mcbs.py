@@ -20,6 +20,7 @@ import numpy as np
 from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOURS, MAX_GROUPS, WORDS
+from gridfall.samegame.search import clock
 from gridfall.samegame.search.beam import select
 from gridfall.samegame.search.colours import most_common_colour
 from gridfall.samegame.search.found import Found
@@ -103,7 +104,7 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
                 k = expand(boards, scores, lo, min(lo + PARENTS_PER_CHECK, len(scores)), k, moves, playout_moves,
                            child, work, evals, child_scores, parents, cells, hashes, tabu, playouts, rng, best,
                            best_cells, seq)
-                out_of_time = time.monotonic() >= deadline and best[0] >= 0  # best[0] starts at best_score
+                out_of_time = clock.now() >= deadline and best[0] >= 0  # best[0] starts at best_score
                 if out_of_time:
                     break
             if best[0] > best_score:
@@ -125,7 +126,7 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
                           level_parent, level_cell, scratch)
             boards, scores = next_boards[:kept], next_scores[:kept]
             history.append((level_parent[:kept], level_cell[:kept]))
-        now = time.monotonic()
+        now = clock.now()
         if now >= deadline:
             return Found(best_score, best_line)
         # widen only if a run four times wider (about four times longer) fits in the time left

@@ -12,13 +12,13 @@ seen so far is a complete game, so the search is anytime.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
 from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
 from gridfall.samegame.engine import MAX_GROUPS, MOVE_FIELDS
+from gridfall.samegame.search import clock
 from gridfall.samegame.search.colours import most_common_colour
 from gridfall.samegame.search.found import Found
 
@@ -110,7 +110,7 @@ class NMCS:
             if n == 0:
                 break
             for j in range(n):
-                if time.monotonic() >= deadline and best_score >= 0:
+                if clock.now() >= deadline and best_score >= 0:
                     break
                 child = b.copy()
                 gained = engine.play_move(child, moves[j].copy())
@@ -122,7 +122,7 @@ class NMCS:
             cell = best_cells[len(played)]
             score += engine.play_xy(b, cell >> 4, cell & 15, scratch)
             played.append(cell)
-            if time.monotonic() >= deadline:
+            if clock.now() >= deadline:
                 break  # the best line is complete: stop following it step by step
         return best_score, best_cells
 
@@ -131,7 +131,7 @@ def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
     """Run NMCS at ``level``, again with new seeds while time remains."""
     best_score, best_line = -1, []
     run = 0
-    while time.monotonic() < deadline or best_score < 0:
+    while clock.now() < deadline or best_score < 0:
         search = NMCS(start, seed=seed * 1_000_003 + run)
         score, cells = search.search(start, level, deadline)
         if score > best_score:

@@ -49,7 +49,6 @@ Kernels release the GIL, so independent searches run in parallel threads.
 from __future__ import annotations
 
 import math
-import time
 from collections import namedtuple
 
 import numpy as np
@@ -57,6 +56,7 @@ import numpy as np
 from gridfall.jit import new_rng, njit, uint64, uniform
 from gridfall.samegame import engine, rules
 from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
+from gridfall.samegame.search import clock
 from gridfall.samegame.search.colours import colour_gains, colour_ranks
 
 POLICY_BITS = 16
@@ -355,7 +355,7 @@ class NRPA:
                 self.on_improve(self.best_score)
 
     def _out_of_budget(self, deadline: float) -> bool:
-        return self.best_score >= 0 and (time.monotonic() >= deadline or self.playouts >= self.max_playouts)
+        return self.best_score >= 0 and (clock.now() >= deadline or self.playouts >= self.max_playouts)
 
     def replay(self, moves: list[tuple[int, int]]) -> tuple[float, Line, int] | None:
         """A given line recorded as this search's playouts would have played it, as
