@@ -115,3 +115,60 @@ def test_one_turn_bot_plays_the_stored_line(store):
     play_one_turn(io.StringIO(load_board("codingame:37").text() + "\n"), out, config, log=io.StringIO())
     judged = rules.judge(load_board("codingame:37"), rules.split_one_turn(out.getvalue()))
     assert judged.ok and judged.score == score
+
+
+def filled_store(tmp_path, name="filled.sqlite"):
+    s = SolutionStore(tmp_path / name)
+    for number in (1, 2, 3):
+        s.offer(load_board(f"standard:{number}"), reference_line(number)[1], algo="test", seconds=1)
+    return s
+
+
+def test_a_damaged_file_is_a_store_error_naming_it_and_the_bot_still_searches(tmp_path):
+    s = filled_store(tmp_path)
+    s.close()
+    path = tmp_path / "filled.sqlite"
+    with open(path, "r+b") as f:  # a corrupt page, as a disk or a copy gone wrong makes
+        f.seek(4096)
+        f.write(b"\xff" * 8192)
+    damaged = SolutionStore(path)
+    with pytest.raises(StoreError, match="filled.sqlite: the solution store is damaged"):
+        damaged.entries()
+    with pytest.raises(StoreError, match="damaged"):
+        damaged.best(load_board("standard:1"))
+    out, log = io.StringIO(), io.StringIO()
+    board = load_board("codingame:37")
+    play_one_turn(io.StringIO(board.text() + "\n"), out, BotConfig(first_turn_budget=0.5, store=str(path)), log=log)
+    assert "damaged" in log.getvalue() and "searching instead" in log.getvalue()
+    assert rules.judge(board, rules.split_one_turn(out.getvalue())).ok
+
+
+def test_a_row_that_does_not_replay_is_ignored_and_replaced(tmp_path):
+    s = filled_store(tmp_path)
+    s._db.execute("UPDATE solutions SET score = 999999 WHERE key = ?", (board_key(load_board("standard:2")),))
+    board = load_board("standard:2")
+    assert s.best(board) is None
+    assert [e.replays() for e in s.entries()].count(False) == 1
+    exported = io.StringIO()
+    assert s.export_jsonl(exported) == 2 and "999999" not in exported.getvalue()
+    worse = Line.from_text("0 0") if len(board.region(0, 0)) > 1 else Line([next((g.x, g.y) for g in board.groups())])
+    assert s.offer(board, worse, algo="a short line", seconds=0)  # any sound line beats a bogus one
+    assert s.best(board).algo == "a short line"
+
+
+def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
+    s = SolutionStore(tmp_path / "s.sqlite")
+    score, line = reference_line(4)
+    good = f"4\t{score}\t{Line(line).text()}\n"
+    for bad, message in [("5\n", "BOARD<TAB>SCORE<TAB>MOVES"), ("6\t1\t0 0;x\n", "not properly formatted"),
+                         ('{"board": 5}\n', "moves|board"), ("[1, 2]\n", "expected BOARD"),
+                         ('{"board": [], "moves": "0 0"}\n', "expected 15"),
+                         ("7\t1\t14 14\n", "refused by the rules")]:
+        path = tmp_path / "mixed.txt"
+        path.write_text(good + bad)
+        with pytest.raises(StoreError, match=message) as e:
+            s.import_file(str(path))
+        assert "mixed.txt:2" in str(e.value) and "nothing was imported" in str(e.value)
+        assert s.entries() == []  # the good first line was not committed either
+    path.write_text(good)
+    assert s.import_file(str(path)) == (1, 1)

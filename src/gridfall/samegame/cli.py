@@ -136,6 +136,22 @@ def _open_store(store_path: str | None):
         raise click.ClickException(str(e)) from None
 
 
+def _store_errors(command):
+    """A damaged store, a bad line: one clear message (StoreError names the file and the line)."""
+    import functools
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from gridfall.samegame.store import StoreError
+
+        try:
+            return command(*args, **kwargs)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
+
+    return wrapper
+
+
 @samegame.command()
 @click.argument("board")
 @click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
@@ -169,9 +185,15 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     from gridfall.samegame.search import resolve_algo
     from gridfall.samegame.search import solve as run_solve
 
+    from gridfall.samegame.store import StoreError
+
     b = _board(board)
     store = None if no_store else _open_store(store_path)
-    stored = store.best(b) if store else None
+    try:
+        stored = store.best(b) if store else None
+    except StoreError as e:
+        click.echo(f"gridfall: {e}; searching without the store", err=True)
+        store = stored = None
     params = {"level": level} if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa") else {}
     err = console(stderr=True)
     from gridfall.warmup import warm
@@ -365,6 +387,7 @@ def store() -> None:
 @store.command("list")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
 @click.option("--json", "as_json", is_flag=True)
+@_store_errors
 def store_list(store_path: str | None, as_json: bool) -> None:
     """One line per stored board: the bundled boards it is, score, moves, how found."""
     from rich.table import Table
@@ -372,16 +395,19 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 
     s = _open_store(store_path)
     entries = s.entries()
+    sound = [e.replays() for e in entries]
     if as_json:
         click.echo(json.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
-                                "seconds": e.seconds, "seed": e.seed, "found": e.found} for e in entries]))
+                                "seconds": e.seconds, "seed": e.seed, "found": e.found, "replays": ok}
+                               for e, ok in zip(entries, sound)]))
         return
     table = Table(title=Text(f"{len(entries)} boards in {s.path}"))
-    for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when"):
+    for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when", "check"):
         table.add_column(column)
-    for e in entries:
-        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(len(e.line())), Text(e.algo),
-                      f"{e.seconds:.0f}", str(e.seed), Text(str(e.found)))
+    for e, ok in zip(entries, sound):
+        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(e.moves.count(";") + 1 if e.moves else 0),
+                      Text(e.algo), f"{e.seconds:.0f}", str(e.seed), Text(str(e.found)),
+                      "ok" if ok else Text("does not replay to its score: ignored, and replaced by any line found", "red"))
     console().print(table)
 
 
@@ -392,6 +418,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True)
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+@_store_errors
 def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
     """Write the store to OUT (- for stdout), to share it or to publish results."""
     s = _open_store(store_path)
@@ -406,15 +433,15 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The set that bare board numbers in a results file refer to.")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+@_store_errors
 def store_import(path: str, set_name: str, store_path: str | None) -> None:
-    """Merge PATH (jsonl as exported, or a results file) into the store; every line is replayed first."""
-    from gridfall.samegame.store import StoreError
+    """Merge PATH (jsonl as exported, or a results file) into the store.
 
+    Every line is replayed first; a malformed line or one the rules refuse is named, and then
+    nothing is imported.  Otherwise every line is merged in one transaction.
+    """
     s = _open_store(store_path)
-    try:
-        read, improved = s.import_file(path, set_name)
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
+    read, improved = s.import_file(path, set_name)
     click.echo(f"read {read} lines from {path}; {improved} improved the store")
 
 

@@ -149,10 +149,10 @@ Planner = Callable[[rules.Board, float, int], list[tuple[int, int]]]
 
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     """A planner: the stored line for the board if there is one, else a search."""
+    from gridfall.samegame.store import SolutionStore, StoreError
+
     store = None
     if config.use_store:
-        from gridfall.samegame.store import SolutionStore, StoreError
-
         try:
             store = SolutionStore(config.store)
         except StoreError as e:
@@ -162,7 +162,11 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
         from gridfall.samegame.search import solve
 
         if store is not None:
-            entry = store.best(board)
+            try:
+                entry = store.best(board)
+            except StoreError as e:
+                print(f"gridfall bot: {e}; searching instead", file=log)
+                entry = None
             if entry is not None:
                 print(f"gridfall bot: stored line, score {entry.score}", file=log)
                 return entry.line()

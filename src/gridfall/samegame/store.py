@@ -13,6 +13,7 @@ play an illegal move.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -85,6 +86,13 @@ class Entry:
     def line(self) -> list[tuple[int, int]]:
         return list(Line.from_text(self.moves))
 
+    def replays(self, board: rules.Board | None = None) -> bool:
+        """Does the line replay to its score on ``board`` (default: the board it was stored with)?"""
+        try:
+            return replay(board or parse_board(self.board), self.moves) == self.score
+        except (StoreError, BoardError, ValueError):
+            return False
+
     def names(self) -> list[str]:
         return known_names().get(board_key(parse_board(self.board)), [])
 
@@ -137,7 +145,12 @@ def campaign_history(text: str) -> list[str]:
 
 
 class SolutionStore:
-    """Best lines per board.  Safe to share between threads and processes."""
+    """Best lines per board.  Safe to share between threads and processes.
+
+    A damaged database file raises StoreError (never sqlite3's own errors), naming the file and
+    how to rebuild it.  A stored row whose line does not replay to its score is treated as absent:
+    ``best`` ignores it and ``offer`` replaces it with any line that replays.
+    """
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = Path(path) if path else default_path()
@@ -145,53 +158,80 @@ class SolutionStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             self._db.execute(SCHEMA)
-        except sqlite3.Error as e:
+        except (sqlite3.Error, OSError) as e:
             raise StoreError(f"{self.path}: cannot open the solution store: {e}") from None
 
     def close(self) -> None:
         self._db.close()
 
+    @contextlib.contextmanager
+    def _reading(self):
+        """sqlite3's errors as StoreError: a corrupt page, a file that is not a database."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: the solution store is damaged ({e}); move the file aside and "
+                             f"rebuild it with `gridfall samegame store import` from a results file") from None
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK and nothing written."""
+        with self._reading():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _row(self, key: str) -> Entry | None:
+        row = self._db.execute(
+            "SELECT board, score, moves, algo, seconds, seed, found FROM solutions WHERE key = ?", (key,)
+        ).fetchone()
+        return Entry(*row) if row else None
+
     def best(self, board: rules.Board) -> Entry | None:
         """The stored line for this board (or a recolouring of it), checked by replay."""
-        row = self._db.execute(
-            "SELECT board, score, moves, algo, seconds, seed, found FROM solutions WHERE key = ?", (board_key(board),)
-        ).fetchone()
-        if row is None:
-            return None
-        entry = Entry(*row)
-        try:
-            if replay(board, entry.moves) != entry.score:
-                return None
-        except StoreError:
-            return None
-        return entry
+        with self._reading():
+            entry = self._row(board_key(board))
+        return entry if entry is not None and entry.replays(board) else None
 
     def offer(self, board: rules.Board, moves: Iterable[tuple[int, int]], *, algo: str, seconds: float,
               seed: int | None = None, found: str | None = None) -> bool:
-        """Store the line if it beats the stored one; True if it did.  The score is recomputed."""
-        text = Line(moves).text()
+        """Store the line if it beats the stored one (or the stored one does not replay); True if it
+        did.  The score is recomputed."""
+        with self._transaction():
+            return self._offer(board, Line(moves), algo, seconds, seed, found)
+
+    def _offer(self, board: rules.Board, line: Line, algo: str, seconds: float, seed: int | None,
+               found: str | None) -> bool:
+        text = line.text()
         score = replay(board, text)
-        found = found or time.strftime("%Y-%m-%dT%H:%M:%S")
-        cursor = self._db.execute(
-            """INSERT INTO solutions (key, board, score, moves, algo, seconds, seed, found)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT(key) DO UPDATE SET score = excluded.score, moves = excluded.moves,
-                   algo = excluded.algo, seconds = excluded.seconds, seed = excluded.seed, found = excluded.found
-               WHERE excluded.score > solutions.score""",
-            (board_key(board), board.text(), score, text, algo, seconds, seed, found),
+        key = board_key(board)
+        stored = self._row(key)
+        if stored is not None and stored.replays(board) and stored.score >= score:
+            return False
+        self._db.execute(
+            "INSERT OR REPLACE INTO solutions (key, board, score, moves, algo, seconds, seed, found) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (key, board.text(), score, text, algo, seconds, seed, found or time.strftime("%Y-%m-%dT%H:%M:%S")),
         )
-        return cursor.rowcount > 0
+        return True
 
     def entries(self) -> list[Entry]:
-        rows = self._db.execute(
-            "SELECT board, score, moves, algo, seconds, seed, found FROM solutions ORDER BY found"
-        ).fetchall()
+        """Every stored row, oldest first; ``Entry.replays`` tells the sound ones."""
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT board, score, moves, algo, seconds, seed, found FROM solutions ORDER BY found"
+            ).fetchall()
         return [Entry(*row) for row in rows]
 
     # -- sharing ---------------------------------------------------------------
 
     def export_jsonl(self, out: TextIO) -> int:
-        entries = self.entries()
+        """Every sound entry as a JSON line (a row that does not replay is left out)."""
+        entries = [e for e in self.entries() if e.replays()]
         for entry in entries:
             data = asdict(entry)
             data["board"] = entry.board.splitlines()
@@ -220,35 +260,56 @@ class SolutionStore:
     def import_file(self, path: str, set_name: str = "standard") -> tuple[int, int]:
         """Import JSON lines (as exported) or a results file; returns (lines read, improvements).
 
-        Every line is replayed; a line the rules refuse raises StoreError naming it.
+        The whole file is read and every line replayed first; a line that is malformed or that the
+        rules refuse raises StoreError naming it, and nothing is written.  Then every line is offered
+        in one transaction: all of them count, or none.
         """
         try:
             text = Path(path).read_text()
         except (OSError, UnicodeDecodeError) as e:
             raise StoreError(f"{path}: cannot read: {e}") from None
-        read = improved = 0
         lines = text.splitlines()
         provenance = {m["board"]: m for m in map(PROVENANCE.match, lines) if m}
+        checked = []
         for number, line in enumerate(lines, start=1):
             if not line.strip() or line.startswith("#"):
                 continue
             where = f"{path}:{number}"
             try:
-                if line.lstrip().startswith("{"):
-                    data = json.loads(line)
-                    board = parse_board("\n".join(data["board"]), where)
-                    moves, algo = data["moves"], data.get("algo", "imported")
-                    seconds, seed, found = float(data.get("seconds", 0)), data.get("seed"), data.get("found")
-                else:
-                    spec, _, moves = results_row(line, set_name)
-                    board, algo, seconds, seed, found = load_board(spec), "imported", 0.0, None, None
-                    how = provenance.get(line.split("\t")[0])  # the file's "# N: algo, S s search, ..." line
-                    if how:
-                        algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
-                        seed = None if how["seed"] == "None" else int(how["seed"])
-                line_moves = Line.from_text(moves)
-                improved += self.offer(board, line_moves, algo=algo, seconds=seconds, seed=seed, found=found)
-            except (ValueError, KeyError, TypeError, BoardError, StoreError) as e:
-                raise StoreError(f"{where}: {e}") from None
-            read += 1
-        return read, improved
+                checked.append(self._read_line(line, where, set_name, provenance))
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError, BoardError, StoreError) as e:
+                raise StoreError(f"{where}: {e}; nothing was imported") from None
+        with self._transaction():
+            improved = sum(self._offer(*item) for item in checked)
+        return len(checked), improved
+
+    @staticmethod
+    def _read_line(line: str, where: str, set_name: str, provenance: dict):
+        """(board, line, algo, seconds, seed, found) of one line, replayed; ValueError if it is off."""
+        if line.lstrip().startswith("{"):
+            data = json.loads(line)
+            if not isinstance(data, dict) or "board" not in data or "moves" not in data:
+                raise ValueError("a JSON line must be an object with board and moves")
+            if not isinstance(data["board"], list) or not all(isinstance(row, str) for row in data["board"]):
+                raise ValueError("board must be a list of 15 text rows, top first")
+            board = parse_board("\n".join(data["board"]), where)
+            moves, algo = data["moves"], data.get("algo", "imported")
+            seconds, seed, found = float(data.get("seconds", 0)), data.get("seed"), data.get("found")
+            if not isinstance(moves, str) or not isinstance(algo, str):
+                raise ValueError("moves and algo must be text")
+            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+                raise ValueError(f"seed {seed!r} is not an integer")
+            if found is not None and not isinstance(found, str):
+                raise ValueError(f"found {found!r} is not a date")
+        else:
+            if line.count("\t") < 2:
+                raise ValueError("expected BOARD<TAB>SCORE<TAB>MOVES")
+            spec, _, moves = results_row(line, set_name)
+            board, algo, seconds, seed, found = load_board(spec), "imported", 0.0, None, None
+            how = provenance.get(line.split("\t")[0])  # the file's "# N: algo, S s search, ..." line
+            if how:
+                algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
+                seed = None if how["seed"] == "None" else int(how["seed"])
+        line_moves = Line.from_text(moves)
+        replay(board, line_moves.text())  # refuse a line the rules refuse, before anything is written
+        return board, line_moves, algo, seconds, seed, found
