@@ -1,3 +1,3 @@
-from gridfall.cli import main
+from gridfall.cli import run
 
-main()
+run()

@@ -40,3 +40,32 @@ def warmup() -> None:
     for name, seconds in warm_everything():
         click.echo(f"{name:<28} ready in {seconds:6.2f} s")
     click.echo(f"numba cache: {CACHE_DIR}")
+
+
+def run() -> None:
+    """The console entry point: ``main`` with an internal error as one line and exit code 1.
+
+    Bad usage exits 2 (click), an interrupt 128 + its signal, a judged game 0 whatever its
+    verdict.  GRIDFALL_DEBUG=1 shows the traceback of an internal error."""
+    import os
+    import sys
+
+    try:
+        main(standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as e:  # noqa: BLE001 - the judge failed: say so in one line
+        if os.environ.get("GRIDFALL_DEBUG"):
+            raise
+        click.echo(f"gridfall: internal error: {type(e).__name__}: {e} (GRIDFALL_DEBUG=1 shows where)", err=True)
+        sys.exit(1)

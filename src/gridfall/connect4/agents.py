@@ -131,14 +131,31 @@ def _only_chip_column(game: Game) -> int:
     raise ValueError("no chip on the board")
 
 
+def _depth(text: str) -> int:
+    if not text:
+        return 6
+    if not text.isdigit() or not 1 <= int(text) <= 40:
+        raise ValueError(f"alphabeta:{text}: the depth is a whole number from 1 to 40")
+    return int(text)
+
+
 AGENTS = {
     "random": lambda arg, seed: RandomAgent(seed),
     "greedy": lambda arg, seed: GreedyAgent(),
-    "alphabeta": lambda arg, seed: AlphaBetaAgent(int(arg) if arg else 6),
+    "alphabeta": lambda arg, seed: AlphaBetaAgent(_depth(arg)),
     "mcts": lambda arg, seed: MCTSAgent(seed),
     "gridfall": lambda arg, seed: GridfallAgent(),
 }
 AGENT_NAMES = tuple(AGENTS)
+
+
+def check_spec(spec: str) -> None:
+    """ValueError naming what is wrong with an agent's name, without building the agent."""
+    name, _, arg = spec.partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} (alphabeta:DEPTH too)")
+    if name == "alphabeta":
+        _depth(arg)
 
 
 def make_agent(spec: str, seed: int = 0):

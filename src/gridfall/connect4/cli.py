@@ -37,7 +37,7 @@ def connect4() -> None:
 @click.option("--analyze", is_flag=True, help="The score of every column instead of the position's.")
 @click.option("--table-bits", type=click.IntRange(16, 28), default=24, show_default=True,
               help="Transposition table of 2**BITS entries (9 bytes each).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the text.')
 def solve(moves: str, size: str, weak: bool, analyze: bool, table_bits: int, as_json: bool) -> None:
     """Solve the position after MOVES exactly: its score for the side to move.
 
@@ -102,6 +102,17 @@ def _command(spec: str, seed: int) -> tuple[str, str]:
     return spec, spec
 
 
+def _check_players(*specs: str) -> None:
+    from gridfall.connect4.agents import check_spec
+
+    for hint, spec in zip(("--p1", "--p2"), specs):
+        if spec.partition(":")[0] in AGENT_NAMES:
+            try:
+                check_spec(spec)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint=hint) from None
+
+
 @connect4.command()
 @click.option("--p1", required=True, help="Program A: a command line, or a built-in name (gridfall, greedy, mcts, ...).")
 @click.option("--p2", required=True, help="Program B: the same.")
@@ -109,11 +120,11 @@ def _command(spec: str, seed: int) -> tuple[str, str]:
               help="Games; each pair swaps who moves first.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Games at once.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True)
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True)
+@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True, help="Each player's first-turn limit (CodinGame: 1000 ms), from the first byte sent to the end of the answer line.")
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True, help="Each later turn's limit (CodinGame: 100 ms), from the first byte sent to the end of the answer line.")
 @click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms: float, turn_ms: float,
             time_scale: float, as_json: bool) -> None:
     """Play a match between two programs under the CodinGame rules and limits.
@@ -129,6 +140,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
     from gridfall.arena.pool import run_jobs
     from gridfall.connect4.codingame import referee_game, tally
 
+    _check_players(p1, p2)
     limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
     if any(spec.partition(":")[0] in AGENT_NAMES for spec in (p1, p2)):
         from gridfall.warmup import warm
@@ -175,9 +187,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
 @click.option("--rebuild", is_flag=True, help="Recompute the table by self-play (minutes) and write it.")
 @click.option("--games", type=click.IntRange(min=2), default=160, show_default=True, help="Self-play games per first move.")
 @click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True, help="Search time per move in self-play.")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores", help='Self-play games at once, one core each.')
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the rebuilt table here instead of the package.")
-def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the text.")
+def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str | None, as_json: bool) -> None:
     """Show the opening table behind gridfall's first move and STEAL decisions."""
     from pathlib import Path
 
@@ -188,6 +201,12 @@ def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str |
                       log=click.echo)
     else:
         table = OpeningTable.load()
+    if as_json:
+        click.echo(json.dumps({"width": table.width, "height": table.height, "method": table.method,
+                               "first_move": table.first_move,
+                               "openings": [{"column": x, "score_for_second_player": s, "steal": table.should_steal(x)}
+                                            for x, s in sorted(table.scores.items())]}))
+        return
     click.echo(f"{table.width}x{table.height}: {table.method}")
     for x, s in sorted(table.scores.items()):
         note = "steal" if table.should_steal(x) else ""

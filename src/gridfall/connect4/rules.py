@@ -62,7 +62,8 @@ def parse_action(text: str) -> int:
     try:
         return int(token)
     except ValueError:
-        raise ValueError(f"{text[:40]!r} is neither a column nor STEAL") from None
+        hint = " (the statement puts a space, not a tab, before a message)" if "\t" in token else ""
+        raise ValueError(f"{text[:40]!r} is neither a column nor STEAL{hint}") from None
 
 
 def action_text(action: int) -> str:

@@ -101,7 +101,7 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
 @click.argument("col", type=int)
 @click.argument("row", type=int)
 @click.argument("direction", type=click.Choice(["R", "L", "D", "U"], case_sensitive=False))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the text.')
 def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> None:
     """Apply one move to the board in BOARD_FILE (N lines of N letters, * for a hole).
 
@@ -131,7 +131,7 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
 
 
 @match3.command()
-@click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True)
+@click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True, help='strong: two-ply expectimax on the numba engine, --turn-ms a move; fast: the largest first explosion, lowest on the board; greedy: the move removing the most jewels.')
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
 @click.option("--time", "run_seconds", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
               help="Seconds greedy and fast plan to use for the whole run.")
@@ -139,7 +139,7 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
               help="Milliseconds strong may think per move.")
 @click.option("--budget", type=click.FloatRange(min=0.001), hidden=True,
               help="The old spelling of both: seconds per move for strong, per run for greedy and fast.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: float | None, as_json: bool) -> None:
     """Play the challenge with a built-in agent, in this process (no time limit is enforced)."""
     from rich.progress import Progress
@@ -168,7 +168,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
 
 @match3.command("export-suggest")
 @click.argument("out", type=click.Path(dir_okay=False))
-@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="fast", show_default=True)
+@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="fast", show_default=True, help='fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
 @click.option("--time", "time_budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Seconds the exported player plans to use for the whole run.")
 @renamed("--time-budget", "--time", "time_budget")

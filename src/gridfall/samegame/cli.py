@@ -241,10 +241,10 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 @click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19500), default=17000, show_default=True,
               help="Milliseconds of the 20 s first turn to spend planning, counted from process start.")
 @renamed("--think", "--first-turn-ms", "first_turn_ms", scale=1000)
-@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True)
+@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help='Seed of the search: the same seed plans the same line.')
 @_store_options
 def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, store_path: str | None,
         no_store: bool) -> None:
@@ -270,8 +270,8 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Boards refereed at once (each runs its own bot process).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=20000, show_default=True)
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True)
+@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=20000, show_default=True, help="The first turn's limit (CodinGame: 20 s), from the first byte sent to the end of the answer line.")
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True, help="Each later turn's limit (CodinGame: 50 ms), from the first byte sent to the end of the answer line.")
 @click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -386,7 +386,7 @@ def store() -> None:
 
 @store.command("list")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help='Print a JSON list instead of the table.')
 @_store_errors
 def store_list(store_path: str | None, as_json: bool) -> None:
     """One line per stored board: the bundled boards it is, score, moves, how found."""
@@ -416,7 +416,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "results"]), default="jsonl", show_default=True,
               help="jsonl: every entry with its board; results: 'N<TAB>score<TAB>moves' for one --set.")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
-              show_default=True)
+              show_default=True, help="The board set a results file covers (with --format results).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
 @_store_errors
 def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
@@ -450,7 +450,7 @@ def store_import(path: str, set_name: str, store_path: str | None) -> None:
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The set that the board numbers refer to.")
 @click.option("--strict", is_flag=True, help="Judge under the turn rules instead of the one-turn rules.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     """Replay every line of a results file (BOARD<TAB>SCORE<TAB>...<TAB>MOVES) and total the scores.
 
