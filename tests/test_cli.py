@@ -183,12 +183,12 @@ def test_solve_anneals_the_stored_line(tmp_path):
 
 
 def test_connect4_solve_and_analyze():
-    result = run("connect4", "solve", "44444", "--json")
+    result = run("connect4", "solve", "44444", "--size", "7x6", "--json")
     data = json.loads(result.output)
-    assert result.exit_code == 0 and isinstance(data["score"], int) and data["nodes"] > 0
-    result = run("connect4", "solve", "01234560123456012345", "--analyze", "--json")
+    assert result.exit_code == 0 and isinstance(data["score"], int) and data["nodes"] > 0 and data["exact"]
+    result = run("connect4", "solve", "01234560123456012345", "--size", "7x6", "--analyze", "--json")
     assert len(json.loads(result.output)["scores"]) == 7
-    result = run("connect4", "solve", "7")
+    result = run("connect4", "solve", "7", "--size", "7x6")
     assert result.exit_code == 2 and "not a column" in result.output
 
 
@@ -245,3 +245,14 @@ def test_renamed_time_flags_keep_their_old_spelling_hidden(tmp_path):
     result = run("match3", "play", "--agent", "greedy", "--budget", "0.05", "--json")
     assert result.exit_code == 0 and "--budget is now" in result.stderr
     assert "--think" not in run("samegame", "bot", "--help").output
+
+
+def test_connect4_solve_with_time_gives_the_proven_range_on_a_deep_9x7_position():
+    import time
+
+    started = time.monotonic()
+    result = run("connect4", "solve", "4444", "--time", "1", "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and not data["exact"] and data["low"] <= data["score"] <= data["high"]
+    assert time.monotonic() - started < 4
+    assert run("connect4", "solve", "4", "--help").output.count("9x7") >= 1

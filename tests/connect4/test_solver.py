@@ -62,3 +62,27 @@ def test_immediate_win_and_bad_input(solvers):
         solver.solve_moves("01010101")
     with pytest.raises(ValueError, match="not a column"):
         solver.solve_moves("07")
+
+
+def test_a_search_cut_into_tiny_slices_finds_the_same_score(solvers, monkeypatch):
+    """Each slice aborts mid-search and the next starts again from the table: the score must not
+    change, however often that happens."""
+    from gridfall.connect4 import solver as solver_module
+
+    solver = solvers["7x6"]
+    moves = "4344063250152251"
+    exact = solver.solve_moves(moves).score
+    monkeypatch.setattr(solver_module, "SLICE", 0.0005)
+    slices = []
+    result = solver.solve_moves(moves, on_progress=lambda *a: slices.append(a))
+    assert result.exact and result.score == exact and len(slices) > 3
+
+
+def test_out_of_time_the_range_holds_the_exact_score(solvers):
+    solver = solvers["7x6"]
+    moves = "4344063250"
+    exact = solver.solve_moves(moves).score
+    result = solver.solve_moves(moves, seconds=0.002)
+    assert result.low <= exact <= result.high
+    if not result.exact:
+        assert result.low < result.high

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import click
 
-from gridfall.arena.signals import exit_code
+from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import console
 from gridfall.connect4.agents import AGENT_NAMES
 
@@ -30,23 +31,31 @@ def connect4() -> None:
     """
 
 
+DEEP = 36  # empty cells from which an exact solve may take hours: warn, and suggest --time
+
+
 @connect4.command()
 @click.argument("moves", default="")
-@click.option("--size", default="7x6", show_default=True, help="Board WIDTHxHEIGHT (7x6, 9x5, 10x6, 9x7, ...).")
+@click.option("--size", default="9x7", show_default=True,
+              help="Board WIDTHxHEIGHT: 9x7 is CodinGame's board (the library's default too); 7x6 the classic.")
+@click.option("--time", "seconds", type=click.FloatRange(min=0.01),
+              help="Stop after this many seconds with the range of scores proven so far, marked not exact  "
+                   "[default: until solved]")
 @click.option("--weak", is_flag=True, help="Only win / draw / loss (faster).")
 @click.option("--analyze", is_flag=True, help="The score of every column instead of the position's.")
 @click.option("--table-bits", type=click.IntRange(16, 28), default=24, show_default=True,
               help="Transposition table of 2**BITS entries (9 bytes each).")
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the text.')
-def solve(moves: str, size: str, weak: bool, analyze: bool, table_bits: int, as_json: bool) -> None:
+def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: bool, table_bits: int,
+          as_json: bool) -> None:
     """Solve the position after MOVES exactly: its score for the side to move.
 
     A win with the n-th chip of the game scores 1 + (cells - n) // 2 for the
     winner (faster wins score more), a draw 0, a loss the negative of the
-    opponent's win.
+    opponent's win.  An exact solve from early in a 9x7 game can take hours:
+    --time gives the proven range within that time, progress shows on a
+    terminal, and Ctrl-C stops within a second with the range so far (exit 130).
     """
-    import time
-
     from gridfall.connect4.solver import Solver
 
     width, height = _size(size)
@@ -55,23 +64,52 @@ def solve(moves: str, size: str, weak: bool, analyze: bool, table_bits: int, as_
         solver.position(moves)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="MOVES") from None
-    start = time.perf_counter()
+    empty = width * height - len(moves.strip())
+    if seconds is None and empty >= DEEP and not as_json:
+        click.echo(f"gridfall: {empty} empty cells on {size}: an exact answer may take hours; "
+                   f"--time SECONDS gives the proven range within that time", err=True)
+    err = console(stderr=True)
+    with stopping_on_signals(), err.status(f"solving {moves or 'the empty board'} on {size}") as status:
+        def progress(low: int, high: int, nodes: int, elapsed: float) -> None:
+            status.update(f"solving {moves or 'the empty board'} on {size}: score in [{low}, {high}], "
+                          f"{nodes:,} nodes, {nodes / max(elapsed, 1e-9) / 1e6:.2f} M nodes/s, {elapsed:.0f} s")
+
+        started = time.perf_counter()
+        try:
+            if analyze:
+                scores = solver.analyze(moves, weak=weak, seconds=seconds, on_progress=progress)
+            else:
+                result = solver.solve_moves(moves, weak=weak, seconds=seconds, on_progress=progress)
+        except KeyboardInterrupt:
+            last = getattr(solver, "last", None)
+            bounds = f"; the score lies in [{last.low}, {last.high}] (not exact)" if last and not analyze else ""
+            click.echo(f"stopped after {time.perf_counter() - started:.1f} s{bounds}", err=True)
+            sys.exit(exit_code(True))
     if analyze:
-        scores = solver.analyze(moves, weak=weak)
-        seconds = time.perf_counter() - start
+        elapsed = time.perf_counter() - started
+
+        def text(v):
+            return "  -" if v is None else f"{v:3d}" if isinstance(v, int) else f"{v[0]}..{v[1]}"
+
         if as_json:
-            click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "scores": scores, "seconds": seconds}))
+            click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "seconds": elapsed,
+                                   "scores": {x: v if not isinstance(v, tuple) else {"low": v[0], "high": v[1]}
+                                              for x, v in scores.items()}}))
         else:
-            click.echo(" ".join("  -" if v is None else f"{v:3d}" for v in scores.values()))
-            click.echo(f"columns 0..{width - 1}; {seconds:.3f} s")
+            click.echo(" ".join(text(v) for v in scores.values()))
+            inexact = any(isinstance(v, tuple) for v in scores.values())
+            click.echo(f"columns 0..{width - 1}; {elapsed:.3f} s" + ("; low..high: not exact (time ran out)" if inexact else ""))
         return
-    result = solver.solve_moves(moves, weak=weak)
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     if as_json:
         click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "score": result.score,
+                               "exact": result.exact, "low": result.low, "high": result.high,
                                "nodes": result.nodes, "seconds": result.seconds}))
-    else:
+    elif result.exact:
         click.echo(f"score {result.score}  nodes {result.nodes:,}  time {result.seconds:.3f} s  ({rate / 1e6:.2f} M nodes/s)")
+    else:
+        click.echo(f"score in [{result.low}, {result.high}] (not exact: --time ran out)  nodes {result.nodes:,}  "
+                   f"time {result.seconds:.3f} s  ({rate / 1e6:.2f} M nodes/s)")
 
 
 @connect4.command()

@@ -19,7 +19,13 @@ The search, in the design of Pascal Pons' solver (written anew here):
   hash of the position and a generation number, so a new search forgets the
   last one in O(1);
 * the root runs null-window searches (alpha, alpha + 1), bisecting the score
-  range towards 0, which costs far fewer nodes than one wide-window search.
+  range towards 0, which costs far fewer nodes than one wide-window search;
+* each null-window search runs in slices of at most :data:`SLICE` seconds: the
+  kernel reads the CPU's cycle counter every 1024 nodes and aborts (storing
+  nothing from the unfinished node up), and the next slice starts the same
+  search again from a table that kept every finished subtree.  So a time limit,
+  progress and Ctrl-C are honoured within a slice, and on time-out the answer is
+  the range of scores proven so far.
 """
 
 from __future__ import annotations
@@ -32,10 +38,15 @@ import numpy as np
 from gridfall.connect4 import engine
 from gridfall.connect4.engine import H, W
 from gridfall.connect4.rules import Game
-from gridfall.jit import njit, uint64
+from gridfall.jit import cycle_counter, deadline_ticks, njit, uint64
 
 BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..130 lower bounds
 OFFSET = 33
+
+
+NODES, GENERATION, ABORTED, DEADLINE = 0, 1, 2, 3  # fields of the stats array
+SLICE = 0.25  # seconds a kernel call may run before Python looks at the clock and Ctrl-C again
+NEVER = 1 << 62  # a deadline in counter ticks that never comes
 
 
 class Table:
@@ -45,12 +56,13 @@ class Table:
         # np.full, not np.zeros: touch every page now rather than fault them in during a timed search
         self.keys = np.full(1 << bits, 0, dtype=np.uint64)
         self.values = np.full(1 << bits, 0, dtype=np.uint8)
-        self.stats = np.zeros(2, dtype=np.int64)  # [0]: nodes searched, [1]: generation
+        self.stats = np.zeros(4, dtype=np.int64)  # nodes, generation, aborted, deadline (cycle counter)
+        self.stats[DEADLINE] = NEVER
 
     def new_search(self) -> None:
         """Forget every entry (by moving to a new generation) and zero the node count."""
-        self.stats[0] = 0
-        self.stats[1] += 1
+        self.stats[NODES] = 0
+        self.stats[GENERATION] += 1
 
     @property
     def nodes(self) -> int:
@@ -69,7 +81,11 @@ def negamax(cur, mask, alpha, beta, g, keys, values, stats):
 
     The side to move must not be able to win at once.
     """
-    stats[0] += 1
+    stats[NODES] += 1
+    if (stats[NODES] & 1023) == 0 and np.int64(cycle_counter()) > stats[DEADLINE]:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return alpha  # the caller throws the unfinished search away
     cells = np.int64(g[W] * g[H])
     n = engine.moves_played(mask)
     possible = engine.non_losing_moves(cur, mask, g)
@@ -106,6 +122,8 @@ def negamax(cur, mask, alpha, beta, g, keys, values, stats):
 
     for i in range(count):
         v = -negamax(cur ^ mask, mask | moves[i], -beta, -alpha, g, keys, values, stats)
+        if stats[ABORTED]:
+            return alpha  # nothing stored: an unfinished node proves nothing
         if v >= beta:
             keys[slot] = key
             values[slot] = np.uint8(v + OFFSET + BOUND_RANGE + 1)
@@ -117,38 +135,32 @@ def negamax(cur, mask, alpha, beta, g, keys, values, stats):
     return alpha
 
 
-@njit(nogil=True, cache=True)
-def solve_position(cur, mask, weak, g, keys, values, stats):
-    """The exact score of (cur, mask) for the side to move (weak: only its sign)."""
-    cells = np.int64(g[W] * g[H])
-    n = engine.moves_played(mask)
-    if engine.can_win_next(cur, mask, g):
-        return (cells + 1 - n) // 2
-    if n >= cells:
-        return 0
-    low = -((cells - n) // 2)
-    high = (cells + 1 - n) // 2
+def root_range(cur: int, mask: int, cells: int, weak: bool) -> tuple[int, int]:
+    """The scores a position can have, before any search: [low, high]."""
+    n = bin(mask).count("1")
     if weak:
-        low, high = -1, 1
-    while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and np.int64(low / 2) < med:
-            med = np.int64(low / 2)
-        elif med >= 0 and np.int64(high / 2) > med:
-            med = np.int64(high / 2)
-        r = negamax(cur, mask, med, med + 1, g, keys, values, stats)
-        if r <= med:
-            high = r
-        else:
-            low = r
-    return low
+        return -1, 1
+    return -((cells - n) // 2), (cells + 1 - n) // 2
+
+
+def probe(low: int, high: int) -> int:
+    """The next null-window point: the middle, pulled towards 0 (most positions score near it)."""
+    med = low + (high - low) // 2
+    if med <= 0 and int(low / 2) < med:
+        med = int(low / 2)
+    elif med >= 0 and int(high / 2) > med:
+        med = int(high / 2)
+    return med
 
 
 @dataclass
 class Result:
-    score: int  # for the side to move; with weak=True only its sign is meaningful
+    score: int  # for the side to move; with weak=True only its sign is meaningful; a bound if not exact
     nodes: int
     seconds: float
+    exact: bool = True  # False: time ran out (or Ctrl-C); the score lies in [low, high]
+    low: int = 0
+    high: int = 0
 
 
 class Solver:
@@ -170,21 +182,58 @@ class Solver:
             raise ValueError(f"{moves!r}: the last move already won the game")
         return engine.from_game(game)
 
-    def solve(self, cur: int, mask: int, weak: bool = False) -> Result:
+    def solve(self, cur: int, mask: int, weak: bool = False, seconds: float | None = None,
+              on_progress=None) -> Result:
+        """The score of (cur, mask) for the side to move; within ``seconds`` if given, else exact.
+
+        ``on_progress(low, high, nodes, elapsed)`` is called between slices.  Out of time, the
+        result is the proven range (``exact`` False, ``score`` its middle).  Ctrl-C raises
+        KeyboardInterrupt within a slice, with ``self.last`` holding the range proven so far.
+        """
         self.table.new_search()
         start = time.perf_counter()
-        score = solve_position(np.uint64(cur), np.uint64(mask), weak, self.g,
-                               self.table.keys, self.table.values, self.table.stats)
-        return Result(int(score), self.table.nodes, time.perf_counter() - start)
+        stats = self.table.stats
+        cells = self.cells
+        if engine.can_win_next(np.uint64(cur), np.uint64(mask), self.g):
+            score = (cells + 1 - bin(mask).count("1")) // 2
+            return Result(score, 0, 0.0, True, score, score)
+        low, high = root_range(cur, mask, cells, weak)
+        deadline_ticks(0.0)  # calibrate the cycle counter outside the clock
+        self.last = Result(0, 0, 0.0, False, low, high)
+        while low < high:
+            med = probe(low, high)
+            while True:
+                left = SLICE if seconds is None else min(SLICE, seconds - (time.perf_counter() - start))
+                if left <= 0:
+                    mid = low + (high - low) // 2
+                    return Result(mid, self.table.nodes, time.perf_counter() - start, False, low, high)
+                stats[ABORTED] = 0
+                stats[DEADLINE] = min(deadline_ticks(left), NEVER)
+                r = int(negamax(np.uint64(cur), np.uint64(mask), med, med + 1, self.g,
+                                self.table.keys, self.table.values, stats))
+                if not stats[ABORTED]:
+                    break
+                if on_progress is not None:
+                    on_progress(low, high, self.table.nodes, time.perf_counter() - start)
+            if r <= med:
+                high = r
+            else:
+                low = r
+            self.last = Result(low, self.table.nodes, time.perf_counter() - start, low == high, low, high)
+        return Result(low, self.table.nodes, time.perf_counter() - start, True, low, low)
 
-    def solve_moves(self, moves: str, weak: bool = False) -> Result:
-        return self.solve(*self.position(moves), weak=weak)
+    def solve_moves(self, moves: str, weak: bool = False, seconds: float | None = None, on_progress=None) -> Result:
+        return self.solve(*self.position(moves), weak=weak, seconds=seconds, on_progress=on_progress)
 
-    def analyze(self, moves: str, weak: bool = False) -> dict[int, int | None]:
-        """The score of each column for the side to move (None: column full)."""
+    def analyze(self, moves: str, weak: bool = False, seconds: float | None = None,
+                on_progress=None) -> dict[int, int | tuple[int, int] | None]:
+        """The score of each column for the side to move (None: column full).  With ``seconds``
+        each open column gets an equal share; a column not solved in its share is (low, high)."""
         cur, mask = self.position(moves)
-        out: dict[int, int | None] = {}
+        out: dict[int, int | tuple[int, int] | None] = {}
         n = bin(mask).count("1")
+        open_columns = [x for x in range(self.width) if int(engine.column_move(np.uint64(mask), x, self.g))]
+        share = None if seconds is None else seconds / max(len(open_columns), 1)
         for x in range(self.width):
             move = int(engine.column_move(np.uint64(mask), x, self.g))
             if move == 0:
@@ -192,5 +241,6 @@ class Solver:
             elif engine.has_four(np.uint64(cur | move), self.g):
                 out[x] = (self.cells + 1 - n) // 2
             else:
-                out[x] = -self.solve(cur ^ mask, mask | move, weak=weak).score
+                result = self.solve(cur ^ mask, mask | move, weak=weak, seconds=share, on_progress=on_progress)
+                out[x] = -result.score if result.exact else (-result.high, -result.low)
         return out
