@@ -15,6 +15,7 @@ the answer line, as the platform does.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import IO, Callable
@@ -147,8 +148,19 @@ class BotConfig:
 Planner = Callable[[rules.Board, float, int], list[tuple[int, int]]]
 
 
+# Seconds the pure-Python line may need, kept back from the planning time while the search
+# kernels load: a whole greedy line takes about 0.1 s on the rules of record.
+FALLBACK_MARGIN = 1.0
+
+
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
-    """A planner: the stored line for the board if there is one, else a search."""
+    """A planner: the stored line for the board if there is one, else a search.
+
+    The search kernels start loading at once, in a thread (from the cache: under a second; cold:
+    compiled, which takes longer than a first turn).  If they are not ready when the planning time
+    is nearly spent, the planner answers with the pure-Python greedy line (:mod:`.greedy`), and
+    the kernels keep compiling into the cache for the next game: a bot never loses to its start-up.
+    """
     from gridfall.samegame.store import SolutionStore, StoreError
 
     store = None
@@ -157,10 +169,10 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
             store = SolutionStore(config.store)
         except StoreError as e:
             print(f"gridfall bot: {e}; searching without it", file=log)
+    kernels = _load_kernels_in_background(log)
 
     def plan(board: rules.Board, seconds: float, seed: int) -> list[tuple[int, int]]:
-        from gridfall.samegame.search import solve
-
+        deadline = time.monotonic() + seconds
         if store is not None:
             try:
                 entry = store.best(board)
@@ -170,11 +182,37 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
             if entry is not None:
                 print(f"gridfall bot: stored line, score {entry.score}", file=log)
                 return entry.line()
-        solution = solve(board, seconds, algo=config.algo, workers=config.workers, seed=seed)
+        if not kernels.wait(max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)):
+            from gridfall.samegame.greedy import greedy_line
+
+            print("gridfall bot: the search kernels are not ready (compiling into the cache for next time; "
+                  "`gridfall warmup` does it at once): playing the pure-Python greedy line", file=log)
+            return greedy_line(board, deadline)
+        from gridfall.samegame.search import solve
+
+        solution = solve(board, max(deadline - time.monotonic(), 0.005), algo=config.algo, workers=config.workers,
+                         seed=seed)
         print(f"gridfall bot: {solution.algo} found {solution.score} in {solution.seconds:.2f} s", file=log)
         return solution.moves
 
     return plan
+
+
+def _load_kernels_in_background(log: IO[str]) -> threading.Event:
+    """An event set once every search kernel is loaded (or compiled) in a daemon thread."""
+    ready = threading.Event()
+
+    def load() -> None:
+        try:
+            from gridfall.warmup import warm
+
+            warm("samegame")
+            ready.set()
+        except Exception as e:  # noqa: BLE001 - the greedy line still answers
+            print(f"gridfall bot: the search kernels failed to load ({e!r})", file=log)
+
+    threading.Thread(target=load, name="gridfall-kernels", daemon=True).start()
+    return ready
 
 
 def fallback_move(board: rules.Board) -> tuple[int, int]:
