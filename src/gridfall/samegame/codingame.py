@@ -149,8 +149,8 @@ Planner = Callable[[rules.Board, float, int], list[tuple[int, int]]]
 
 
 # Seconds the pure-Python line may need, kept back from the planning time while the search
-# kernels load: a whole greedy line takes about 0.1 s on the rules of record.
-FALLBACK_MARGIN = 1.0
+# kernels load: a whole greedy line takes about 15 ms on the rules of record.
+FALLBACK_MARGIN = 0.3
 
 
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
