@@ -210,7 +210,7 @@ class SuggestFile:
                 raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s") from None
             raise PlayerDied(f"the player's process failed: {e}") from None
         try:
-            answer = json.loads(line)
+            answer = _plain(json.loads(line))
         except ValueError:
             answer = None
         if not isinstance(answer, dict) or len(answer) != 1 or not ({"result", "result_repr", "error"} & set(answer)):
@@ -223,6 +223,18 @@ class SuggestFile:
 
     def close(self) -> None:
         self.bot.close()
+
+
+def _plain(value):
+    """JSON from the player's process with every string made printable UTF-8 (a lone surrogate
+    from ``"\udcff"`` would stop the referee's own output)."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")  # a lone surrogate: U+FFFD
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
 
 
 def check_syntax(path: str) -> str:

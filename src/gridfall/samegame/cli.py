@@ -315,7 +315,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     else:
         flavour = "one-turn" if one_turn else "turn-by-turn"
         out = console()
-        out.print(reports_table(done, f"SameGame referee, {flavour}: {command}"))
+        out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
         out.print(f"total {total} over {len(done) - failed} ok boards; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
     sys.exit(exit_code(interrupted))
@@ -372,7 +372,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
                                "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
         sys.exit(exit_code(interrupted))
     out = console()
-    out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}"))
+    out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
     out.print(f"total {total} over {len(done)} boards" + ("; interrupted" if interrupted else ""))
     if set_name == "standard" and len(done) == 20:
         out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))

@@ -37,8 +37,8 @@ def summary_line(board: rules.Board) -> str:
     )
 
 
-def reports_table(reports, title: str) -> Table:
-    """Per-board referee results with a total row."""
+def reports_table(reports, title: str, one_turn: bool = False) -> Table:
+    """Per-board referee results.  A one-turn game has no later turns: its slowest turn is blank."""
     table = Table(title=Text(title))  # the title holds the bot's command: text, never markup
     table.add_column("board")
     table.add_column("score", justify="right")
@@ -54,7 +54,7 @@ def reports_table(reports, title: str) -> Table:
             outcome.append(f" ({len(r.warnings)} warnings)")
         table.add_row(
             Text(r.board), str(r.score), str(r.actions), "yes" if r.cleared else "",
-            f"{r.first_turn_seconds:.2f} s", f"{r.slowest_turn_seconds * 1000:.1f} ms" if r.actions > 1 else "",
+            f"{r.first_turn_seconds:.2f} s", f"{r.slowest_turn_seconds * 1000:.1f} ms" if r.actions > 1 and not one_turn else "",
             outcome,
         )
     return table

@@ -1,0 +1,205 @@
+"""The fault suite: every referee against bots that break the protocol (tests/faults/).
+
+For each fault it checks the verdict's wording, the exit code (0: the game was judged, whatever
+the verdict), that the finished results were printed, and that no process is left behind.  Any
+change to a referee must pass it.  The referees run as a user runs them: the `gridfall` command
+in a subprocess.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BOTS = Path(__file__).parent / "faults" / "bots"
+PROTOCOL_BOT = f"{sys.executable} {BOTS / 'protocol.py'}"
+SUGGEST_FILE = str(BOTS / "suggest_faults.py")
+FAST = ["--first-turn-ms", "1500", "--turn-ms", "200"]  # limits short enough for a quick suite
+
+
+def gridfall(*args, env=None, timeout=60):
+    return subprocess.run([sys.executable, "-m", "gridfall", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def leftovers() -> list[str]:
+    """Command lines of live processes started by a faulty bot (zombies are dead: left out)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            with open(f"/proc/{name}/stat", "rb") as f:
+                state = f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X") and ("faults/bots/" in cmdline or "gridfall-fault-child" in cmdline):
+            found.append(cmdline)
+    return found
+
+
+def no_leftovers():
+    deadline = time.monotonic() + 2  # a killed process takes a moment to go
+    while leftovers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftovers() == []
+
+
+SAMEGAME_FAULTS = {
+    "hang": ("Timeout", ""),
+    "late": ("Timeout", ""),
+    "garbage": ("Action not properly formatted", "hello there"),
+    "empty": ("Empty action provided", ""),
+    "out-of-range": ("Selected target out of bounds", ""),
+    "exit": ("Bot crashed", "exited with code 0"),
+    "crash": ("Bot crashed", "[/tmp/weights.bin]"),
+    "close-stdout": ("Timeout", ""),  # its shell still holds the pipe: no end of file, no answer
+    "flood-stdout": ("Output flood", ""),
+    "flood-stderr": ("Timeout", ""),
+    "deaf": ("Timeout", ""),
+    "fork": ("Timeout", ""),
+    "setsid": ("Bot crashed", "exited with code 0"),
+    "markup": ("Action not properly formatted", "[/x] [bold]not a move[/bold]"),
+    "bad-utf8": ("Action not properly formatted", "\ufffd"),
+}
+
+
+@pytest.mark.parametrize("fault", SAMEGAME_FAULTS)
+def test_samegame_referee(fault):
+    verdict, detail = SAMEGAME_FAULTS[fault]
+    run = gridfall("samegame", "referee", "standard:1", "--bot", f"{PROTOCOL_BOT} {fault}", *FAST, "--json")
+    assert run.returncode == 0, run.stderr
+    (board,) = json.loads(run.stdout)["boards"]
+    assert board["board"] == "standard:1" and board["outcome"] == verdict and detail in board["detail"], board
+    no_leftovers()
+    if fault == "markup":  # the table shows the bot's text as text
+        run = gridfall("samegame", "referee", "standard:1", "--bot", f"{PROTOCOL_BOT} {fault}", *FAST)
+        text = " ".join(run.stdout.replace("│", " ").split())  # a long cell wraps: compare words
+        assert run.returncode == 0 and "[/x] [bold]not a move[/bold]" in text, run.stdout + run.stderr
+
+
+CONNECT4_FAULTS = {
+    "hang": "timeout",
+    "late": "timeout",
+    "garbage": "invalid action 'hello there'",
+    "empty": "invalid action ''",
+    "out-of-range": "column 99 is outside 0..8",
+    "exit": "bot crashed (exited with code 0",
+    "crash": "[/tmp/weights.bin]",
+    "close-stdout": "timeout",
+    "flood-stdout": "output flood",
+    "flood-stderr": "timeout",
+    "deaf": "timeout",
+    "fork": "timeout",
+    "setsid": "bot crashed",
+    "markup": "invalid action '[/x] [bold]not a move[/bold]'",
+    "bad-utf8": "invalid action '\ufffd\ufffd\ufffd 1'",
+}
+
+
+@pytest.mark.parametrize("fault", CONNECT4_FAULTS)
+def test_connect4_referee(fault):
+    run = gridfall("connect4", "referee", "--p1", f"{PROTOCOL_BOT} {fault}", "--p2", "greedy", "--games", "1",
+                   *FAST, "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    (game,) = data["games"]
+    assert game["winner"] == 1 and CONNECT4_FAULTS[fault] in game["reason"], game
+    assert data["losses"] == 1 and data["points"] == [0, 10]
+    no_leftovers()
+
+
+MATCH3_FAULTS = {  # FAULT -> (what the run's failure says, what a game's end says)
+    "hang": ("time limit exceeded", ""),
+    "import-hang": ("did not load within 2 s", ""),
+    "late": ("time limit exceeded", ""),
+    "forge-clock": ("over the time limit", ""),
+    "garbage": ("", "returned 'hello'; expected col, row, dir"),
+    "raise": ("", "suggest raised ValueError: no move here [/x]"),
+    "exit": ("the player's process failed", ""),
+    "flood-stdout": ("", "quit"),
+    "system-echo": ("", "quit"),
+    "markup": ("", "returned '[/x]'"),
+    "bad-utf8": ("", "returned '\ufffd\ufffd'"),
+    "fork": ("", "quit"),
+    "setsid": ("", "quit"),
+    "huge": ("", "characters); expected three values"),
+    "close-stdout": ("", ""),  # a second close of its stdout raises: the player's own error
+}
+
+
+@pytest.mark.parametrize("fault", MATCH3_FAULTS)
+def test_match3_referee(fault):
+    failed, end = MATCH3_FAULTS[fault]
+    run = gridfall("match3", "referee", SUGGEST_FILE, "--json", env={"FAULT": fault})
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert failed in report["failed"] and (failed or not report["failed"]), report["failed"]
+    if end:
+        assert all(end in game["end"] for game in report["games"]), [g["end"] for g in report["games"]]
+    no_leftovers()
+
+
+# -- signals: the finished games are printed and kept, nothing is left, exit 128 + the signal ---------
+
+
+def start(*args, env=None):
+    return subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+
+
+def stop_when(run, ready, signum):
+    """Wait until ``ready()`` (or 20 s), then send ``signum``; the referee must exit within 3 s."""
+    deadline = time.monotonic() + 20
+    while not ready() and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    sent = time.monotonic()
+    run.send_signal(signum)
+    out, err = run.communicate(timeout=10)
+    assert time.monotonic() - sent < 3, "the referee took too long to stop"
+    assert run.returncode == 128 + signum, err
+    return out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_samegame_referee_keeps_the_finished_boards(tmp_path, signum):
+    run = start("samegame", "referee", "standard:1", "standard:2", "--bot", f"{PROTOCOL_BOT} hang-second",
+                "--first-turn-ms", "20000", "--json", env={"FAULT_DIR": str(tmp_path)})
+    out = stop_when(run, lambda: (tmp_path / "played").exists() and len(leftovers()) >= 1, signum)
+    data = json.loads(out)
+    assert data["interrupted"] and [b["board"] for b in data["boards"]] == ["standard:1"]
+    assert data["boards"][0]["outcome"] == "Action not properly formatted"
+    no_leftovers()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_connect4_referee_keeps_the_finished_games(tmp_path, signum):
+    run = start("connect4", "referee", "--p1", f"{PROTOCOL_BOT} hang-second", "--p2", f"{PROTOCOL_BOT} hang",
+                "--games", "2", "--first-turn-ms", "20000", "--json", env={"FAULT_DIR": str(tmp_path)})
+    out = stop_when(run, lambda: (tmp_path / "played").exists() and len(leftovers()) >= 2, signum)
+    data = json.loads(out)
+    assert data["interrupted"] and len(data["games"]) == 1 and "invalid action" in data["games"][0]["reason"]
+    no_leftovers()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_match3_referee_keeps_the_finished_games(tmp_path, signum):
+    player = tmp_path / "player.py"
+    player.write_text("import time\n\ndef suggest(board, boardNo, move, elapsed):\n"
+                      "    if boardNo == 2:\n        time.sleep(1000)\n    return 1, 1, 'Q'\n")
+    run = start("match3", "referee", str(player), "--time", "0", "--json")
+    time.sleep(2)  # the file loads, board 1 ends at once, board 2 hangs
+    sent = time.monotonic()
+    run.send_signal(signum)
+    out, err = run.communicate(timeout=10)
+    assert time.monotonic() - sent < 3 and run.returncode == 128 + signum, err
+    report = json.loads(out)
+    assert report["interrupted"] and [g["end"] for g in report["games"]] == ["quit", "interrupted"]
+    assert not [c for c in leftovers() if str(player) in c]
