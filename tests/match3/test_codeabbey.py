@@ -136,3 +136,24 @@ def test_strong_agent_plays_legal_moves_and_beats_greedy_on_a_short_game():
     greedy = play_challenge(ask_agent(PortableAgent("greedy", time_budget=1e9)), seed=9, time_limit=None, moves=25)
     assert not any(g.error for g in strong.games)
     assert strong.total > greedy.total
+
+
+def test_a_file_that_is_not_python_3_6_is_refused_unless_another_interpreter_judges_it(tmp_path):
+    import sys
+
+    walrus = player(tmp_path, "def suggest(board):\n    if (n := len(board)):\n        return 1, 1, 'Q'\n")
+    report = referee_file(walrus, seed=3)
+    assert "line 2: not Python 3.6 syntax" in report.failed and not report.games
+    ran = referee_file(walrus, seed=3, python=sys.executable)  # this interpreter takes :=
+    assert not ran.failed and [g.end for g in ran.games] == ["quit"] * 4
+
+
+def test_the_harness_runs_standalone_under_another_interpreter(tmp_path):
+    """--python runs the harness by its path, without gridfall on that interpreter's path."""
+    import shutil
+
+    pypy = shutil.which("pypy3")
+    if pypy is None:
+        pytest.skip("pypy3 is not installed (Debian: apt-get install pypy3)")
+    report = referee_file(player(tmp_path, FIRST_LEGAL), seed=3, python=pypy, time_limit=5.0)
+    assert not report.failed and report.total > 0

@@ -10,7 +10,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import console
+from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES
 
 
@@ -120,6 +120,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
               help="Thinking time per turn (the platform allows 100 ms).")
 @click.option("--first-turn-ms", type=click.FloatRange(min=1), default=800, show_default=True,
               help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
+@with_help(CONNECT4_PROTOCOL)
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol."""
     from gridfall import STARTED
@@ -163,6 +164,7 @@ def _check_players(*specs: str) -> None:
 @click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
+@with_help(CONNECT4_PROTOCOL, REFEREE_NOTES)
 def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms: float, turn_ms: float,
             time_scale: float, as_json: bool) -> None:
     """Play a match between two programs under the CodinGame rules and limits.

@@ -9,7 +9,7 @@ import sys
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import console, renamed
+from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, console, renamed, with_help
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -246,6 +246,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
               help="Search threads (CodinGame gives one core).")
 @click.option("--seed", type=int, default=0, show_default=True, help='Seed of the search: the same seed plans the same line.')
 @_store_options
+@with_help(SAMEGAME_PROTOCOL)
 def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, store_path: str | None,
         no_store: bool) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
@@ -275,6 +276,7 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 @click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
 def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, first_turn_ms: float,
             turn_ms: float, time_scale: float, as_json: bool) -> None:
     """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
