@@ -23,14 +23,14 @@ def test_samegame_one_turn_bot_at_20_s_clears_standard_boards():
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     boards = json.loads(run.stdout)["boards"]
-    assert all(b["outcome"] == "ok" for b in boards)
+    assert all(b["outcome"] == "ok" for b in boards), [(b["board"], b["outcome"], b["detail"]) for b in boards]
     # the README's online bench (all 20 boards, 20 s each) averages about 3,900 a board
     assert sum(b["score"] for b in boards) > 4 * 3_000
 
 
 def test_connect4_gridfall_beats_mcts_at_codingame_limits():
     run = subprocess.run([sys.executable, "-m", "gridfall", "connect4", "referee", "--p1", "gridfall", "--p2", "mcts",
-                          "--games", "20", "--workers", "2", "--json"], capture_output=True, text=True, timeout=600)
+                          "--games", "10", "--workers", "1", "--json"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     import json
 

@@ -90,3 +90,32 @@ def test_close_kills_the_whole_process_group(tmp_path):
     else:
         pytest.fail("the bot's child process survived close()")
     assert bot.proc.poll() is not None
+
+
+def test_bots_started_and_closed_at_once_in_threads_never_kill_each_other():
+    """Closing a bot kills the strays adopted by the referee; a bot another thread is starting at
+    that moment must not be taken for one (it is registered under the same lock as it starts)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    echo = python_bot("import sys\nfor line in sys.stdin: print(line.strip(), flush=True)")
+
+    def game(i):
+        with BotProcess(echo) as bot:
+            return bot.ask(f"{i}\n", 10)[0]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        assert list(pool.map(game, range(60))) == [str(i) for i in range(60)]
+
+
+def test_a_child_that_leaves_the_session_is_killed_with_its_bot():
+    import subprocess
+
+    marker = f"gridfall-setsid-{os.getpid()}"
+    code = ("import subprocess, sys, time\n"
+            f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(1000)', '{marker}'], start_new_session=True)\n"
+            "print('ready', flush=True)\ntime.sleep(1000)\n")
+    with BotProcess(python_bot(code)) as bot:
+        assert bot.ask("", 10)[0] == "ready"
+    time.sleep(0.2)
+    alive = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+    assert alive == []

@@ -104,6 +104,9 @@ class BotProcess:
             child_ends = (request_r, answer_w)
             argv = [*argv, str(request_r), str(answer_w)]
         try:
+            # Started and registered under the lock: a close() in another thread that looks for
+            # adopted orphans must see this bot as live, never as a stray to kill.
+            _live_lock.acquire()
             self.proc = subprocess.Popen(
                 argv,
                 stdin=subprocess.DEVNULL if private_channel else subprocess.PIPE,
@@ -115,11 +118,12 @@ class BotProcess:
                 pass_fds=child_ends,
             )
         except (OSError, ValueError) as e:
+            _live_lock.release()
             for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):
                 os.close(fd)
             raise BotExited(f"cannot start {command!r}: {e}") from None
-        with _live_lock:
-            _live.add(self)
+        _live.add(self)
+        _live_lock.release()
         if private_channel:
             for fd in child_ends:
                 os.close(fd)
@@ -276,14 +280,13 @@ class BotProcess:
                 return
             self._closed = True
             _live.discard(self)
-            others = {bot.proc.pid for bot in _live}
         try:
             os.write(self._wake_w, b"x")
         except OSError:
             pass
         with self._quiet:  # let a wait in another thread see the wake-up before its pipes close
             self._quiet.wait_for(lambda: self._waiting == 0, timeout=2)
-        kill_tree(self.proc.pid, others)
+        kill_tree(self.proc.pid, lambda: {bot.proc.pid for bot in _live}, _live_lock)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:

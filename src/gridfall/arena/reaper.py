@@ -11,6 +11,7 @@ says which.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -79,10 +80,12 @@ def _targets(table: dict[int, tuple[int, int, int]], root: int, live_roots: set[
     return found
 
 
-def kill_tree(root: int, live_roots: set[int] = frozenset()) -> None:
+def kill_tree(root: int, live_roots=lambda: frozenset(), lock=None) -> None:
     """SIGKILL the bot ``root`` (a session leader) and everything it started; reap our children.
 
-    ``live_roots`` are the other bots still playing: their trees are left alone."""
+    ``live_roots()`` gives the other bots still playing, whose trees are left alone; it is asked
+    afresh, under ``lock``, at every look: a bot that another thread starts meanwhile (under the
+    same lock) is then either not started yet or known as live, never taken for a stray."""
     try:
         os.killpg(root, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -91,14 +94,15 @@ def kill_tree(root: int, live_roots: set[int] = frozenset()) -> None:
         return
     killed: set[int] = set()
     for _ in range(20):  # a killed parent's children are adopted a moment later: look again
-        targets = _targets(_processes(), root, set(live_roots)) - killed
+        with lock if lock is not None else contextlib.nullcontext():
+            targets = _targets(_processes(), root, set(live_roots())) - killed
+            for pid in targets:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         if not targets:
             break
-        for pid in targets:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         killed |= targets
         time.sleep(0.005)
     _reap(killed)
