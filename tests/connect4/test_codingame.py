@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 from gridfall.connect4.agents import GreedyAgent, RandomAgent, make_agent
-from gridfall.connect4.codingame import Limits, parse_action, play, referee_game, turn_input
+from gridfall.connect4.codingame import Limits, parse_action, referee_game
+from gridfall.connect4.protocol import play, turn_input
 from gridfall.connect4.rules import STEAL, Game
 
 RELAXED = Limits(first_turn=20, turn=3)

@@ -115,20 +115,14 @@ class GridfallAgent:
         if game.turn == 0 and self.openings.covers(game):
             return self.openings.first_move
         if game.turn == 1 and STEAL in game.legal_actions() and self.openings.covers(game):
-            chip_column = game.history[0] if game.history else _only_chip_column(game)
-            if self.openings.should_steal(chip_column):
+            from gridfall.connect4.openings import first_chip_column
+
+            if self.openings.should_steal(first_chip_column(game)):
                 return STEAL
         if self.searcher.width != game.width or self.searcher.height != game.height:
             self._prepare(game.width, game.height)
         self.last = self.searcher.choose(*_engine(game), seconds=seconds)
         return self.last.column
-
-
-def _only_chip_column(game: Game) -> int:
-    for x in range(game.width):
-        if game.position.cell(x, 0) is not None:
-            return x
-    raise ValueError("no chip on the board")
 
 
 def _depth(text: str) -> int:
@@ -145,8 +139,15 @@ AGENTS = {
     "alphabeta": lambda arg, seed: AlphaBetaAgent(_depth(arg)),
     "mcts": lambda arg, seed: MCTSAgent(seed),
     "gridfall": lambda arg, seed: GridfallAgent(),
+    "portable": lambda arg, seed: _portable(),
 }
 AGENT_NAMES = tuple(AGENTS)
+
+
+def _portable():
+    from gridfall.connect4.portable import PortableAgent
+
+    return PortableAgent()
 
 
 def check_spec(spec: str) -> None:

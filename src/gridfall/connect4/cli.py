@@ -113,8 +113,36 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 
 
 @connect4.command()
+@click.argument("out", type=click.Path(dir_okay=False, writable=True))
+@click.option("--first-turn-ms", type=click.FloatRange(min=50, max=1000), default=800, show_default=True,
+              help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
+@click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=80, show_default=True,
+              help="Each later answer within this (CodinGame allows 100 ms: the rest is a margin).")
+def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
+    """Write gridfall's pure-Python bot as one file for CodinGame (Python 3.11, standard library).
+
+    The file is bundled from the package's own modules: the rules of record, the
+    opening table, the protocol loop and the pure-Python search (``portable``, also a
+    built-in agent: `--p1 portable`).  It is refused, with the reason, if it would be
+    over 100,000 characters or import anything outside the standard library.
+    """
+    from pathlib import Path
+
+    from gridfall.connect4.export import export_source
+    from gridfall.export import ExportError
+
+    try:
+        source = export_source(first_turn_ms=first_turn_ms, turn_ms=turn_ms)
+    except ExportError as e:
+        raise click.ClickException(str(e)) from None
+    Path(out).write_text(source)
+    click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), standard library only")
+
+
+@connect4.command()
 @click.option("--agent", default="gridfall", show_default=True,
-              help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts.")
+              help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, portable "
+                   "(gridfall's pure-Python bot, as exported).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of random and mcts.")
 @click.option("--turn-ms", type=click.FloatRange(min=1), default=85, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
@@ -125,7 +153,7 @@ def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol."""
     from gridfall import STARTED
     from gridfall.connect4.agents import make_agent
-    from gridfall.connect4.codingame import play
+    from gridfall.connect4.protocol import play
 
     try:
         player = make_agent(agent, seed)
@@ -234,7 +262,8 @@ def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str |
     """Show the opening table behind gridfall's first move and STEAL decisions."""
     from pathlib import Path
 
-    from gridfall.connect4.openings import OpeningTable, build
+    from gridfall.connect4.openings import OpeningTable
+    from gridfall.connect4.openings_build import build
 
     if rebuild:
         table = build(games=games, turn_seconds=turn_ms / 1000, workers=workers, out=Path(out) if out else None,

@@ -1,0 +1,34 @@
+"""``gridfall connect4 export``: gridfall's pure-Python bot as one CodinGame file (Python 3.11,
+standard library), bundled from the package's own modules (:mod:`gridfall.export`)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from gridfall.connect4.openings import TABLE_FILE
+from gridfall.export import bundle
+
+MODULES = [
+    "gridfall.interface",
+    "gridfall.connect4.rules",
+    "gridfall.connect4.openings",
+    "gridfall.connect4.protocol",
+    "gridfall.connect4.portable",
+]
+
+
+def export_source(first_turn_ms: float = 800, turn_ms: float = 80) -> str:
+    """The bot's file: it answers within ``first_turn_ms`` of its start, then ``turn_ms`` a turn."""
+    table = json.loads(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE).read_text())
+    main = f"""
+from gridfall.connect4.openings import OpeningTable
+from gridfall.connect4.portable import PortableAgent
+from gridfall.connect4.protocol import play
+
+TABLE = {table!r}
+play(PortableAgent(OpeningTable.from_data(TABLE)), _sys.stdin, _sys.stdout, started=_STARTED,
+     first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
+"""
+    return bundle(MODULES, main, title="gridfall's Connect Four bot for CodinGame (7x9 with STEAL), pure Python.",
+                  prelude="import time as _time\n_STARTED = _time.monotonic()  # the first turn counts from here")

@@ -1,0 +1,213 @@
+"""gridfall's Connect Four bot in plain Python, for the platform (CodinGame runs no numba).
+
+Standard library only: ``gridfall connect4 export`` carries this module, the rules of record,
+the opening table and the protocol loop into one file.
+
+The position is Pascal Pons' pair of bitboards on Python ints: ``current`` holds the chips of
+the side to move, ``mask`` every chip; cell (x, y) is bit ``x * (height + 1) + y``, one spare bit
+on top of each column so that shifted lines never run into the next column.
+
+* ``mask + bottom`` carries a 1 up each column to its lowest empty cell: the playable cells are
+  ``(mask + bottom) & board``.
+* :func:`winning_cells` finds every empty cell that would complete four of a side's chips, with
+  shifts in the four directions; a move is never played under the opponent's winning cell, and a
+  double threat of the opponent is a loss seen at once.
+* The search is negamax with alpha-beta and a transposition dict, deepened one ply at a time
+  until the turn's time is spent (the clock is read every 512 nodes); moves are tried best-first:
+  the last best move, then the ones that make the most winning cells, centre first.  A depth that
+  reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
+  cell's row counting more where it helps its owner (odd rows for the first player).
+"""
+
+from __future__ import annotations
+
+import time
+
+from gridfall.connect4.openings import OpeningTable, first_chip_column
+from gridfall.connect4.rules import STEAL, Game
+
+WIN = 1_000_000  # a won position scores WIN minus the plies it takes: sooner is better
+
+
+class OutOfTime(Exception):
+    """The turn's time ran out inside a search: the last finished depth answers."""
+
+
+class Board:
+    """The geometry of one board size: the masks every search on it uses."""
+
+    def __init__(self, width: int = 9, height: int = 7):
+        self.width, self.height = width, height
+        self.bottom = sum(1 << (x * (height + 1)) for x in range(width))
+        self.full = self.bottom * ((1 << height) - 1)
+        self.columns = [((1 << height) - 1) << (x * (height + 1)) for x in range(width)]
+        self.order = sorted(range(width), key=lambda x: abs(2 * x - (width - 1)))  # centre first
+        self.cells = width * height
+        # rows 1, 3, 5, ... (from the bottom, 1-based): where the first player's threats count
+        odd = sum(1 << y for y in range(0, height, 2))
+        self.odd_rows = sum(odd << (x * (height + 1)) for x in range(width))
+
+    def winning_cells(self, position: int, mask: int) -> int:
+        """Empty cells that would complete a line of four of ``position``'s chips."""
+        h = self.height
+        r = (position << 1) & (position << 2) & (position << 3)  # vertical: three below
+        for d in (h + 1, h, h + 2):  # horizontal and both diagonals
+            pair = (position << d) & (position << (2 * d))
+            r |= pair & (position << (3 * d))
+            r |= pair & (position >> d)
+            pair = (position >> d) & (position >> (2 * d))
+            r |= pair & (position << d)
+            r |= pair & (position >> (3 * d))
+        return r & (self.full ^ mask)
+
+    def position_of(self, game: Game) -> tuple[int, int]:
+        """(current, mask) of a rules Game, the side to move's chips first."""
+        me = game.current_player()
+        current = mask = 0
+        for player in (0, 1):
+            for x, y in game.position.chips(player):
+                bit = 1 << (x * (self.height + 1) + y)
+                mask |= bit
+                if player == me:
+                    current |= bit
+        return current, mask
+
+
+class Searcher:
+    def __init__(self, board: Board):
+        self.b = board
+        self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> (depth, flag, value, move)
+        self.nodes = 0
+        self.deadline = 0.0
+
+    def choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, int]:
+        """(column, score, depth reached) within ``seconds``; iterative deepening."""
+        b = self.b
+        self.deadline = time.monotonic() + seconds
+        moves = self._moves(current, mask)
+        if not moves:  # every move loses: play anything legal
+            possible = (mask + b.bottom) & b.full
+            return next(x for x in b.order if possible & b.columns[x]), -WIN, 0
+        wins = (mask + b.bottom) & b.full & b.winning_cells(current, mask)
+        for x in b.order:
+            if wins & b.columns[x]:
+                return x, WIN, 1
+        best, score, depth = self._column(moves[0]), 0, 0
+        empty = b.cells - bin(mask).count("1")
+        if len(self.table) > 2_000_000:
+            self.table.clear()
+        for depth in range(1, empty + 1):
+            try:
+                score, move = self._root(current, mask, depth, moves)
+            except OutOfTime:
+                return best, score, depth - 1
+            best = self._column(move)
+            moves.sort(key=lambda m: m != move)  # the best move first at the next depth
+            if abs(score) >= WIN - b.cells:  # a proven win or loss: deeper changes nothing
+                break
+        return best, score, depth
+
+    def _column(self, move: int) -> int:
+        return next(x for x in range(self.b.width) if move & self.b.columns[x])
+
+    def _moves(self, current: int, mask: int) -> list[int]:
+        """The moves that do not lose at once, best-first (one bit each); [] if all lose."""
+        b = self.b
+        possible = (mask + b.bottom) & b.full
+        opponent_wins = b.winning_cells(current ^ mask, mask)
+        forced = possible & opponent_wins
+        if forced:
+            if forced & (forced - 1):
+                return []  # two threats: one of them wins
+            possible = forced
+        possible &= ~(opponent_wins >> 1)  # never play under the opponent's winning cell
+        moves = [possible & b.columns[x] for x in b.order if possible & b.columns[x]]
+        moves.sort(key=lambda m: -bin(b.winning_cells(current | m, mask | m)).count("1"))
+        return moves
+
+    def _root(self, current: int, mask: int, depth: int, moves: list[int]) -> tuple[int, int]:
+        alpha, best = -WIN - 1, moves[0]
+        for move in moves:
+            v = -self._negamax(current ^ mask, mask | move, depth - 1, -WIN - 1, -alpha, 1)
+            if v > alpha:
+                alpha, best = v, move
+        return alpha, best
+
+    def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        b = self.b
+        self.nodes += 1
+        if self.nodes & 511 == 0 and time.monotonic() > self.deadline:
+            raise OutOfTime
+        possible = (mask + b.bottom) & b.full
+        if possible & b.winning_cells(current, mask):
+            return WIN - ply  # win with the next chip
+        if mask & b.full == b.full or possible == 0:
+            return 0
+        moves = self._moves(current, mask)
+        if not moves:
+            return -(WIN - ply - 1)  # the opponent wins next
+        if depth <= 0:
+            return self._evaluate(current, mask)
+        key = current + mask
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            e_depth, flag, value, first = entry
+            if e_depth >= depth:
+                if flag == 0:
+                    return value
+                if flag > 0 and value >= beta:
+                    return value
+                if flag < 0 and value <= alpha:
+                    return value
+            if first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+        original_alpha, best_move, best = alpha, moves[0], -WIN - 1
+        for move in moves:
+            v = -self._negamax(current ^ mask, mask | move, depth - 1, -beta, -alpha, ply + 1)
+            if v > best:
+                best, best_move = v, move
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+        flag = 1 if best >= beta else (-1 if best <= original_alpha else 0)
+        self.table[key] = (depth, flag, best, best_move)
+        return best
+
+    def _evaluate(self, current: int, mask: int) -> int:
+        """Threats of the side to move minus the opponent's; a threat on a row of its owner's
+        parity counts double (the first player wants odd rows, the second even ones)."""
+        b = self.b
+        opponent = current ^ mask
+        mine, theirs = b.winning_cells(current, mask), b.winning_cells(opponent, mask)
+        first_to_move = bin(mask).count("1") % 2 == 0  # the side to move is the first player
+        my_rows = b.odd_rows if first_to_move else b.full & ~b.odd_rows
+        their_rows = b.full & ~my_rows
+        return (bin(mine).count("1") + bin(mine & my_rows).count("1")
+                - bin(theirs).count("1") - bin(theirs & their_rows).count("1")) * 10
+
+
+class PortableAgent:
+    """The opening table's first move and STEAL decision, then the search: ``act(game, seconds)``."""
+
+    name = "portable"
+
+    def __init__(self, table=None, margin: float = 0.015):
+        self.table = table if table is not None else OpeningTable.load()
+        self.margin = margin  # seconds kept back from each turn for reading and answering
+        self.searcher = None
+        self.last = None
+
+    def act(self, game: Game, seconds: float) -> int:
+        if game.turn == 0 and self.table.covers(game):
+            return self.table.first_move
+        if game.turn == 1 and STEAL in game.legal_actions() and self.table.covers(game):
+            if self.table.should_steal(first_chip_column(game)):
+                return STEAL
+        if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
+            self.searcher = Searcher(Board(game.width, game.height))
+        current, mask = self.searcher.b.position_of(game)
+        self.last = self.searcher.choose(current, mask, max(seconds - self.margin, 0.002))
+        return self.last[0]

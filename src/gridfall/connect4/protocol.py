@@ -1,0 +1,76 @@
+"""The CodinGame Connect Four protocol, both sides of it: what a bot reads, and a bot loop for any agent.
+
+Each turn the player to move receives (the first line only on its first turn):
+
+    myId oppId
+    turnIndex
+    7 rows, top first, 9 characters each: '.', '0' or '1'
+    numValidActions
+    one valid action per line: the non-full columns ascending, then -2 at turn index 1
+    oppPreviousAction          (-1 at the start, -2 after a STEAL)
+
+and answers one line: an action before the first space (a column, -2 or
+``STEAL`` in any case), the rest a message.
+
+Standard library only: the exported bot (``gridfall connect4 export``) carries this module.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import IO
+
+from gridfall.connect4.rules import STEAL, Game, action_text
+
+WIDTH, HEIGHT = 9, 7
+
+
+def turn_input(game: Game, seat: int, first: bool, previous: int) -> str:
+    lines = [f"{seat} {1 - seat}"] if first else []
+    lines.append(str(game.turn))
+    lines.extend(game.position.rows_text())
+    actions = game.legal_actions()
+    lines.append(str(len(actions)))
+    lines.extend(str(a) for a in actions)
+    lines.append(str(previous))
+    return "\n".join(lines) + "\n"
+
+
+def _read(inp: IO[str]) -> str:
+    line = inp.readline()
+    if not line:
+        raise EOFError
+    return line.strip()
+
+
+def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, first_turn: float = 0.80,
+         turn: float = 0.085, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> None:
+    """Play the protocol on inp/out with ``agent``: ``first_turn`` seconds from process start, ``turn`` per turn.
+
+    The action printed is always one of the valid actions the referee listed.
+    """
+    started = time.monotonic() if started is None else started
+    try:
+        _read(inp)  # myId oppId: the turn index says whose turn it is
+        first = True
+        while True:
+            turn_index = int(_read(inp))
+            clock = time.monotonic()
+            rows = [_read(inp) for _ in range(height)]
+            valid = [int(_read(inp)) for _ in range(int(_read(inp)))]
+            _read(inp)  # oppPreviousAction: the board says it all
+            budget = (started + first_turn - time.monotonic()) if first else (clock + turn - time.monotonic())
+            first = False
+            game = Game.from_protocol(rows, turn_index, width, height, steal=STEAL in valid or turn_index != 1)
+            try:
+                action = agent.act(game, max(budget, 0.005))
+            except Exception as e:  # a broken agent must still answer legally
+                print(f"gridfall bot: agent failed: {e!r}", file=log)
+                action = None
+            if action not in valid:
+                action = min((a for a in valid if a != STEAL), key=lambda x: abs(2 * x - (width - 1)))
+            out.write(action_text(action) + "\n")
+            out.flush()
+    except EOFError:
+        return

@@ -1,0 +1,1 @@
+from tests.exports.bare import bare_python  # noqa: F401  (the fixture)

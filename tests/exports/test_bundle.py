@@ -1,0 +1,48 @@
+"""The bundler: a file of the package's own modules that runs alone, or a clear refusal."""
+
+import subprocess
+
+import pytest
+
+from gridfall.export import ExportError, bundle
+
+
+def test_a_bundle_runs_alone_in_a_bare_interpreter(tmp_path, bare_python):
+    source = bundle(["gridfall.interface", "gridfall.connect4.rules"],
+                    "from gridfall.connect4.rules import Game\ng = Game.from_moves('4455')\nprint(g.legal_actions())",
+                    title="a test bundle")
+    path = tmp_path / "b.py"
+    path.write_text(source)
+    run = subprocess.run([bare_python, "-I", str(path)], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(list(range(9)))
+    assert not list(tmp_path.iterdir())[1:]  # no file written beside it
+
+
+def test_it_refuses_an_import_outside_the_standard_library():
+    with pytest.raises(ExportError, match=r"gridfall.connect4.engine, line \d+: imports numpy"):
+        bundle(["gridfall.connect4.engine"], "", title="t")
+
+
+def test_it_refuses_a_file_over_the_size_limit():
+    with pytest.raises(ExportError, match="characters, over the platform's 1,000"):
+        bundle(["gridfall.interface"], "", title="t", limit=1000)
+
+
+def test_it_refuses_syntax_the_platform_python_does_not_have(monkeypatch):
+    from gridfall import export
+
+    monkeypatch.setattr(export, "module_source", lambda name: "if (n := 3):\n    pass\n")
+    with pytest.raises(ExportError, match="gridfall.walrus, line 1: not Python 3.6"):
+        bundle(["gridfall.walrus"], "", title="t", python=(3, 6))
+
+
+def test_a_change_to_the_rules_shows_up_in_the_next_export(monkeypatch):
+    from gridfall import export
+
+    real = export.module_source
+    monkeypatch.setattr(export, "module_source",
+                        lambda name: real(name) + ("\nEDITED = True\n" if name == "gridfall.connect4.rules" else ""))
+    from gridfall.connect4.export import export_source
+
+    assert "EDITED = True" in export_source()
