@@ -3,17 +3,23 @@
 Every game runs two bot programs as subprocesses under the referee (1000 ms
 first turn, 100 ms later turns, 9x7 with STEAL), pairs of games with seats
 swapped.  Prints per opponent: wins, draws, losses, score share, Elo
-difference with its 95% interval, and losses on time.
+difference with its 95% interval, losses on time, and the player's slowest turn.
 
-    python benchmarks/connect4_strength.py [--games 200] [--opponents greedy,mcts] [--workers 2]
+``--player export`` plays the file ``gridfall connect4 export`` writes (the pure-Python bot
+for CodinGame), run by a bare interpreter: a virtual environment without gridfall, with -I.
+
+    python benchmarks/connect4_strength.py [--player gridfall|export] [--games 200] [--opponents greedy,mcts] [--workers 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from common import console, machine_line
 from rich.progress import Progress
@@ -28,21 +34,35 @@ def bot(agent: str, seed: int) -> str:
     return f"{sys.executable} -m gridfall connect4 bot --agent {agent} --seed {seed}"
 
 
+def exported_bot() -> str:
+    """The command of the exported file, run by a bare interpreter (a venv without gridfall, -I)."""
+    from gridfall.connect4.export import export_source
+
+    folder = Path(tempfile.mkdtemp(prefix="gridfall-export-"))
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
+    (folder / "bot.py").write_text(export_source())
+    return f"{folder / 'venv' / 'bin' / 'python'} -I {folder / 'bot.py'}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--opponents", default="greedy,mcts")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once")
     parser.add_argument("--time-scale", type=float, default=1.0)
+    parser.add_argument("--player", choices=("gridfall", "export"), default="gridfall",
+                        help="gridfall's numba bot, or the exported pure-Python file in a bare interpreter")
     args = parser.parse_args()
     limits = LIMITS.scaled(args.time_scale)
     warm("connect4")  # fill the kernel cache before any bot is timed
-    table = Table(title=f"gridfall vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
-    for column in ("opponent", "W", "D", "L", "score", "Elo [95%]", "gridfall timeouts", "opponent timeouts", "minutes"):
+    player = bot("gridfall", 0) if args.player == "gridfall" else exported_bot()
+    table = Table(title=f"{args.player} vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
+    for column in ("opponent", "W", "D", "L", "score", "Elo [95%]", "player timeouts", "opponent timeouts",
+                   "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
     for opponent in args.opponents.split(","):
         def play(i: int, opponent=opponent):
-            seats = [(bot("gridfall", i), "gridfall"), (bot(opponent, i), opponent)]
+            seats = [(player, "gridfall"), (bot(opponent, i), opponent)]
             if i % 2:
                 seats.reverse()
             return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), limits)
@@ -59,9 +79,10 @@ def main() -> None:
                 loser = r.reason.split(":")[0]
                 timeouts[loser] = timeouts.get(loser, 0) + 1
         elo, low, high = score.elo()
+        slowest = max(r.slowest[0 if r.seats[0] == "gridfall" else 1] for r in records if r is not None)
         table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
                       f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts["gridfall"]), str(timeouts[opponent]),
-                      f"{(time.monotonic() - start) / 60:.1f}")
+                      f"{slowest * 1000:.0f} ms", f"{(time.monotonic() - start) / 60:.1f}")
         console(stderr=True).print(f"{opponent}: {score.describe()}")
     console().print(table)
     console().print(machine_line())

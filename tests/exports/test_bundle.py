@@ -46,3 +46,17 @@ def test_a_change_to_the_rules_shows_up_in_the_next_export(monkeypatch):
     from gridfall.connect4.export import export_source
 
     assert "EDITED = True" in export_source()
+
+
+def test_the_match3_export_runs_in_a_bare_interpreter_within_codeabbeys_second(tmp_path, bare_python):
+    import json
+    import sys
+
+    out = tmp_path / "fast.py"
+    made = subprocess.run([sys.executable, "-m", "gridfall", "match3", "export", str(out)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([sys.executable, "-m", "gridfall", "match3", "referee", str(out), "--python", bare_python,
+                          "--json"], capture_output=True, text=True, timeout=120)
+    report = json.loads(run.stdout)
+    assert run.returncode == 0 and not report["failed"] and report["seconds"] <= 1.0 and report["total"] > 0
+    assert not any(g["error"] for g in report["games"])

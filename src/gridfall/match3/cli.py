@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import sys
@@ -166,7 +167,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
     _print_report(report, f"{agent} agent, seed {seed}, {budget_text}", as_json)
 
 
-@match3.command("export-suggest")
+@match3.command("export")
 @click.argument("out", type=click.Path(dir_okay=False))
 @click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="fast", show_default=True, help='fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
 @click.option("--time", "time_budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
@@ -174,7 +175,22 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
 @renamed("--time-budget", "--time", "time_budget")
 def export_suggest(out: str, agent: str, time_budget: float) -> None:
     """Write a single self-contained suggest file (standard library, Python 3.6) to OUT."""
+    from gridfall.export import ExportError
     from gridfall.match3.export import export_source
 
-    Path(out).write_text(export_source(agent, time_budget))
+    try:
+        source = export_source(agent, time_budget)
+    except ExportError as e:
+        raise click.ClickException(str(e)) from None
+    Path(out).write_text(source)
     click.echo(f"wrote {out}: the {agent} agent, planning for {time_budget:g} s a run")
+
+
+def _alias(command: click.Command, name: str) -> click.Command:
+    """The same command under an older name, left out of --help."""
+    alias = copy.copy(command)
+    alias.name, alias.hidden = name, True
+    return alias
+
+
+match3.add_command(_alias(export_suggest, "export-suggest"))  # the name of earlier releases

@@ -1,7 +1,7 @@
 """Portable Match-3 players for CodeAbbey problem 370: standard library only, Python 3.6 syntax.
 
 This file is gridfall's own ``greedy`` and ``fast`` agents, and also what
-``gridfall match3 export-suggest`` writes out (with AGENT and TIME_BUDGET set):
+``gridfall match3 export`` writes out (with AGENT and TIME_BUDGET set):
 one self-contained file defining ``suggest(board, boardNo, move, elapsed)``
 that CodeAbbey accepts.  Keep it free of imports beyond the standard library
 and of syntax newer than Python 3.6.
