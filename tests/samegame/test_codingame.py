@@ -8,7 +8,8 @@ import pytest
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
-from gridfall.samegame.codingame import BotConfig, Limits, play_turns, referee_game
+from gridfall.samegame.codingame import Limits, referee_game
+from gridfall.samegame.protocol import BotConfig, play_turns
 
 from .conftest import board_from_columns
 

@@ -8,7 +8,8 @@ import pytest
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import load_board
-from gridfall.samegame.codingame import BotConfig, play_one_turn
+from gridfall.samegame.codingame import make_planner
+from gridfall.samegame.protocol import BotConfig, play_one_turn
 from gridfall.samegame.store import SolutionStore, StoreError, board_key
 
 from .test_rules import reference_solutions
@@ -112,7 +113,8 @@ def test_one_turn_bot_plays_the_stored_line(store):
     store.offer(load_board("standard:7"), line, algo="ref", seconds=0)
     out = io.StringIO()
     config = BotConfig(first_turn_budget=5, store=str(store.path))
-    play_one_turn(io.StringIO(load_board("codingame:37").text() + "\n"), out, config, log=io.StringIO())
+    play_one_turn(io.StringIO(load_board("codingame:37").text() + "\n"), out, config, make_planner(config),
+                  log=io.StringIO())
     judged = rules.judge(load_board("codingame:37"), rules.split_one_turn(out.getvalue()))
     assert judged.ok and judged.score == score
 
@@ -138,7 +140,8 @@ def test_a_damaged_file_is_a_store_error_naming_it_and_the_bot_still_searches(tm
         damaged.best(load_board("standard:1"))
     out, log = io.StringIO(), io.StringIO()
     board = load_board("codingame:37")
-    play_one_turn(io.StringIO(board.text() + "\n"), out, BotConfig(first_turn_budget=0.5, store=str(path)), log=log)
+    config = BotConfig(first_turn_budget=0.5, store=str(path))
+    play_one_turn(io.StringIO(board.text() + "\n"), out, config, make_planner(config, log), log=log)
     assert "damaged" in log.getvalue() and "searching instead" in log.getvalue()
     assert rules.judge(board, rules.split_one_turn(out.getvalue())).ok
 

@@ -258,11 +258,12 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     `gridfall warmup` once beforehand so the first turn is not spent compiling.
     """
     from gridfall import STARTED
-    from gridfall.samegame.codingame import BotConfig, play_one_turn, play_turns
+    from gridfall.samegame.codingame import make_planner
+    from gridfall.samegame.protocol import BotConfig, play_one_turn, play_turns
 
     config = BotConfig(first_turn_budget=first_turn_ms / 1000, seed=seed, workers=workers, algo=algo, store=store_path,
                        use_store=not no_store)
-    (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, started=STARTED)
+    (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, make_planner(config), started=STARTED)
 
 
 @samegame.command()
