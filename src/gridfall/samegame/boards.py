@@ -190,6 +190,22 @@ def load_board(spec: str) -> Board:
     return parse_board(text, spec)
 
 
+def board_key(board: Board) -> str:
+    """The board up to a permutation of colours: renamed a, b, c, ... by first appearance
+    (scanning x, then y, from (0, 0)), '.' for empty.  A recoloured board has the same key."""
+    names: dict[int, str] = {}
+    out = []
+    for column in board.cells:
+        for colour in column:
+            if colour == EMPTY:
+                out.append(".")
+            else:
+                if colour not in names:
+                    names[colour] = "abcde"[len(names)]
+                out.append(names[colour])
+    return "".join(out)
+
+
 def set_specs(set_name: str) -> list[str]:
     """Every spec of a bundled set, in order: ``set_specs("standard")``."""
     if set_name not in SETS:

@@ -382,6 +382,47 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     sys.exit(exit_code(interrupted))
 
 
+@samegame.command()
+@click.argument("out", type=click.Path(dir_okay=False, writable=True))
+@click.option("--one-turn", is_flag=True, help="The one-turn flavour (all actions on one line).")
+@click.option("--from", "results", type=click.Path(exists=True, dir_okay=False),
+              help="Embed the lines of this results file (e.g. results/samegame-standard.txt) instead of "
+                   "the solution store's.")
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The set that bare board numbers in --from refer to.")
+@click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19_500), default=18_500, show_default=True,
+              help="How long the exported bot searches an unknown board, from its start (the platform allows 20 s).")
+@_store_options
+@_store_errors
+def export(out: str, one_turn: bool, results: str | None, set_name: str, first_turn_ms: float,
+           store_path: str | None, no_store: bool) -> None:
+    """Write gridfall's pure-Python SameGame bot as one file for CodinGame (Python 3.11, standard library).
+
+    It embeds your own best lines (the solution store by default, or --from a
+    results file), compressed and keyed by the board up to recolouring, and plays
+    them at once; any other board gets a pure-Python beam search for --first-turn-ms.
+    The file is bundled from the package's own modules (the rules of record, the
+    protocol loop, the planner) and refused, with the reason, if it would be over
+    100,000 characters or import anything outside the standard library.
+    """
+    from pathlib import Path
+
+    from gridfall.export import ExportError
+    from gridfall.samegame.export import export_source, known_from_results, known_from_store
+
+    if results:
+        known = known_from_results(results, set_name)
+    else:
+        known = {} if no_store else known_from_store(_open_store(store_path))
+    try:
+        source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)
+    except ExportError as e:
+        raise click.ClickException(str(e)) from None
+    Path(out).write_text(source)
+    click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
+               f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
+
+
 @samegame.group()
 def store() -> None:
     """Inspect and share the solution store (the best line found for each board)."""

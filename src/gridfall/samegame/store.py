@@ -26,7 +26,7 @@ from typing import Iterable, TextIO
 
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
-from gridfall.samegame.boards import SETS, BoardError, load_board, parse_board, set_specs
+from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS solutions (
@@ -46,21 +46,6 @@ def default_path() -> Path:
     from platformdirs import user_data_dir
 
     return Path(os.environ.get("GRIDFALL_STORE") or Path(user_data_dir("gridfall")) / "samegame-solutions.sqlite")
-
-
-def board_key(board: rules.Board) -> str:
-    """The board with colours renamed a, b, c, ... by first appearance; '.' for empty."""
-    names: dict[int, str] = {}
-    out = []
-    for column in board.cells:
-        for colour in column:
-            if colour == rules.EMPTY:
-                out.append(".")
-            else:
-                if colour not in names:
-                    names[colour] = "abcde"[len(names)]
-                out.append(names[colour])
-    return "".join(out)
 
 
 @lru_cache(maxsize=1)

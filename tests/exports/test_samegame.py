@@ -1,0 +1,53 @@
+"""The exported SameGame bot: one file, standard library only, in a bare interpreter under the
+referee: the user's known lines at once (recoloured boards too), a legal search elsewhere."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
+
+
+def export(tmp_path, *flags):
+    out = tmp_path / "bot.py"
+    run = subprocess.run([sys.executable, "-m", "gridfall", "samegame", "export", str(out), *flags],
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and "standard library only" in run.stdout, run.stderr
+    assert len(out.read_text()) <= 100_000
+    return out
+
+
+def referee(bot, *args):
+    run = subprocess.run([sys.executable, "-m", "gridfall", "samegame", "referee", "--bot", bot, *args, "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)["boards"]
+
+
+@pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
+@pytest.mark.parametrize("one_turn", [False, True])
+def test_known_boards_are_played_at_once_in_both_flavours(tmp_path, bare_python, one_turn):
+    from gridfall.samegame.boards import load_board
+    from gridfall.samegame.store import results_row
+
+    bot = export(tmp_path, "--from", str(RESULTS), *(["--one-turn"] if one_turn else []))
+    boards = referee(f"{bare_python} -I {bot}", "standard:3", "codingame:33",  # codingame:33 is standard:3 recoloured
+                     *(["--one-turn"] if one_turn else []))
+    row = next(results_row(line, "standard") for line in RESULTS.read_text().splitlines()
+               if line.startswith("3\t"))
+    assert load_board("codingame:33") != load_board("standard:3")
+    for board in boards:
+        assert board["outcome"] == "ok" and board["score"] == row[1] and board["first_turn_seconds"] < 2
+
+
+@pytest.mark.parametrize("one_turn", [False, True])
+def test_an_unknown_board_gets_a_legal_line_in_time(tmp_path, bare_python, one_turn):
+    bot = export(tmp_path, "--no-store", "--first-turn-ms", "1500", *(["--one-turn"] if one_turn else []))
+    (board,) = referee(f"{bare_python} -I {bot}", "tuning:3", "--first-turn-ms", "3000",
+                       *(["--one-turn"] if one_turn else []))
+    assert board["outcome"] == "ok" and board["score"] > 0 and board["first_turn_seconds"] < 3
+    if not one_turn:
+        assert board["slowest_turn_seconds"] < 0.050
