@@ -13,7 +13,7 @@ import json
 import zlib
 
 from gridfall.export import bundle
-from gridfall.samegame.boards import board_key, load_board, parse_board
+from gridfall.samegame.boards import board_key, parse_board
 
 MODULES = [
     "gridfall.interface",
