@@ -48,6 +48,8 @@ def beam_line(board: Board, deadline: float, max_width: int = 1 << 12) -> list[C
                 return best_line
             children: dict[tuple, tuple[float, Board, int, list[Cell]]] = {}
             for state, score, line in beam:
+                if time.monotonic() >= deadline:
+                    break  # a wide level takes seconds: the loop above finishes the best state
                 groups = state.groups()
                 if not groups:
                     if score > best_score:
@@ -59,6 +61,8 @@ def beam_line(board: Board, deadline: float, max_width: int = 1 << 12) -> list[C
                     value = _value(child, score + gained)
                     if child.cells not in children or children[child.cells][0] < value:
                         children[child.cells] = (value, child, score + gained, line + [(g.x, g.y)])
+            if time.monotonic() >= deadline:
+                continue  # the level was cut short: finish the best state of the last whole level
             ranked = sorted(children.values(), key=lambda c: -c[0])[:width]
             beam = [(child, score, line) for _, child, score, line in ranked]
         width *= 2

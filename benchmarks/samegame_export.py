@@ -1,0 +1,91 @@
+"""The exported SameGame bot under the referee, run by a bare interpreter, beside the numba bot.
+
+Exports the bot (``gridfall samegame export``, with ``--from`` a results file to embed), runs it
+in a virtual environment without gridfall (``-I``) under gridfall's referee at the platform's
+limits (the first turn ``--time`` seconds, later turns 50 ms), and prints per flavour the total,
+the boards that ended ok, the slowest first turn and the slowest later turn.  With ``--numba``
+gridfall's numba bot (``gridfall samegame bot --no-store``) plays the same boards at the same
+budget beside it.
+
+    python benchmarks/samegame_export.py codingame --from results/samegame-standard.txt
+    python benchmarks/samegame_export.py tuning:1-20 --numba --time 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from common import console, machine_line
+from rich.table import Table
+
+from gridfall.arena.limits import Limits
+from gridfall.arena.pool import run_jobs
+from gridfall.samegame.boards import expand_specs, load_board
+from gridfall.samegame.codingame import TURN_SECONDS, referee_game
+from gridfall.samegame.export import export_source, known_from_results
+from gridfall.warmup import warm
+
+
+def specs_of(text: str) -> list[str]:
+    """``tuning:1-20`` or a set name or specs separated by commas."""
+    out = []
+    for part in text.split(","):
+        kind, _, numbers = part.partition(":")
+        if "-" in numbers:
+            low, high = numbers.split("-")
+            out += [f"{kind}:{n}" for n in range(int(low), int(high) + 1)]
+        else:
+            out += expand_specs([part])
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
+    parser.add_argument("--from", dest="results", help="a results file to embed")
+    parser.add_argument("--time", type=float, default=20.0, help="the first turn's limit, seconds (default 20)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--numba", action="store_true", help="play gridfall's numba bot beside it")
+    parser.add_argument("--flavours", default="turn,one-turn")
+    args = parser.parse_args()
+    specs = specs_of(args.boards)
+    boards = {spec: load_board(spec) for spec in specs}
+    known = known_from_results(args.results) if args.results else {}
+    folder = Path(tempfile.mkdtemp(prefix="gridfall-export-"))
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
+    bare = folder / "venv" / "bin" / "python"
+    limits = Limits(args.time, TURN_SECONDS)
+    margin = 1.5  # seconds of the first turn each bot keeps back, as gridfall's bench does
+    if args.numba:
+        warm("samegame")
+    table = Table(title=f"SameGame: the exported bot{' and the numba bot' if args.numba else ''} on {args.boards}, "
+                        f"{args.time:g} s first turn, {len(known)} boards embedded")
+    for column in ("bot", "flavour", "total", "ok boards", "slowest first turn", "slowest later turn"):
+        table.add_column(column, justify="right")
+    out = console()
+    for flavour in args.flavours.split(","):
+        one_turn = flavour == "one-turn"
+        bot_file = folder / f"bot-{flavour}.py"
+        bot_file.write_text(export_source(known, one_turn=one_turn, first_turn_ms=(args.time - margin) * 1000))
+        bots = {"export": f"{bare} -I {bot_file}"}
+        if args.numba:
+            bots["numba"] = (f"{sys.executable} -m gridfall samegame bot --no-store --workers 1 "
+                             f"--first-turn-ms {(args.time - margin) * 1000:.0f}" + (" --one-turn" if one_turn else ""))
+        for name, command in bots.items():
+            reports, _ = run_jobs(specs, lambda spec: referee_game(command, boards[spec], spec, one_turn=one_turn,
+                                                                   limits=limits), workers=args.workers)
+            ok = [r for r in reports if r is not None and r.ok]
+            table.add_row(name, flavour, f"{sum(r.score for r in ok):,}", f"{len(ok)} of {len(specs)}",
+                          f"{max(r.first_turn_seconds for r in reports if r):.2f} s",
+                          "" if one_turn else f"{max(r.slowest_turn_seconds for r in reports if r) * 1000:.1f} ms")
+            console(stderr=True).print(f"{name} {flavour}: {sum(r.score for r in ok):,}")
+    out.print(table)
+    out.print(machine_line())
+
+
+if __name__ == "__main__":
+    main()
