@@ -112,13 +112,9 @@ class GridfallAgent:
         self.searcher.choose(*_engine(game), seconds=0.002, max_depth=2)
 
     def act(self, game: Game, seconds: float) -> int:
-        if game.turn == 0 and self.openings.covers(game):
-            return self.openings.first_move
-        if game.turn == 1 and STEAL in game.legal_actions() and self.openings.covers(game):
-            from gridfall.connect4.openings import first_chip_column
-
-            if self.openings.should_steal(first_chip_column(game)):
-                return STEAL
+        opening = self.openings.decide(game)
+        if opening is not None:
+            return opening
         if self.searcher.width != game.width or self.searcher.height != game.height:
             self._prepare(game.width, game.height)
         self.last = self.searcher.choose(*_engine(game), seconds=seconds)

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
-from gridfall.connect4.rules import Game
+from gridfall.connect4.rules import STEAL, Game
 
 TABLE_FILE = "openings-9x7.json"
 
@@ -56,6 +56,17 @@ class OpeningTable:
 
     def should_steal(self, column: int) -> bool:
         return self.scores.get(column, 0) < 0
+
+    def decide(self, game: Game) -> int | None:
+        """The table's action in this game: the first move, or STEAL when the first chip is worth
+        stealing; None when the search decides."""
+        if not self.covers(game):
+            return None
+        if game.turn == 0:
+            return self.first_move
+        if game.turn == 1 and game.steal and self.should_steal(first_chip_column(game)):
+            return STEAL
+        return None
 
 
 def first_chip_column(game: Game) -> int:

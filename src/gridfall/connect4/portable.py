@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import time
 
-from gridfall.connect4.openings import OpeningTable, first_chip_column
-from gridfall.connect4.rules import STEAL, Game
+from gridfall.connect4.openings import OpeningTable
+from gridfall.connect4.rules import Game
 
 WIN = 1_000_000  # a won position scores WIN minus the plies it takes: sooner is better
 
@@ -201,11 +201,9 @@ class PortableAgent:
         self.last = None
 
     def act(self, game: Game, seconds: float) -> int:
-        if game.turn == 0 and self.table.covers(game):
-            return self.table.first_move
-        if game.turn == 1 and STEAL in game.legal_actions() and self.table.covers(game):
-            if self.table.should_steal(first_chip_column(game)):
-                return STEAL
+        opening = self.table.decide(game)
+        if opening is not None:
+            return opening
         if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
             self.searcher = Searcher(Board(game.width, game.height))
         current, mask = self.searcher.b.position_of(game)
