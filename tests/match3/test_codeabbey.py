@@ -2,6 +2,7 @@
 
 import ast
 import time
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +161,42 @@ def test_the_harness_runs_standalone_under_another_interpreter(tmp_path):
         pytest.skip("pypy3 is not installed (Debian: apt-get install pypy3)")
     report = referee_file(player(tmp_path, FIRST_LEGAL), seed=3, python=pypy, time_limit=5.0)
     assert not report.failed and report.total > 0
+
+
+LUA_PLAYER = Path(__file__).parent / "lua" / "first_legal.lua"
+
+
+def need_lupa():
+    import importlib
+    import os
+
+    try:
+        importlib.import_module("lupa")
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true and lupa is missing: the test extra brings it", pytrace=False)
+        pytest.skip("lupa is not installed (pip install gridfall[lua])")
+
+
+def test_a_lua_suggest_file_plays_under_the_same_referee():
+    need_lupa()
+    report = referee_file(str(LUA_PLAYER), seed=3, time_limit=None)
+    assert not report.failed and report.total > 0, report.failed
+    assert all(g.moves > 0 and not g.error for g in report.games)
+
+
+def test_lua_faults_get_the_same_verdicts(tmp_path):
+    need_lupa()
+    broken = tmp_path / "broken.lua"
+    broken.write_text("function suggest(board\n")
+    assert "cannot load" in referee_file(str(broken), seed=3).failed
+    raises = tmp_path / "raises.lua"
+    raises.write_text("function suggest(board) error('no move [/x]') end\n")
+    report = referee_file(str(raises), seed=3)
+    assert all("suggest raised" in g.end and "no move [/x]" in g.end for g in report.games)
+    wrong = tmp_path / "wrong.lua"
+    wrong.write_text("function suggest(board) return 'hello' end\n")
+    assert all("returned 'hello'" in g.end for g in referee_file(str(wrong), seed=3).games)
+    slow = tmp_path / "slow.lua"
+    slow.write_text("function suggest(board) while true do end end\n")
+    assert "time limit exceeded" in referee_file(str(slow), seed=3).failed

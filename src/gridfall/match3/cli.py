@@ -66,7 +66,9 @@ def _print_report(report, title: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, python: str | None,
             as_json: bool) -> None:
-    """Play the challenge with the suggest function of FILE (a CodeAbbey-style .py file).
+    """Play the challenge with the suggest function of FILE: a CodeAbbey-style .py file, or a .lua
+    file (Lua 5.4 through lupa, `pip install gridfall[lua]`) with the same contract, its
+    col, row, dir returned as Lua's multiple values.
 
     \b
     The contract (CodeAbbey 370): FILE defines suggest(board) or

@@ -262,7 +262,7 @@ def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | Non
 
     The file must parse as Python 3.6 unless ``python`` names the interpreter to run it with
     (``python3.6``, ``pypy3``), which then judges its syntax itself."""
-    if python is None:
+    if python is None and not path.endswith(".lua"):
         problem = check_syntax(path)
         if problem:
             return RunReport(failed=problem)

@@ -1,4 +1,4 @@
-"""Runs a CodeAbbey-style suggest file for the referee, in its own process.
+"""Runs a CodeAbbey-style suggest file (Python, or Lua through lupa) for the referee, in its own process.
 
     python harness.py PLAYER.py REQUEST_FD ANSWER_FD
 
@@ -44,21 +44,46 @@ def _result(value):
     return {"result_repr": text}
 
 
+def _load_python(path):
+    spec = importlib.util.spec_from_file_location("player", path)
+    if spec is None or spec.loader is None:
+        raise ImportError("not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    suggest = getattr(module, "suggest", None)
+    if not callable(suggest):
+        raise AttributeError("the file defines no function suggest(board)")
+    return suggest, len(inspect.signature(suggest).parameters)
+
+
+def _load_lua(path):
+    """A Lua file's suggest (CodeAbbey asks for Lua first), through lupa's Lua 5.4: the board goes
+    in as a Lua table of strings, and its multiple return values come back as (col, row, dir)."""
+    try:
+        from lupa import lua54 as lupa
+    except ImportError:
+        raise ImportError("running a Lua file needs lupa (pip install gridfall[lua])") from None
+    runtime = lupa.LuaRuntime(unpack_returned_tuples=True)
+    with open(path, encoding="utf-8") as f:
+        runtime.execute(f.read())
+    suggest = runtime.globals().suggest
+    if lupa.lua_type(suggest) != "function":
+        raise AttributeError("the file defines no function suggest(board)")
+    count = runtime.eval("debug.getinfo")(suggest, "u").nparams
+
+    def call(board, *rest):
+        return suggest(runtime.table_from(board), *rest)
+
+    return call, count
+
+
 def main(path, request_fd, answer_fd):
     requests = os.fdopen(request_fd, "r", encoding="utf-8")
     answers = os.fdopen(answer_fd, "w", encoding="utf-8")
     for fd in (request_fd, answer_fd):  # commands the player runs must not inherit the protocol
         os.set_inheritable(fd, False)
     try:
-        spec = importlib.util.spec_from_file_location("player", path)
-        if spec is None or spec.loader is None:
-            raise ImportError("not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        suggest = getattr(module, "suggest", None)
-        if not callable(suggest):
-            raise AttributeError("the file defines no function suggest(board)")
-        count = len(inspect.signature(suggest).parameters)
+        suggest, count = (_load_lua if path.endswith(".lua") else _load_python)(path)
         if count not in (1, 4):
             raise TypeError("suggest must take 1 argument (board) or 4 (board, boardNo, move, elapsed); "
                             "it takes %d" % count)
