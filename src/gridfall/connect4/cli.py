@@ -116,7 +116,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 @click.argument("out", type=click.Path(dir_okay=False, writable=True))
 @click.option("--first-turn-ms", type=click.FloatRange(min=50, max=1000), default=800, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
-@click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=80, show_default=True,
+@click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=75, show_default=True,
               help="Each later answer within this (CodinGame allows 100 ms: the rest is a margin).")
 def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     """Write gridfall's pure-Python bot as one file for CodinGame (Python 3.11, standard library).

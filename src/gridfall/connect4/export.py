@@ -18,7 +18,7 @@ MODULES = [
 ]
 
 
-def export_source(first_turn_ms: float = 800, turn_ms: float = 80) -> str:
+def export_source(first_turn_ms: float = 800, turn_ms: float = 75) -> str:
     """The bot's file: it answers within ``first_turn_ms`` of its start, then ``turn_ms`` a turn."""
     table = json.loads(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE).read_text())
     main = f"""

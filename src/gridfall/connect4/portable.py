@@ -13,7 +13,7 @@ on top of each column so that shifted lines never run into the next column.
   shifts in the four directions; a move is never played under the opponent's winning cell, and a
   double threat of the opponent is a loss seen at once.
 * The search is negamax with alpha-beta and a transposition dict, deepened one ply at a time
-  until the turn's time is spent (the clock is read every 512 nodes); moves are tried best-first:
+  until the turn's time is spent (the clock is read every 256 nodes); moves are tried best-first:
   the last best move, then the ones that make the most winning cells, centre first.  A depth that
   reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
   cell's row counting more where it helps its owner (odd rows for the first player).
@@ -136,7 +136,7 @@ class Searcher:
     def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         b = self.b
         self.nodes += 1
-        if self.nodes & 511 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
         possible = (mask + b.bottom) & b.full
         if possible & b.winning_cells(current, mask):
