@@ -38,6 +38,7 @@ verbs and the action numbering, never a second implementation of the rules.
 
 from __future__ import annotations
 
+import abc
 import json
 
 TERMINAL = -4  # current_player() once the game is over (pyspiel.PlayerId.TERMINAL)
@@ -47,29 +48,34 @@ class IllegalAction(ValueError):
     """An action the rules refuse; every game's own error derives from it."""
 
 
-class GameBase:
+class GameBase(abc.ABC):
     """What the three games share: parameters, the action range, serialisation.
 
-    A subclass sets ``short_name`` and implements ``num_distinct_actions``, ``num_players``,
-    ``max_game_length``, ``new_initial_state`` and ``get_parameters``.
+    A subclass sets ``short_name`` and implements the abstract methods below; one that misses
+    any cannot be instantiated.
     """
 
     short_name = ""
 
+    @abc.abstractmethod
     def num_distinct_actions(self) -> int:
-        raise NotImplementedError
+        """The size of the action range: actions are 0 .. this - 1."""
 
+    @abc.abstractmethod
     def num_players(self) -> int:
-        raise NotImplementedError
+        """1 or 2."""
 
+    @abc.abstractmethod
     def max_game_length(self) -> int:
-        raise NotImplementedError
+        """The most actions a game can take."""
 
+    @abc.abstractmethod
     def get_parameters(self) -> dict:
-        raise NotImplementedError
+        """The parameters ``load_game`` built this game with (they name it and its states)."""
 
+    @abc.abstractmethod
     def new_initial_state(self) -> "StateBase":
-        raise NotImplementedError
+        """The state before the first action."""
 
     def deserialize_state(self, text: str) -> "StateBase":
         """The state that ``state.serialize()`` wrote: the game's parameters must match this game's."""
