@@ -167,15 +167,9 @@ LUA_PLAYER = Path(__file__).parent / "lua" / "first_legal.lua"
 
 
 def need_lupa():
-    import importlib
-    import os
+    from tests.adapters.extras import need
 
-    try:
-        importlib.import_module("lupa")
-    except ImportError:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true and lupa is missing: the test extra brings it", pytrace=False)
-        pytest.skip("lupa is not installed (pip install gridfall[lua])")
+    need("lupa", "lua")
 
 
 def test_a_lua_suggest_file_plays_under_the_same_referee():

@@ -21,7 +21,6 @@ class Connect4Game(GameBase):
         if not (4 <= width and 4 <= height and width * height <= 64):
             raise ValueError(f"a {width}x{height} board is not supported: at least 4x4 and at most 64 cells")
         self.width, self.height, self.steal = int(width), int(height), bool(steal)
-        self.steal_action = self.width if self.steal else None
 
     def num_distinct_actions(self) -> int:
         return self.width + (1 if self.steal else 0)

@@ -103,9 +103,7 @@ class Match3State(StateBase):
 
     def apply_action(self, action: int) -> None:
         action = self._check_action(action)
-        if action % 2 == 0 and action // 2 % self.game.size == self.game.size - 1:
-            raise IllegalAction(f"action {action}: a swap R from the last column leaves the board")
-        result = self.board.play(*self.game.action_swap(action))  # IllegalMove if it makes no line
+        result = self.board.play(*self.game.action_swap(action))  # IllegalMove: off the board, or no line
         self.board = refilled(result.board_after, self.generator)
         self.last_points = result.points
         self.score += result.points

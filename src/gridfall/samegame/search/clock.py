@@ -27,10 +27,6 @@ def stop() -> None:
     _stopped.set()
 
 
-def stopped() -> bool:
-    return _stopped.is_set()
-
-
 class running:
     """``with clock.running():`` around a search: the first of several at once clears an old stop."""
 
