@@ -30,6 +30,9 @@ from gridfall.connect4.codingame import LIMITS, referee_game, tally
 from gridfall.warmup import warm
 
 
+PLAYER, OPPONENT = "player", "opponent"  # the seats' names in the game records
+
+
 def bot(agent: str, seed: int) -> str:
     return f"{sys.executable} -m gridfall connect4 bot --agent {agent} --seed {seed}"
 
@@ -57,31 +60,35 @@ def main() -> None:
     warm("connect4")  # fill the kernel cache before any bot is timed
     player = bot("gridfall", 0) if args.player == "gridfall" else exported_bot()
     table = Table(title=f"{args.player} vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
-    for column in ("opponent", "W", "D", "L", "score", "Elo [95%]", "player timeouts", "opponent timeouts",
-                   "player's slowest turn", "minutes"):
+    for column in ("opponent", "W", "D", "L", "score", "as first", "as second", "Elo [95%]", "player timeouts",
+                   "opponent timeouts", "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
     for opponent in args.opponents.split(","):
         def play(i: int, opponent=opponent):
-            seats = [(player, "gridfall"), (bot(opponent, i), opponent)]
+            # the seats are labelled by role, never by program: the opponent may be gridfall too
+            seats = [(player, PLAYER), (bot(opponent, i), OPPONENT)]
             if i % 2:
                 seats.reverse()
             return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), limits)
 
         start = time.monotonic()
         with Progress(console=console(stderr=True), transient=True) as progress:
-            task = progress.add_task(f"gridfall vs {opponent}", total=args.games)
+            task = progress.add_task(f"{args.player} vs {opponent}", total=args.games)
             records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
                                   on_done=lambda i, r: progress.advance(task))
-        score, _, _ = tally(records, lambda name: name == "gridfall")
-        timeouts = {"gridfall": 0, opponent: 0}
+        records = [r for r in records if r is not None]
+        score, _, _ = tally(records, lambda name: name == PLAYER)
+        first, _, _ = tally([r for r in records if r.seats[0] == PLAYER], lambda name: name == PLAYER)
+        second, _, _ = tally([r for r in records if r.seats[1] == PLAYER], lambda name: name == PLAYER)
+        timeouts = {PLAYER: 0, OPPONENT: 0}
         for r in records:
             if "timeout" in r.reason:
-                loser = r.reason.split(":")[0]
-                timeouts[loser] = timeouts.get(loser, 0) + 1
+                timeouts[r.reason.split(":")[0]] += 1
         elo, low, high = score.elo()
-        slowest = max(r.slowest[0 if r.seats[0] == "gridfall" else 1] for r in records if r is not None)
+        slowest = max(r.slowest[r.seats.index(PLAYER)] for r in records)
         table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
-                      f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts["gridfall"]), str(timeouts[opponent]),
+                      f"{100 * first.share:.1f}%", f"{100 * second.share:.1f}%",
+                      f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts[PLAYER]), str(timeouts[OPPONENT]),
                       f"{slowest * 1000:.0f} ms", f"{(time.monotonic() - start) / 60:.1f}")
         console(stderr=True).print(f"{opponent}: {score.describe()}")
     console().print(table)
