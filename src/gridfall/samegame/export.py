@@ -21,6 +21,7 @@ MODULES = [
     "gridfall.samegame.rules",
     "gridfall.samegame.line",
     "gridfall.samegame.boards",
+    "gridfall.samegame.columns",
     "gridfall.samegame.greedy",
     "gridfall.samegame.portable",
     "gridfall.samegame.protocol",

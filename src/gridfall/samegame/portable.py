@@ -5,67 +5,88 @@ the protocol loop into one file, with the user's own best lines.
 
 * A known board (up to recolouring: the key of :func:`~gridfall.samegame.boards.board_key`) is
   answered with its line, replayed on the rules first.
-* Any other board gets an anytime beam search on the rules of record: widths 1, 2, 4, ... until
-  the time is spent, each level keeping the ``width`` children that score most plus a share of
-  the points their colours could still make, the most common colour kept for last (its groups
-  are played only when no other group is left).  A width cut short by the clock finishes its best
-  state with the greedy line.
+* Any other board gets an anytime beam search on :mod:`~gridfall.samegame.columns` (the rules,
+  stored to be fast, with the group list updated move by move).  Each level keeps the ``width``
+  children that score most plus the points their groups would give if each were taken now (the
+  numba beam's potential).  Passes of widths 1, 2, 4, ... run while they are cheap (the next
+  would take under an eighth of the time left); then one pass as wide as the time left allows,
+  at the time a unit of width took in the last pass.  A pass cut short by the clock finishes its
+  most promising state greedily.
 """
 
 from __future__ import annotations
 
 import time
 
+from gridfall.samegame import columns
 from gridfall.samegame.boards import board_key
-from gridfall.samegame.greedy import greedy_line
+from gridfall.samegame.columns import Columns
+from gridfall.samegame.greedy import greedy_finish, kept_colour
 from gridfall.samegame.line import Line
-from gridfall.samegame.rules import COLOURS, Board, Cell, IllegalMove, play_sequence
+from gridfall.samegame.rules import Board, Cell, IllegalMove
 
-POTENTIAL = 4.0  # weight of (cells of a colour - 2)^2, what a colour could still make in one group: tuned
-# on tuning boards 1-8 at 2 s a board (docs/samegame-experiments.md)
-
-
-def _value(board: Board, score: int) -> float:
-    return score + POTENTIAL * sum(max(n - 2, 0) ** 2 for n in board.colour_counts())
+LAST_PASS_SHARE = 0.85  # of the time left that the widest pass is sized to take: a pass's time per
+# unit of width varies a little, and a pass cut short ends greedily
 
 
-def beam_line(board: Board, deadline: float, max_width: int = 1 << 12) -> list[Cell]:
-    """The best line of an anytime beam search, found before ``deadline`` (time.monotonic())."""
-    counts = board.colour_counts()
-    kept = max(range(COLOURS), key=lambda c: (counts[c], -c))
-    best_line = greedy_line(board, deadline)
-    best_score = play_sequence(board, best_line)[1]
-    width = 1
-    while width <= max_width and time.monotonic() < deadline:
-        beam = [(board, 0, [])]
-        while beam:
-            if time.monotonic() >= deadline:  # finish the best state greedily
-                state, score, line = max(beam, key=lambda s: _value(s[0], s[1]))
-                rest = greedy_line(state)
-                total = score + play_sequence(state, rest)[1]
-                if total > best_score:
-                    best_score, best_line = total, line + rest
-                return best_line
-            children: dict[tuple, tuple[float, Board, int, list[Cell]]] = {}
-            for state, score, line in beam:
-                if time.monotonic() >= deadline:
-                    break  # a wide level takes seconds: the loop above finishes the best state
-                groups = state.groups()
-                if not groups:
-                    if score > best_score:
-                        best_score, best_line = score, line
+def _unwind(links) -> list[Cell]:
+    """A line kept as nested pairs (earlier moves, last move), oldest first."""
+    line = []
+    while links:
+        links, move = links
+        line.append(move)
+    return line[::-1]
+
+
+def beam_pass(root: Columns, width: int, deadline: float, kept: int) -> tuple[int, list[Cell]]:
+    """One beam search of ``width``: its best score and line (a greedy finish if the clock stops it)."""
+    best_score, best_links = -1, ()
+    # a state: (value, position, its groups, score, line as nested pairs)
+    beam = [(0, root, columns.groups(root), 0, ())]
+    while beam:
+        children = {}
+        for _, position, found, score, links in beam:
+            if time.monotonic() >= deadline:  # finish the most promising state greedily
+                _, position, _, score, links = max(beam, key=lambda s: s[0])
+                rest, gained = greedy_finish(position, kept)
+                if score + gained > best_score:
+                    return score + gained, _unwind(links) + rest
+                return best_score, _unwind(best_links)
+            if not found:
+                if score > best_score:
+                    best_score, best_links = score, links
+                continue
+            for group in found:
+                members = group[1]
+                child = columns.remove(position, members)
+                if child in children:  # the same position by another order of moves
                     continue
-                others = [g for g in groups if g.colour != kept] or groups
-                for g in others:
-                    child, gained = state.play(g.x, g.y)
-                    value = _value(child, score + gained)
-                    if child.cells not in children or children[child.cells][0] < value:
-                        children[child.cells] = (value, child, score + gained, line + [(g.x, g.y)])
-            if time.monotonic() >= deadline:
-                continue  # the level was cut short: finish the best state of the last whole level
-            ranked = sorted(children.values(), key=lambda c: -c[0])[:width]
-            beam = [(child, score, line) for _, child, score, line in ranked]
-        width *= 2
+                child_groups = columns.regroup(found, group, child, len(position))
+                total = score + columns.move_points(len(members), not child)
+                value = total + sum((len(g[1]) - 2) ** 2 for g in child_groups)
+                children[child] = (value, child, child_groups, total, (links, columns.cell(members)))
+        beam = sorted(children.values(), key=lambda c: -c[0])[:width]
+    return best_score, _unwind(best_links)
+
+
+def beam_line(board: Board, deadline: float, max_width: int = 1 << 14, first_width: int = 1) -> list[Cell]:
+    """The best line of the anytime beam searches, found before ``deadline`` (time.monotonic())."""
+    root = columns.from_board(board)
+    kept = kept_colour(root)  # the greedy finish plays it last
+    best_line, best_score = greedy_finish(root, kept)
+    width = first_width
+    while width <= max_width:
+        started = time.monotonic()
+        if started >= deadline:
+            break
+        score, line = beam_pass(root, width, deadline, kept)
+        if score > best_score:
+            best_score, best_line = score, line
+        seconds_per_width = (time.monotonic() - started) / width
+        fits = int(LAST_PASS_SHARE * (deadline - time.monotonic()) / max(seconds_per_width, 1e-9))
+        if fits <= width:
+            break  # no wider pass fits in the time left
+        width = 2 * width if fits > 8 * width else fits  # double while passes are cheap, then the widest
     return best_line
 
 

@@ -1,0 +1,158 @@
+"""A sequential probability ratio test on game pairs, in pentanomial form (as fishtest counts them).
+
+Two engines play pairs of games from one opening, seats swapped.  A pair scores 0, 1/2, 1, 3/2 or
+2 points for the new engine: the pentanomial counts are how many pairs fell in each of the five
+(LL, LD+DL, LW+DD+WL, DW+WD, WW).  Counting pairs rather than games removes the opening's bias
+from the variance, so the test decides sooner.
+
+The test is the generalised SPRT (GSPRT): for each hypothesis, Elo ``elo0`` and ``elo1``, take the
+pentanomial distribution of largest likelihood whose mean score is that Elo's expected score
+(logistic: ``1 / (1 + 10^(-elo/400))``), and add up the log-likelihood ratio of the pairs played.
+Wald's bounds, ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``, stop the test: H1 (the
+new engine is ``elo1`` better) is accepted above the upper one, H0 below the lower one.
+
+The distribution of largest likelihood with a given mean ``s`` is ``p_i = q_i / (1 + lam (a_i - s))``,
+``q`` the observed frequencies and ``a_i`` the five scores per game (0, 1/4, 1/2, 3/4, 1): the
+Lagrange condition of maximising ``sum q log p`` under ``sum p = 1`` and ``sum p a = s``.  ``lam`` is
+found by bisection (the condition is monotone in it).  When ``s`` is not strictly between the
+lowest and the highest score observed there is no such distribution; the empty cells then get a
+small count (``PSEUDO``), as is usual early in a test.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's points per game, by pentanomial cell
+PSEUDO = 1e-3  # the count an empty cell gets when the observed cells cannot reach a hypothesis's mean
+Z95 = 1.959964
+
+
+def expected_score(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_of(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def pair_cell(first: float, second: float) -> int:
+    """The pentanomial cell of a pair, from the new engine's points in its two games (1, 1/2 or 0)."""
+    return round(2 * (first + second))
+
+
+def _frequencies(counts: list[float], mean: float) -> list[float]:
+    total = sum(counts)
+    observed = [a for a, n in zip(SCORES, counts) if n > 0]
+    if not observed or not (min(observed) < mean < max(observed)):
+        counts = [n if n > 0 else PSEUDO for n in counts]
+        total = sum(counts)
+    return [n / total for n in counts]
+
+
+def most_likely(counts: list[float], mean: float) -> list[float]:
+    """The pentanomial distribution with this mean score that makes ``counts`` most likely."""
+    q = _frequencies(counts, mean)
+    shifts = [a - mean for a in SCORES]
+    # 1 + lam * shift must stay positive on every cell with q > 0: lam lies in (low, high)
+    low = max((-1.0 / d for d, f in zip(shifts, q) if f > 0 and d > 0), default=-1e9)
+    high = min((-1.0 / d for d, f in zip(shifts, q) if f > 0 and d < 0), default=1e9)
+
+    def slope(lam: float) -> float:  # sum q d / (1 + lam d): decreasing in lam, zero at the optimum
+        return sum(f * d / (1.0 + lam * d) for f, d in zip(q, shifts) if f > 0)
+
+    for _ in range(200):
+        lam = (low + high) / 2
+        if slope(lam) > 0:
+            low = lam
+        else:
+            high = lam
+    lam = (low + high) / 2
+    return [f / (1.0 + lam * d) for f, d in zip(q, shifts)]
+
+
+def llr(counts: list[float], elo0: float, elo1: float) -> float:
+    """The generalised log-likelihood ratio of H1 (Elo ``elo1``) over H0 (``elo0``)."""
+    if sum(counts) == 0:
+        return 0.0
+    p0 = most_likely(counts, expected_score(elo0))
+    p1 = most_likely(counts, expected_score(elo1))
+    return sum(n * math.log(b / a) for n, a, b in zip(counts, p0, p1) if n > 0)
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's (lower, upper) LLR bounds."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def elo_interval(counts: list[float]) -> tuple[float, float, float]:
+    """(Elo, 95% low, 95% high) from the pairs: the mean score per game and its standard error
+    over pairs, mapped through the logistic curve."""
+    pairs = sum(counts)
+    if pairs == 0:
+        return 0.0, -math.inf, math.inf
+    mean = sum(a * n for a, n in zip(SCORES, counts)) / pairs
+    variance = sum(n * (a - mean) ** 2 for a, n in zip(SCORES, counts)) / pairs
+    margin = Z95 * math.sqrt(variance / pairs)
+    return elo_of(mean), elo_of(mean - margin), elo_of(mean + margin)
+
+
+@dataclass
+class SPRT:
+    """The state of one test: its settings and the pentanomial counts so far."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self):
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise ValueError(f"alpha and beta must lie between 0 and 1 (got {self.alpha}, {self.beta})")
+        if self.elo1 <= self.elo0:
+            raise ValueError(f"elo1 must be above elo0 (got elo0 {self.elo0}, elo1 {self.elo1})")
+        self.penta = [0, 0, 0, 0, 0]
+        self.wins = self.draws = self.losses = 0
+
+    def add_pair(self, first: float, second: float) -> None:
+        """A finished pair: the new engine's points in its two games (1, 1/2 or 0 each)."""
+        self.penta[pair_cell(first, second)] += 1
+        for points in (first, second):
+            if points == 1:
+                self.wins += 1
+            elif points == 0:
+                self.losses += 1
+            else:
+                self.draws += 1
+
+    @property
+    def llr(self) -> float:
+        return llr(self.penta, self.elo0, self.elo1)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return bounds(self.alpha, self.beta)
+
+    def verdict(self) -> str | None:
+        """``"H1"`` (accepted: the new engine is better by elo1), ``"H0"``, or None (play on)."""
+        low, high = self.bounds
+        value = self.llr
+        return "H1" if value >= high else "H0" if value <= low else None
+
+    def report(self) -> str:
+        """fishtest's block: Elo with its interval, LLR with bounds, games, pentanomial counts."""
+        elo, low, high = elo_interval(self.penta)
+        lower, upper = self.bounds
+        games = self.wins + self.draws + self.losses
+        half = (high - low) / 2 if math.isfinite(high - low) else math.inf
+        return "\n".join([
+            f"Elo: {elo:+.2f} ± {half:.1f} (95%)  [{low:+.1f}, {high:+.1f}]",
+            f"LLR: {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{self.elo0:g}, {self.elo1:g}]",
+            f"Games: {games} W: {self.wins} L: {self.losses} D: {self.draws}",
+            f"Penta: [{', '.join(str(n) for n in self.penta)}]",
+        ])

@@ -1,0 +1,86 @@
+"""The pentanomial GSPRT against values worked out independently: the binary SPRT by hand, the
+normal approximation, a brute-force maximum likelihood, and Wald's bounds."""
+
+import itertools
+import math
+
+import pytest
+
+from gridfall.arena.sprt import SCORES, SPRT, bounds, elo_interval, expected_score, llr, most_likely, pair_cell
+
+
+def test_with_only_lost_and_won_pairs_it_is_the_textbook_binary_sprt():
+    # pairs either LL or WW: the constrained distribution can only be (1 - s, 0, 0, 0, s)
+    s0, s1 = expected_score(0), expected_score(10)
+    by_hand = 10 * math.log((1 - s1) / (1 - s0)) + 14 * math.log(s1 / s0)
+    assert llr([10, 0, 0, 0, 14], 0, 10) == pytest.approx(by_hand, rel=1e-9)
+
+
+def test_it_agrees_with_the_normal_approximation_on_a_large_test():
+    counts = [400, 1800, 4000, 2100, 500]
+    n = sum(counts)
+    mean = sum(a * c for a, c in zip(SCORES, counts)) / n
+    variance = sum(c * (a - mean) ** 2 for a, c in zip(SCORES, counts)) / n
+    s0, s1 = expected_score(0), expected_score(5)
+    normal = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    assert llr(counts, 0, 5) == pytest.approx(normal, rel=0.01)
+
+
+def test_the_constrained_maximum_is_the_maximum_by_brute_force():
+    counts = [3, 11, 20, 9, 4]
+    target = 0.53
+    best = most_likely(counts, target)
+    assert sum(best) == pytest.approx(1) and sum(a * p for a, p in zip(SCORES, best)) == pytest.approx(target)
+
+    def loglik(p):
+        return sum(c * math.log(x) for c, x in zip(counts, p))
+
+    # every distribution on a grid with the same mean does no better
+    step = 0.01
+    grid = [i * step for i in range(1, int(1 / step))]
+    for p0, p1, p2 in itertools.product(grid[::4], grid[::4], grid[::4]):
+        # solve p3, p4 from sum = 1 and the mean
+        rest, mean_rest = 1 - p0 - p1 - p2, target - 0.25 * p1 - 0.5 * p2
+        p4 = (mean_rest - 0.75 * rest) / 0.25
+        p3 = rest - p4
+        if p3 > 0 and p4 > 0:
+            assert loglik([p0, p1, p2, p3, p4]) <= loglik(best) + 1e-9
+
+
+def test_wald_bounds_and_the_verdicts():
+    assert bounds(0.05, 0.05) == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+    strong, weak, even = SPRT(0, 10), SPRT(0, 10), SPRT(0, 10)
+    for _ in range(400):
+        strong.add_pair(1, 0.5)  # +3/4 a pair
+        weak.add_pair(0, 0.5)
+        even.add_pair(1, 0)
+    assert strong.verdict() == "H1" and weak.verdict() == "H0"
+    assert even.verdict() is None or even.verdict() == "H0"
+
+
+def test_pairs_are_counted_in_pentanomial_cells_and_games():
+    test = SPRT(0, 10)
+    for first, second in [(0, 0), (0, 0.5), (1, 0), (0.5, 0.5), (1, 0.5), (1, 1)]:
+        test.add_pair(first, second)
+    assert test.penta == [1, 1, 2, 1, 1]
+    assert (test.wins, test.losses, test.draws) == (4, 4, 4)
+    assert [pair_cell(a, b) for a, b in [(0, 0), (0.5, 0), (0.5, 0.5), (1, 0.5), (1, 1)]] == [0, 1, 2, 3, 4]
+    text = test.report()
+    for label in ("Elo:", "LLR:", "(-2.94, 2.94) [0, 10]", "Games: 12 W: 4 L: 4 D: 4", "Penta: [1, 1, 2, 1, 1]"):
+        assert label in text
+
+
+def test_the_elo_interval_is_the_score_interval_through_the_logistic_curve():
+    counts = [10, 20, 40, 20, 10]  # mean exactly 1/2
+    elo, low, high = elo_interval(counts)
+    assert elo == pytest.approx(0) and low == pytest.approx(-high)
+    variance = sum(c * (a - 0.5) ** 2 for a, c in zip(SCORES, counts)) / 100
+    margin = 1.959964 * math.sqrt(variance / 100)
+    assert high == pytest.approx(-400 * math.log10(1 / (0.5 + margin) - 1))
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="elo1"):
+        SPRT(10, 0)
+    with pytest.raises(ValueError, match="alpha"):
+        SPRT(0, 10, alpha=1.5)
