@@ -29,7 +29,6 @@ from gridfall.arena.pool import run_jobs
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
 from gridfall.warmup import warm
 
-
 PLAYER, OPPONENT = "player", "opponent"  # the seats' names in the game records
 
 
@@ -75,7 +74,7 @@ def main() -> None:
         with Progress(console=console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"{args.player} vs {opponent}", total=args.games)
             records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
-                                  on_done=lambda i, r: progress.advance(task))
+                                  on_done=lambda i, r, task=task: progress.advance(task))
         records = [r for r in records if r is not None]
         score, _, _ = tally(records, lambda name: name == PLAYER)
         first, _, _ = tally([r for r in records if r.seats[0] == PLAYER], lambda name: name == PLAYER)

@@ -6,7 +6,16 @@ import math
 
 import pytest
 
-from gridfall.arena.sprt import SCORES, SPRT, bounds, elo_interval, expected_score, llr, most_likely, pair_cell
+from gridfall.arena.sprt import (
+    SCORES,
+    SPRT,
+    bounds,
+    elo_interval,
+    expected_score,
+    llr,
+    most_likely,
+    pair_cell,
+)
 
 
 def test_with_only_lost_and_won_pairs_it_is_the_textbook_binary_sprt():
