@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import platform
 import sys
-import time
 
 from rich.console import Console
+
+from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
+from gridfall.samegame.campaign import parse_params
 
 
 def console(stderr: bool = False) -> Console:
@@ -16,31 +16,9 @@ def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False)
 
 
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def machine_line() -> str:
-    """CPU, cores, Python and date: printed under every results table."""
-    return f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}; {time.strftime('%Y-%m-%d')}"
-
-
 def parse_options(options: list[str], where: str) -> dict:
-    """``["level=2", "bias=0.3"]`` -> ``{"level": 2, "bias": 0.3}`` (a dot makes a float)."""
-    params = {}
-    for option in options:
-        key, sep, value = option.partition("=")
-        try:
-            if not sep:
-                raise ValueError
-            params[key] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise SystemExit(f"{where}: option {option!r} is not KEY=NUMBER") from None
-    return params
+    """``["level=2", "bias=0.3"]`` -> ``{"level": 2, "bias": 0.3}`` (a dot makes a float), or exit naming the bad one."""
+    try:
+        return parse_params(options, where)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None

@@ -22,12 +22,8 @@ from rich.table import Table
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import load_board
+from gridfall.samegame.campaign import largest_groups
 from gridfall.samegame.store import results_row
-
-
-def largest_groups(groups: list[rules.Group], count: int = 4) -> str:
-    """The ``count`` largest of a line's groups as size/colour, largest first: "43/0  18/4 ..."."""
-    return "  ".join(f"{g.size}/{g.colour}" for g in sorted(groups, key=lambda g: -g.size)[:count])
 
 
 def anatomy(spec: str, moves: str) -> tuple[list[int], list[rules.Group], int, bool]:

@@ -3,6 +3,7 @@
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ from gridfall.samegame.store import campaign_history, results_row
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+CAMPAIGN = [sys.executable, "-m", "gridfall", "samegame", "campaign"]
 
 
 @pytest.mark.skipif(not RESULTS.exists(), reason="no results file in this checkout")
@@ -41,33 +43,30 @@ def test_campaign_history_rewords_the_newest_campaign_and_keeps_the_older_ones()
                                       "# before it, run beside it: campaign: offline --seed 1"]
 
 
-def test_offline_script_carries_the_replaced_files_campaign_lines_forward(tmp_path):
+def test_a_campaign_carries_the_replaced_files_campaign_lines_forward(tmp_path):
     """Each rewrite keeps the file's earlier campaign lines, once each: over two passes of one
     campaign, and when a second campaign writes the same file after it."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 2 (machine)\n# before it: campaign: offline --seed 1\n"
                    "# gridfall standard board solutions: 0 boards, total 0\n")
-    script = BENCHMARKS / "samegame_offline.py"
-
     def campaign(*flags):
-        done = subprocess.run([sys.executable, str(script), "--rounds", "", *flags,
+        done = subprocess.run([*CAMPAIGN, "--rounds", "", *flags,
                                "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         return [line for line in out.read_text().splitlines() if line.startswith(("# campaign", "# before"))]
 
     header = campaign("--seed", "3", "--passes", "2", "--note", "a test")
-    assert header[0].startswith("# campaign: benchmarks/samegame_offline.py --rounds  --workers")
+    assert header[0].startswith("# campaign: gridfall samegame campaign --rounds  --threads")
     assert "--seed 3 --passes 2" in header[0] and ", a test;" in header[0]
     assert header[1:] == ["# before it: campaign: offline --seed 2 (machine)", "# before it: campaign: offline --seed 1"]
     later = campaign("--seed", "4")
     assert "--seed 4" in later[0] and later[1] == "# before it: " + header[0][2:] and later[2:] == header[1:]
 
 
-def test_offline_round_reports_each_score_that_beats_the_stored_best_while_it_runs(tmp_path):
-    script = BENCHMARKS / "samegame_offline.py"
-    done = subprocess.run([sys.executable, str(script), "--set", "tuning", "--boards", "1", "--rounds", "nrpa:1:level=1",
-                           "--workers", "1", "--store", str(tmp_path / "store.sqlite")],
+def test_a_campaign_round_reports_each_score_that_beats_the_stored_best_while_it_runs(tmp_path):
+    done = subprocess.run([*CAMPAIGN, "--set", "tuning", "--boards", "1", "--rounds", "nrpa:1:level=1",
+                           "--workers", "1", "--store", str(tmp_path / "store.sqlite"), "--db", str(tmp_path / "run.sqlite")],
                           capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
     progress = [line.split() for line in done.stdout.splitlines() if line.startswith("  tuning:1: ")]
@@ -80,11 +79,10 @@ def test_offline_round_reports_each_score_that_beats_the_stored_best_while_it_ru
     assert len(sizes) == 4 and sizes == sorted(sizes, reverse=True) and sizes[-1] >= 2
 
 
-def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
+def test_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
-    script = BENCHMARKS / "samegame_offline.py"
-    runs = [subprocess.Popen([sys.executable, str(script), "--rounds", "", "--seed", str(seed),
+    runs = [subprocess.Popen([*CAMPAIGN, "--rounds", "", "--seed", str(seed),
                               "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for seed in (5, 6)]
     for run in runs:
@@ -96,42 +94,50 @@ def test_offline_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
     assert not list(tmp_path.glob("*.tmp"))
 
 
-def test_offline_script_stopped_by_a_term_signal_writes_where_it_stopped(tmp_path):
-    """A stopped campaign keeps what it found: the results file is rewritten after each board that
-    improved and once more on the signal, its campaign line saying where it stopped, exit 130."""
+def test_a_campaign_stopped_by_a_term_signal_writes_where_it_stopped_and_resumes(tmp_path):
+    """A stopped campaign keeps what it found: the results file is rewritten after each board pass
+    that improved and once more on the signal, its campaign line saying where it stopped, exit
+    128 + SIGTERM; the same command again plays only the board passes not yet done."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
-    script = BENCHMARKS / "samegame_offline.py"
-    run = subprocess.Popen([sys.executable, str(script), "--rounds", "nrpa:3", "--workers", "1", "--seed", "7",
-                            "--boards", "1,2,3,4", "--passes", "2", "--store", str(tmp_path / "store.sqlite"),
-                            "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    args = [*CAMPAIGN, "--rounds", "nrpa:3", "--workers", "1", "--seed", "7", "--boards", "1,2,3,4", "--passes",
+            "2", "--store", str(tmp_path / "store.sqlite"), "--out", str(out), "--db", str(tmp_path / "run.sqlite")]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
     try:
         for line in run.stdout:
             if line.startswith("standard:2:"):
                 break
         run.send_signal(signal.SIGTERM)
-        assert run.wait(timeout=120) == 130, run.stderr.read()
+        assert run.wait(timeout=120) == 128 + signal.SIGTERM, run.stderr.read()
     finally:
         run.kill()
     lines = out.read_text().splitlines()
     header = [line for line in lines if line.startswith(("# campaign", "# before"))]
     assert len(header) == 2 and header[1] == "# before it: campaign: offline --seed 1"
     assert "--seed 7 --passes 2 --boards 1,2,3,4" in header[0]
-    assert ", stopped in pass 1 of 2, after " in header[0] and "last written" not in header[0]
+    assert ", stopped after " in header[0] and "last written" not in header[0]
     rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
     assert {"standard:1", "standard:2"} <= {spec for spec, _, _ in rows}
     assert not list(tmp_path.glob("*.tmp"))
+    done_before = sqlite3.connect(tmp_path / "run.sqlite").execute("SELECT job FROM games").fetchall()
+    assert 2 <= len(done_before) < 8
+    resumed = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    jobs = [job for (job,) in sqlite3.connect(tmp_path / "run.sqlite").execute("SELECT job FROM games")]
+    assert sorted(jobs) == sorted(f"pass {p} standard:{b}" for p in (1, 2) for b in (1, 2, 3, 4))
+    rounds_run = [line for line in resumed.stdout.splitlines() if line.startswith("standard:") and " found " in line]
+    assert len(rounds_run) == 8 - len(done_before)  # only the board passes not stored
 
 
-def test_offline_script_stopped_in_a_round_stores_that_rounds_best_line(tmp_path):
+def test_a_campaign_stopped_in_a_round_stores_that_rounds_best_line(tmp_path):
     """SIGTERM in the middle of a round: the round stops within a second with its best line so far,
-    which is stored and written to the results file before the script exits 130."""
+    which is stored and written to the results file before the campaign exits 128 + SIGTERM."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
-    script = BENCHMARKS / "samegame_offline.py"
-    run = subprocess.Popen([sys.executable, str(script), "--rounds", "nrpa:60", "--workers", "1", "--seed", "8",
-                            "--boards", "1", "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
+    run = subprocess.Popen([*CAMPAIGN, "--rounds", "nrpa:60", "--workers", "1", "--seed", "8",
+                            "--boards", "1", "--store", str(tmp_path / "store.sqlite"), "--out", str(out),
+                            "--db", str(tmp_path / "run.sqlite")],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
     try:
@@ -140,7 +146,7 @@ def test_offline_script_stopped_in_a_round_stores_that_rounds_best_line(tmp_path
                 break
         signalled = time.monotonic()
         run.send_signal(signal.SIGTERM)
-        assert run.wait(timeout=120) == 130, run.stderr.read()
+        assert run.wait(timeout=120) == 128 + signal.SIGTERM, run.stderr.read()
         assert time.monotonic() - signalled < 10
         assert "stored its best line so far" in run.stdout.read()
     finally:

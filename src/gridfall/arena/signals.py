@@ -43,6 +43,28 @@ def stopping_on_signals():
             signal.signal(s, handler)
 
 
+@contextlib.contextmanager
+def signals_held():
+    """Inside, Ctrl-C, SIGTERM and SIGHUP wait for the block to finish (a result is stored whole,
+    never half), then act as they would have: KeyboardInterrupt or :class:`Stopped`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    old = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in signals}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if held:
+            if held[0] == signal.SIGINT:
+                raise KeyboardInterrupt
+            _received.append(held[0])
+            raise Stopped(held[0])
+
+
 def exit_code(interrupted: bool, ok: int = 0) -> int:
     """128 + the signal that stopped the work (SIGINT if it was Ctrl-C), or ``ok``."""
     if not interrupted:

@@ -92,13 +92,16 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 def elo_interval(counts: list[float]) -> tuple[float, float, float]:
     """(Elo, 95% low, 95% high) from the pairs: the mean score per game and its standard error
-    over pairs, mapped through the logistic curve."""
+    over pairs, mapped through the logistic curve (when every pair scored the same, the rule of
+    three: the score lies within 3/pairs)."""
     pairs = sum(counts)
     if pairs == 0:
         return 0.0, -math.inf, math.inf
     mean = sum(a * n for a, n in zip(SCORES, counts)) / pairs
     variance = sum(n * (a - mean) ** 2 for a, n in zip(SCORES, counts)) / pairs
     margin = Z95 * math.sqrt(variance / pairs)
+    if margin == 0.0:  # every pair the same: the rule of three bounds the score within 3/pairs
+        margin = 3.0 / pairs
     return elo_of(mean), elo_of(mean - margin), elo_of(mean + margin)
 
 
@@ -149,9 +152,12 @@ class SPRT:
         elo, low, high = elo_interval(self.penta)
         lower, upper = self.bounds
         games = self.wins + self.draws + self.losses
-        half = (high - low) / 2 if math.isfinite(high - low) else math.inf
+        if math.isfinite(high - low):
+            elo_line = f"Elo: {elo:+.2f} ± {(high - low) / 2:.1f} (95%)  [{low:+.1f}, {high:+.1f}]"
+        else:
+            elo_line = f"Elo: {elo:+.2f} (95%: [{low:+.1f}, {high:+.1f}])"
         return "\n".join([
-            f"Elo: {elo:+.2f} ± {half:.1f} (95%)  [{low:+.1f}, {high:+.1f}]",
+            elo_line,
             f"LLR: {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{self.elo0:g}, {self.elo1:g}]",
             f"Games: {games} W: {self.wins} L: {self.losses} D: {self.draws}",
             f"Penta: [{', '.join(str(n) for n in self.penta)}]",

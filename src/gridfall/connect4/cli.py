@@ -281,3 +281,13 @@ def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str |
         note = "steal" if table.should_steal(x) else ""
         click.echo(f"  first chip in column {x}: score {s:+d} for the second player  {note}")
     click.echo(f"gridfall opens in column {table.first_move}")
+
+
+def _add_arena_commands() -> None:
+    from gridfall.connect4.arena_cli import league, sprt
+
+    connect4.add_command(league)
+    connect4.add_command(sprt)
+
+
+_add_arena_commands()

@@ -23,15 +23,21 @@ TURN_SECONDS = 0.100
 LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
 
 
+MESSAGE_LIMIT = 200  # characters of a bot's debug message kept in the record
+
+
 @dataclass
 class GameRecord:
-    """One refereed game: who sat where, who won and why."""
+    """One refereed game: who sat where, who won and why, and every turn."""
 
     seats: tuple[str, str]  # the names of the programs playing player 0 and player 1
     winner: int | None = None  # 0, 1 or None for a draw
     reason: str = ""  # "four in a row", "draw", "timeout", "invalid action ...", "crashed ..."
-    moves: list[int] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)  # the opening's moves first, then the bots'
     slowest: tuple[float, float] = (0.0, 0.0)  # slowest later turn of each seat, seconds
+    opening: int = 0  # how many of the moves the referee played before the bots started
+    times: list[float] = field(default_factory=list)  # seconds of each bot turn (opening moves excluded)
+    messages: list[str] = field(default_factory=list)  # each bot turn's debug text (after the action)
 
     def points(self, seat: int) -> int:
         if self.winner is None:
@@ -62,10 +68,14 @@ def tally(records: list[GameRecord], is_ours) -> tuple[MatchScore, int, int]:
 
 
 def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits = LIMITS,
-                 width: int = WIDTH, height: int = HEIGHT) -> GameRecord:
-    """Play one game between two programs (commands[0] moves first)."""
-    record = GameRecord(names)
+                 width: int = WIDTH, height: int = HEIGHT, opening: tuple[int, ...] = ()) -> GameRecord:
+    """Play one game between two programs (commands[0] moves first), the ``opening`` moves
+    played for them first (the bots see a game already under way, as a protocol position)."""
+    record = GameRecord(names, opening=len(opening))
     game = Game(width, height, steal=True)
+    for action in opening:
+        game.apply_action(action)  # IllegalAction for an opening that is not a legal start
+        record.moves.append(action)
     bots: list[BotProcess | None] = [None, None]
     slowest = [0.0, 0.0]
     try:
@@ -75,7 +85,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
             except BotFailure as e:
                 record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                 return record
-        previous = -1
+        previous = opening[-1] if opening else -1
         first = [True, True]
         while not game.is_terminal():
             seat = game.current_player()
@@ -89,6 +99,8 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
             if not first[seat]:
                 slowest[seat] = max(slowest[seat], took)
             first[seat] = False
+            record.times.append(round(took, 4))
+            record.messages.append(line.strip().partition(" ")[2][:MESSAGE_LIMIT])
             try:
                 action = parse_action(line)
                 game.apply_action(action)

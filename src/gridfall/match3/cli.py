@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
+from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import console, renamed
+from gridfall.cli_options import console, renamed, with_help
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
@@ -196,3 +197,64 @@ def _alias(command: click.Command, name: str) -> click.Command:
 
 
 match3.add_command(_alias(export_suggest, "export-suggest"))  # the name of earlier releases
+
+
+def _seeds(text: str) -> list[int]:
+    """``1-20`` or ``1,5,9`` (or both, comma separated)."""
+    seeds = []
+    try:
+        for part in text.split(","):
+            low, dash, high = part.partition("-")
+            seeds += list(range(int(low), int(high) + 1)) if dash else [int(low)]
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: expected seeds like 1-20 or 1,5,9", param_hint="--seeds") from None
+    if not seeds:
+        raise click.BadParameter(f"{text!r}: no seed", param_hint="--seeds")
+    return seeds
+
+
+@match3.command()
+@click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=FILE",
+              help="A suggest file (.py or .lua) and the name to show it under.  Exactly twice.")
+@click.option("--seeds", default="1-20", show_default=True, help="The generator seeds to play: 1-20, or 1,5,9.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Seconds for each whole run (four boards), as on CodeAbbey (0: no limit).")
+@click.option("--python", "python", metavar="PATH", help="Run the files with this interpreter (python3.6, pypy3, ...).")
+@click.option("--raw", is_flag=True, help="Compare the totals themselves instead of log2(1 + total).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@run_options
+@with_help(RUN_NOTES)
+def compare(bots, seeds, time_limit, python, raw, as_json, db, workers, cluster) -> None:
+    """Compare two suggest files on the same seeds, under the referee.
+
+    Prints each seed's totals (a failed run scores 0, as on CodeAbbey) and the
+    difference, how many seeds each file won, and the paired bootstrap 95%
+    interval of the mean difference: it says which file is better, or that the
+    data cannot tell yet.  Totals are compared as log2(1 + total) unless --raw:
+    a move scores 2^(removed-3), so one run's total can be a thousand times
+    another's and would drown the others.  Every run is stored in the run's
+    database; the same command again resumes.
+    """
+    import shutil
+    from pathlib import Path
+
+    from gridfall.arena.compare_cli import log2_score, parse_two_bots, run_comparison
+    from gridfall.match3.match import SeedJob, play_seed
+
+    bots = parse_two_bots(bots, ())
+    for name, path in bots:
+        if not Path(path).is_file():
+            raise click.BadParameter(f"{path!r} (bot {name}) is not a file", param_hint="--bot")
+    bots = [(name, str(Path(path).resolve())) for name, path in bots]
+    if python is not None and shutil.which(python) is None:
+        raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
+    numbers = _seeds(seeds)
+    settings = {"bots": bots, "seeds": numbers, "time": time_limit, "python": python}
+
+    def make_job(seed, name, path):
+        return SeedJob(f"seed {seed} {name}", int(seed), name, path, time_limit or None, python)
+
+    run_comparison(kind="match3 compare", bots=bots, items=[str(s) for s in numbers], make_job=make_job,
+                   work=play_seed, settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json,
+                   item_label="seed", transform=float if raw else log2_score,
+                   transform_label="" if raw else "log2(1 + total)")

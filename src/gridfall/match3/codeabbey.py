@@ -141,6 +141,8 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
             record.moves += 1
             record.score += result.points
             record.cascades.append(result.removed)
+            record.actions.append((col, row, direction))
+            record.times.append(round(took, 6))
             board = refilled(result.board_after, gen)
             if on_move is not None:
                 on_move(board_no, record.moves)

@@ -267,6 +267,8 @@ class GameRecord:
     end: str = ""  # "1000 moves", "quit", "no legal move", or the error
     error: bool = False
     cascades: list[list[int]] = field(default_factory=list)
+    actions: list[tuple[int, int, str]] = field(default_factory=list)  # (col, row, dir) of each move played
+    times: list[float] = field(default_factory=list)  # seconds of each call that played a move
 
     @property
     def best_move(self) -> int:

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, console, renamed, with_help
 from gridfall.samegame import rules
@@ -534,3 +535,67 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
         out.print(table)
         out.print(f"total {total:,} over {len(rows)} boards; {problems} problems")
     sys.exit(1 if problems else 0)
+
+
+@samegame.command()
+@click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
+              help="A bot: its name and the command that runs it (gridfall alone: gridfall's bot without the "
+                   "solution store).  Exactly twice.")
+@click.argument("boards", nargs=-1, required=True)
+@click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
+@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=20000, show_default=True,
+              help="The first turn's limit (CodinGame: 20 s).")
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True,
+              help="Each later turn's limit (CodinGame: 50 ms).")
+@click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+              help="Multiply every limit, to relax them on a slow machine.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@run_options
+@with_help(RUN_NOTES)
+def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as_json, db, workers, cluster) -> None:
+    """Compare two SameGame bots on the same BOARDS, under the referee.
+
+    Prints each board's scores (a failed board scores 0, as on the platform)
+    and the difference, how many boards each bot won, and the paired
+    bootstrap 95% interval of the mean difference: it says which bot is
+    better, or that the data cannot tell yet.  Every game is stored in the
+    run's database; the same command again resumes.
+    """
+    from gridfall.arena.compare_cli import parse_two_bots, run_comparison
+    from gridfall.arena.limits import Limits
+    from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
+
+    bots = parse_two_bots(bots, BUILT_IN)
+    try:
+        specs = expand_specs(list(boards))
+        for spec in specs:
+            load_board(spec)
+    except BoardError as e:
+        raise click.BadParameter(str(e), param_hint="BOARDS") from None
+    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
+    settings = {"bots": bots, "boards": specs, "one_turn": one_turn, "limits": [limits.first_turn, limits.turn],
+                "seed": seed}
+
+    def make_job(board, name, spec):
+        return BoardJob(f"{board} {name}", board, name, spec, one_turn, limits, seed)
+
+    prepare = None
+    if any(spec in BUILT_IN for _, spec in bots):
+        import functools
+
+        from gridfall.warmup import warm
+
+        prepare = functools.partial(warm, "samegame")
+    run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
+                   settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
+                   prepare=prepare)
+
+
+def _add_campaign() -> None:
+    from gridfall.samegame.campaign_cli import campaign
+
+    samegame.add_command(campaign)
+
+
+_add_campaign()

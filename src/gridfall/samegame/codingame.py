@@ -24,6 +24,7 @@ EMPTY_ACTION = "Empty action provided"
 
 
 LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
+MESSAGE_LIMIT = 200  # characters of a bot's debug message kept in the record
 
 
 @dataclass
@@ -39,6 +40,9 @@ class GameRecord:
     cleared: bool = False
     first_turn_seconds: float = 0.0
     slowest_turn_seconds: float = 0.0  # over the turns after the first
+    moves: list[tuple[int, int]] = field(default_factory=list)  # the clicks applied, in order
+    times: list[float] = field(default_factory=list)  # seconds of each turn
+    messages: list[str] = field(default_factory=list)  # each turn's text after the action (turn flavour)
 
     @property
     def ok(self) -> bool:
@@ -70,7 +74,9 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: 
             report.first_turn_seconds = took
         else:
             report.slowest_turn_seconds = max(report.slowest_turn_seconds, took)
+        report.times.append(round(took, 4))
         action = line.strip()
+        report.messages.append(" ".join(action.split()[2:])[:MESSAGE_LIMIT])
         if not action:
             report.outcome, report.detail = EMPTY_ACTION, f"turn {report.actions + 1}"
             return
@@ -82,16 +88,19 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: 
         board = judged.board
         report.score += judged.score
         report.actions += 1
+        report.moves += judged.actions
         report.cleared = board.is_cleared()
 
 
 def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: Limits) -> None:
     line, report.first_turn_seconds = bot.ask(board.text() + "\n", limits.first_turn)
+    report.times.append(round(report.first_turn_seconds, 4))
     if not line.strip():
         report.outcome = EMPTY_ACTION
         return
     judged = rules.judge(board, rules.split_one_turn(line), strict=False)
     report.score, report.actions, report.warnings = judged.score, len(judged.actions), judged.warnings
+    report.moves = judged.actions
     report.cleared = judged.cleared
     if not judged.ok:
         report.outcome, report.detail = judged.error, judged.detail

@@ -1,0 +1,74 @@
+"""Two single-player bots on the same boards: paired differences and a bootstrap interval.
+
+Each board (or seed) is played by both bots, so what varies between boards cancels out of the
+difference ``A - B`` on that board.  The mean of those differences gets a 95% interval by the
+paired bootstrap: draw the boards again with replacement, ``RESAMPLES`` times (seeded, so the
+interval is reproducible), and take the 2.5th and 97.5th percentiles of the resampled means.
+A is called better when the whole interval is above 0, B when it is below; otherwise the data
+cannot tell yet (more boards, or longer runs, may).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+RESAMPLES = 10_000
+
+
+@dataclass
+class Comparison:
+    names: tuple[str, str]
+    differences: list[float]  # A - B, board by board
+    low: float  # the bootstrap 95% interval of the mean difference
+    high: float
+
+    @property
+    def mean(self) -> float:
+        return sum(self.differences) / len(self.differences) if self.differences else 0.0
+
+    @property
+    def wins(self) -> int:
+        return sum(d > 0 for d in self.differences)
+
+    @property
+    def ties(self) -> int:
+        return sum(d == 0 for d in self.differences)
+
+    @property
+    def losses(self) -> int:
+        return sum(d < 0 for d in self.differences)
+
+    def verdict(self) -> str:
+        a, b = self.names
+        if len(self.differences) < 2:
+            return "the data cannot tell yet (fewer than two boards)"
+        if self.low > 0:
+            return f"{a} is better (the 95% interval of the mean difference is above 0)"
+        if self.high < 0:
+            return f"{b} is better (the 95% interval of the mean difference is below 0)"
+        return "the data cannot tell yet (the 95% interval of the mean difference contains 0)"
+
+    def to_json(self) -> dict:
+        return {"a": self.names[0], "b": self.names[1], "mean_difference": self.mean, "low": self.low,
+                "high": self.high, "wins": self.wins, "ties": self.ties, "losses": self.losses,
+                "verdict": self.verdict()}
+
+
+def bootstrap_interval(differences: list[float], resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """The percentile bootstrap 95% interval of the mean of ``differences``."""
+    n = len(differences)
+    if n == 0:
+        return 0.0, 0.0
+    rng = random.Random(seed)
+    means = sorted(sum(rng.choices(differences, k=n)) / n for _ in range(resamples))
+    return means[int(0.025 * (resamples - 1))], means[int(0.975 * (resamples - 1))]
+
+
+def compare(names: tuple[str, str], a: list[float], b: list[float], seed: int = 0) -> Comparison:
+    """A against B on the same boards, in the same order."""
+    if len(a) != len(b):
+        raise ValueError(f"{len(a)} scores for {names[0]} but {len(b)} for {names[1]}: compare them on the same boards")
+    differences = [x - y for x, y in zip(a, b)]
+    low, high = bootstrap_interval(differences, seed=seed)
+    return Comparison(names, differences, low, high)

@@ -1,0 +1,143 @@
+"""One SQLite file per arena run (league, sprt, compare, campaign): its settings and its games.
+
+Every finished game is one row of the table ``games``, committed at once, so a stop of any kind
+loses at most the games in flight.  Each row is keyed by its job (``pair 17 game 1``, ``board
+standard:3 bot B``): the run's schedule is a function of its settings, so running the same
+command again skips the jobs already in the table and plays the rest.  The settings are stored
+with the first run; a run with other settings is refused, naming what differs, because its games
+would not belong to the same experiment.
+
+Columns of ``games``: ``job``, ``game`` (connect4, samegame, match3), ``commands`` and ``seats``
+(JSON lists: the programs and the names they played under, in seat order), ``moves`` (JSON),
+``result`` (JSON: the winner's seat or null, or each seat's score), ``reason``, ``times`` (JSON:
+seconds of each turn), ``messages`` (JSON: each turn's debug text), ``host`` (the machine that
+played it), ``finished`` (Unix time).  Bot text is stored as data (bound parameters), never as SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    job TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    commands TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    result TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    times TEXT NOT NULL,
+    messages TEXT NOT NULL,
+    host TEXT NOT NULL,
+    finished REAL NOT NULL
+);
+"""
+COLUMNS = ("job", "game", "commands", "seats", "moves", "result", "reason", "times", "messages", "host", "finished")
+JSON_COLUMNS = {"commands", "seats", "moves", "result", "times", "messages"}
+
+
+class RunDatabaseError(Exception):
+    """The database cannot serve this run: the message says which file and why."""
+
+
+@dataclass
+class GameRow:
+    """One finished game, as stored."""
+
+    job: str
+    game: str
+    commands: list[str]
+    seats: list[str]
+    moves: list
+    result: object
+    reason: str
+    times: list[float]
+    messages: list[str]
+    host: str = ""
+    finished: float = 0.0
+
+
+class RunDatabase:
+    """The games of one run.  ``kind`` and ``settings`` identify the run: opening a file made with
+    others raises RunDatabaseError."""
+
+    def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None):
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
+        if not self.path.parent.exists():
+            raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
+        try:
+            self.connection = sqlite3.connect(str(self.path), timeout=30)
+            self.connection.executescript(SCHEMA)
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
+        except sqlite3.DatabaseError as e:
+            raise RunDatabaseError(f"{self.path}: not a gridfall run database ({e})") from None
+        self._check_run(kind, settings, command or [])
+
+    def _check_run(self, kind: str, settings: dict, command: list[str]) -> None:
+        settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
+        stored = dict(self.connection.execute("SELECT key, value FROM run"))
+        wanted = {"kind": kind, "settings": json.dumps(settings, sort_keys=True)}
+        if not stored:
+            with self.connection:
+                self.connection.executemany("INSERT INTO run VALUES (?, ?)",
+                                            [*wanted.items(), ("command", json.dumps(command)),
+                                             ("started", str(time.time()))])
+            return
+        if stored.get("kind") != kind:
+            raise RunDatabaseError(f"{self.path}: holds a {stored.get('kind')!r} run, not a {kind!r} run; "
+                                   "give another --db")
+        old = json.loads(stored["settings"])
+        if old != settings:
+            changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
+            detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in changed)
+            raise RunDatabaseError(f"{self.path}: this run was started with other settings ({detail}). "
+                                   "Run it again with the same settings to resume, or give another --db.")
+
+    @property
+    def command(self) -> list[str]:
+        row = self.connection.execute("SELECT value FROM run WHERE key = 'command'").fetchone()
+        return json.loads(row[0]) if row else []
+
+    def done(self) -> set[str]:
+        """The jobs already finished."""
+        return {job for (job,) in self.connection.execute("SELECT job FROM games")}
+
+    def add(self, *rows: GameRow) -> None:
+        """Store finished games, all or none, committed before it returns (a job already stored
+        keeps its first row)."""
+        values = []
+        for row in rows:
+            row.host = row.host or socket.gethostname()
+            row.finished = row.finished or time.time()
+            values.append([json.dumps(getattr(row, c)) if c in JSON_COLUMNS else getattr(row, c) for c in COLUMNS])
+        with self.connection:
+            self.connection.executemany(
+                f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", values)
+
+    def rows(self) -> list[GameRow]:
+        """Every stored game, in the order they finished."""
+        out = []
+        for values in self.connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id"):
+            fields = {c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
+            out.append(GameRow(**fields))
+        return out
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> "RunDatabase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,196 @@
+"""Where an arena's jobs run: on this machine, or on a Dask cluster, behind one interface.
+
+A job is a small picklable value and its work a module-level function, so either executor can
+run it.  The coordinating process (:func:`drive`) keeps every result: it is the one writer of
+the run database and the solution store, and the workers only send results back.
+
+* :class:`LocalExecutor` (the default, no extra dependency) runs jobs on threads of this process.
+  A game's time is spent in its bots' processes, and a search's in numba kernels that release
+  the GIL, so threads keep every core busy without pickling anything; one job per core keeps the
+  bots' time limits honest.
+* :class:`DaskExecutor` (``gridfall[dask]``) sends jobs to a Dask distributed scheduler
+  (``tcp://HOST:8786``) or to a LocalCluster it starts (``local:N``: N worker processes, one
+  thread each).  A worker that dies costs only its jobs in flight: the scheduler runs them again
+  elsewhere.  Workers need gridfall installed; built-in bot names are resolved on the worker.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
+from typing import Callable, Iterator
+
+from gridfall.arena.process import kill_all
+from gridfall.arena.signals import signals_held, stopping_on_signals
+
+POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
+
+
+class ExecutorError(Exception):
+    """The executor cannot be set up (a bad --cluster, no scheduler there, Dask missing)."""
+
+
+class JobFailed(Exception):
+    """A job raised instead of returning a result: the message names the job."""
+
+
+class LocalExecutor:
+    """Jobs on threads of this process, ``workers`` at once."""
+
+    local = True
+
+    def __init__(self, workers: int | None = None):
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.pool = ThreadPoolExecutor(max_workers=self.workers)
+
+    def describe(self) -> str:
+        return f"{self.workers} local worker{'s' * (self.workers != 1)}"
+
+    def slots(self) -> int:
+        return self.workers
+
+    def prepare(self, setup: Callable[[], object]) -> None:
+        """Run ``setup()`` where the jobs will run (here), before any job."""
+        setup()
+
+    def submit(self, work: Callable, job):
+        return self.pool.submit(work, job)
+
+    def wait_some(self, handles: list) -> list:
+        done, _ = wait_futures(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, handle):
+        return handle.result()
+
+    def cancel(self, handles: list) -> None:
+        for handle in handles:
+            handle.cancel()
+        kill_all()  # the games under way end at once: their bots are killed
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class DaskExecutor:
+    """Jobs on a Dask distributed cluster: ``tcp://HOST:PORT`` or ``local:N``."""
+
+    local = False
+
+    def __init__(self, address: str):
+        try:
+            import distributed
+        except ImportError:
+            raise ExecutorError("--cluster needs Dask: pip install 'gridfall[dask]'") from None
+        self.distributed = distributed
+        self.cluster = None
+        try:
+            if address.startswith("local:"):
+                workers = int(address.partition(":")[2])
+                if workers < 1:
+                    raise ValueError
+                self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                        dashboard_address=None, silence_logs=40)
+                self.client = distributed.Client(self.cluster)
+            else:
+                self.client = distributed.Client(address, timeout="10s")
+        except ValueError:
+            raise ExecutorError(f"--cluster {address}: local:N wants a number of workers of at least 1") from None
+        except (OSError, TimeoutError) as e:
+            raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
+        self.address = address
+
+    def describe(self) -> str:
+        return f"Dask at {self.address} ({self.slots()} worker threads)"
+
+    def slots(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+    def prepare(self, setup: Callable[[], object]) -> None:
+        """Run ``setup()`` on every worker, before any job (a worker that joins later runs its first
+        job without it)."""
+        self.client.run(setup)
+
+    def submit(self, work: Callable, job):
+        return self.client.submit(work, job, pure=False)
+
+    def wait_some(self, handles: list) -> list:
+        try:
+            done, _ = self.distributed.wait(handles, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return []
+        return list(done)
+
+    def result(self, handle):
+        return handle.result()
+
+    def cancel(self, handles: list) -> None:
+        if handles:
+            self.client.cancel(handles)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def make_executor(workers: int | None = None, cluster: str | None = None):
+    """The executor the options ask for: a Dask cluster if ``cluster``, else local threads."""
+    return DaskExecutor(cluster) if cluster else LocalExecutor(workers)
+
+
+WAIT = object()  # what a job iterator yields when no job is ready until one under way finishes
+
+
+def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: Callable[[], bool] = lambda: False,
+          drain: Callable[[], None] | None = None) -> bool:
+    """Run ``work(job)`` for the jobs, as many at once as the executor has slots, calling
+    ``on_result(job, result)`` here, in the coordinating process, as each finishes.
+
+    ``jobs`` may yield :data:`WAIT`: no job is ready until one under way finishes.  No new job
+    starts once ``stop()`` is true, and the ones in flight are cancelled.  Ctrl-C, SIGTERM or
+    SIGHUP cancel the jobs in flight too, unless ``drain`` is given and the jobs run here: then
+    ``drain()`` asks them to finish at once and their results still go to ``on_result``.
+    Returns True when the run was interrupted."""
+    jobs = iter(jobs)
+    pending: dict = {}
+    exhausted = False
+    with stopping_on_signals():
+        try:
+            while True:
+                while not exhausted and len(pending) < executor.slots() and not stop():
+                    job = next(jobs, None)
+                    if job is None:
+                        exhausted = True
+                    elif job is WAIT:
+                        break
+                    else:
+                        pending[executor.submit(work, job)] = job
+                if stop():
+                    executor.cancel(list(pending))
+                    return False
+                if not pending:
+                    return False
+                for handle in executor.wait_some(list(pending)):
+                    _deliver(executor, pending, handle, on_result)
+        except KeyboardInterrupt:
+            if drain is None or not executor.local:
+                executor.cancel(list(pending))
+                return True
+        while pending:  # draining: the jobs under way were asked to stop and return what they have
+            drain()
+            for handle in executor.wait_some(list(pending)):
+                _deliver(executor, pending, handle, on_result)
+        return True
+
+
+def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:
+    job = pending.pop(handle)
+    try:
+        result = executor.result(handle)
+    except Exception as e:
+        executor.cancel(list(pending))
+        raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
+    with signals_held():  # a stop waits until the result is kept
+        on_result(job, result)

@@ -1,0 +1,58 @@
+"""What every arena command shares: its run database, its executor and their options.
+
+``--db FILE`` names the run's database; without it the file is named after the run's kind and a
+hash of its settings (``league-3f2a9c1e.sqlite`` in the current folder), so the same command run
+again finds its games and resumes, and a different one starts a file of its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+
+import click
+
+from gridfall.arena.database import RunDatabase, RunDatabaseError
+from gridfall.arena.executor import ExecutorError, make_executor
+
+RUN_NOTES = """\b
+Every finished game is stored at once in the run's SQLite database (--db;
+by default a file named after the run's settings, in the current folder).
+Ctrl-C, SIGTERM, a crash or a restart loses only the games in flight:
+the same command again resumes where it stopped (other settings on the same
+--db are refused).  --cluster tcp://HOST:8786 runs the games on a Dask
+scheduler's workers (pip install 'gridfall[dask]'; give each worker one
+thread per core: --nthreads 1), --cluster local:N starts N local Dask
+workers; by default the games run here, --workers at once."""
+
+
+def run_options(command):
+    """Add --db, --workers and --cluster to an arena command."""
+    command = click.option("--cluster", metavar="ADDRESS",
+                           help="A Dask scheduler (tcp://HOST:8786), or local:N for N local Dask workers.")(command)
+    command = click.option("--workers", type=click.IntRange(min=1), default=None,
+                           help="Jobs at once on this machine (default: the cores).")(command)
+    return click.option("--db", type=click.Path(dir_okay=False), default=None,
+                        help="The run's SQLite database (default: named after the settings).")(command)
+
+
+def default_db(kind: str, settings: dict) -> str:
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{kind.split()[-1]}-{digest}.sqlite"
+
+
+def open_run(db: str | None, kind: str, settings: dict) -> RunDatabase:
+    """The run's database, as a usage error (exit 2, naming the file) if it cannot serve."""
+    path = db or default_db(kind, settings)
+    try:
+        return RunDatabase(path, kind, settings, command=sys.argv)
+    except RunDatabaseError as e:
+        raise click.BadParameter(str(e), param_hint="--db") from None
+
+
+def open_executor(workers: int | None, cluster: str | None):
+    try:
+        return make_executor(workers, cluster)
+    except ExecutorError as e:
+        raise click.BadParameter(str(e), param_hint="--cluster") from None

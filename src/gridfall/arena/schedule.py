@@ -1,0 +1,46 @@
+"""Who plays whom in a league: the order of its pairings, fixed by its settings.
+
+A league plays seat-swapped pairs of games.  Its schedule depends on the number of bots, the
+number of pairs and the seed, never on results, so the same command always makes the same
+schedule and a stopped league resumes by playing the pairs it has not stored.
+
+* ``round-robin``: every pairing in turn, again and again.
+* ``fewest``: psyleague's rule, fewest games first: each pair goes to the bot that has played
+  least so far, against the opponent it has met least (the one with fewest games on a tie, then
+  a seeded draw), so a bot added to a league soon catches up.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+MATCHMAKING = ("fewest", "round-robin")
+
+
+def schedule(bots: int, pairs: int, matchmaking: str = "fewest", seed: int = 0) -> list[tuple[int, int]]:
+    """``pairs`` pairings (i, j) of bot numbers, i != j, in the order they are played."""
+    if bots < 2:
+        raise ValueError("a league needs at least two bots")
+    if matchmaking == "round-robin":
+        everyone = list(itertools.combinations(range(bots), 2))
+        return [everyone[k % len(everyone)] for k in range(pairs)]
+    if matchmaking != "fewest":
+        raise ValueError(f"unknown matchmaking {matchmaking!r}; choose one of {', '.join(MATCHMAKING)}")
+    rng = random.Random(f"gridfall league {seed}")
+    games = [0] * bots
+    met = [[0] * bots for _ in range(bots)]
+    out = []
+    for _ in range(pairs):
+        low = min(games)
+        first = rng.choice([b for b in range(bots) if games[b] == low])
+        others = [b for b in range(bots) if b != first]
+        key = {b: (met[first][b], games[b]) for b in others}
+        best = min(key.values())
+        second = rng.choice([b for b in others if key[b] == best])
+        out.append((first, second))
+        games[first] += 2
+        games[second] += 2
+        met[first][second] += 1
+        met[second][first] += 1
+    return out

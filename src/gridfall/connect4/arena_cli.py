@@ -1,0 +1,304 @@
+"""``gridfall connect4 league`` and ``gridfall connect4 sprt``: many games between bots, stored, resumable."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+
+import click
+
+from gridfall.arena.executor import JobFailed, drive
+from gridfall.arena.limits import Limits
+from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
+from gridfall.arena.signals import exit_code
+from gridfall.cli_options import CONNECT4_PROTOCOL, console, with_help
+from gridfall.connect4.agents import AGENT_NAMES, check_spec
+from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
+
+MAX_OPENING_PLIES = 8
+
+
+def _limit_options(command):
+    command = click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+                           help="Multiply every limit, to relax them on a slow machine.")(command)
+    command = click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True,
+                           help="Each later turn's limit (CodinGame: 100 ms).")(command)
+    command = click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+                           help="Each player's first-turn limit (CodinGame: 1000 ms).")(command)
+    command = click.option("--opening-plies", type=click.IntRange(0, MAX_OPENING_PLIES), default=2, show_default=True,
+                           help="Random first moves played for both games of a pair (0: the bots play the whole "
+                                "game, STEAL included; 1: the second seat still decides STEAL).")(command)
+    return click.option("--seed", type=int, default=0, show_default=True,
+                        help="Seed of the openings, the schedule and the built-in bots.")(command)
+
+
+def _check_program(spec: str, hint: str) -> None:
+    if not spec.strip():
+        raise click.BadParameter("an empty command", param_hint=hint)
+    if spec.partition(":")[0] in AGENT_NAMES:
+        try:
+            check_spec(spec)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint=hint) from None
+
+
+def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``NAME=COMMAND`` (or a built-in agent's name alone) -> [(name, command)], names unique."""
+    bots = []
+    for value in values:
+        name, sep, command = value.partition("=")
+        if not sep:
+            if value.partition(":")[0] not in AGENT_NAMES:
+                raise click.BadParameter(f"{value!r}: give NAME=COMMAND (a built-in agent may go by its name alone: "
+                                         f"{', '.join(AGENT_NAMES)})", param_hint="--bot")
+            name, command = value, value
+        name, command = name.strip(), command.strip()
+        if not name:
+            raise click.BadParameter(f"{value!r}: the name before '=' is empty", param_hint="--bot")
+        _check_program(command, f"--bot {name}")
+        bots.append((name, command))
+    names = [n for n, _ in bots]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise click.BadParameter(f"the name {duplicates[0]!r} is given twice", param_hint="--bot")
+    if len(bots) < 2:
+        raise click.BadParameter("a league needs at least two bots", param_hint="--bot")
+    return bots
+
+
+def _warm_if_builtin(executor, commands: list[str]) -> None:
+    if any(c.partition(":")[0] in AGENT_NAMES for c in commands):
+        from gridfall.warmup import warm
+
+        executor.prepare(functools.partial(warm, "connect4"))  # no built-in bot compiles on its clock
+
+
+def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
+    """Play the pairs and store each as it finishes; True if interrupted."""
+
+    def stored(job, records):
+        db.add(*game_rows(job, records))
+        on_pair(job, records)
+
+    try:
+        return drive(executor, jobs, play_pair, stored, stop)
+    except JobFailed as e:
+        raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in {db.path})")
+    finally:
+        executor.close()
+
+
+@click.command()
+@click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
+              help="A bot: its name and the command that runs it, or a built-in agent's name alone "
+                   "(gridfall, mcts, greedy, alphabeta:4, ...).  Twice or more.")
+@click.option("--games", type=click.IntRange(min=2), default=100, show_default=True,
+              help="The league's total number of games (even: seat-swapped pairs).")
+@click.option("--matchmaking", type=click.Choice(["fewest", "round-robin"]), default="fewest", show_default=True,
+              help="fewest: each pair goes to the bot with fewest games (psyleague's rule); round-robin: every "
+                   "pairing in turn.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"leaderboard": [...]}, best first, instead of the tables.')
+@_limit_options
+@run_options
+@with_help(RUN_NOTES, CONNECT4_PROTOCOL)
+def league(bots, games, matchmaking, as_json, seed, opening_plies, first_turn_ms, turn_ms, time_scale, db, workers,
+           cluster):
+    """A league between two or more Connect Four bots, rated as it plays.
+
+    Games come in seat-swapped pairs from one opening.  The leaderboard
+    (openskill's Weng-Lin ratings, ordered by mu - 3 sigma) updates live;
+    at the end it is printed with the Elo difference and its 95% interval
+    for every pairing that played.
+    """
+    from rich.live import Live
+
+    from gridfall.arena.schedule import schedule
+
+    bots = _parse_bots(bots)
+    if games % 2:
+        raise click.BadParameter(f"{games}: games are played in seat-swapped pairs, give an even number",
+                                 param_hint="--games")
+    names = [n for n, _ in bots]
+    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
+    settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
+                "opening_plies": opening_plies, "limits": [limits.first_turn, limits.turn]}
+    run = open_run(db, "connect4 league", settings)
+    table = _rated(names, run)
+    done = run.done()
+    commands = dict(bots)
+    plan = schedule(len(bots), games // 2, matchmaking, seed)
+    jobs = (PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
+                    opening(seed, k, opening_plies), limits, seed + 2 * k)
+            for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done)
+    executor = open_executor(workers, cluster)
+    err = console(stderr=True)
+    err.print(f"league of {len(bots)} bots, {games} games ({len(done)} stored in {run.path}), {executor.describe()}")
+    _warm_if_builtin(executor, list(commands.values()))
+    with Live(_leaderboard(table, games), console=err, transient=as_json, auto_refresh=False) as live:
+        def on_pair(job, records):
+            for record in records:
+                winner = record.winner
+                table.add(record.seats[0], record.seats[1], 0.5 if winner is None else 1.0 - winner)
+            live.update(_leaderboard(table, games), refresh=True)
+
+        interrupted = _run_pairs(executor, jobs, run, on_pair)
+    table = _rated(names, run)  # in the schedule's order: the same games give the same ratings
+    if as_json:
+        click.echo(json.dumps({"leaderboard": [s.to_json() for s in table.standings()],
+                               "pairs": _pairs_json(table), "db": str(run.path), "interrupted": interrupted}))
+    else:
+        out = console()
+        out.print(_leaderboard(table, games))
+        out.print(_pairs_table(table))
+        out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
+    sys.exit(exit_code(interrupted))
+
+
+def _rated(names: list[str], run):
+    """The league table from the stored games, rated in the order of the schedule (pair, game),
+    whatever order they finished in: a resumed league or one run on a cluster rates as one run
+    here would."""
+    from gridfall.arena.ratings import League
+
+    def order(row):
+        _, pair, _, game = row.job.split()
+        return int(pair), int(game)
+
+    table = League(names)
+    for row in sorted(run.rows(), key=order):
+        table.add(row.seats[0], row.seats[1], points_of(row, row.seats[0]))
+    return table
+
+
+def _leaderboard(table, games: int):
+    from rich.table import Table
+    from rich.text import Text
+
+    standings = table.standings()
+    played = sum(s.score.games for s in standings) // 2
+    out = Table(title=f"leaderboard, {played} of {games} games")
+    for column in ("#", "bot", "rating (mu - 3 sigma)", "mu", "sigma", "games", "W", "D", "L", "score"):
+        out.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, s in enumerate(standings, start=1):
+        out.add_row(str(rank), Text(s.name), f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.score.games),
+                    str(s.score.wins), str(s.score.draws), str(s.score.losses),
+                    f"{100 * s.score.share:.1f}%" if s.score.games else "-")
+    return out
+
+
+def _fmt(v: float) -> str:
+    return "+inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:+.0f}"
+
+
+def _pairs_table(table):
+    from rich.table import Table
+    from rich.text import Text
+
+    out = Table(title="every pairing: the first bot's Elo difference [95%]")
+    for column in ("bot", "against", "games", "W", "D", "L", "Elo [95%]"):
+        out.add_column(column, justify="left" if column in ("bot", "against") else "right")
+    for (a, b), score in table.pairs.items():
+        elo, low, high = score.elo()
+        out.add_row(Text(a), Text(b), str(score.games), str(score.wins), str(score.draws), str(score.losses),
+                    f"{_fmt(elo)} [{_fmt(low)}, {_fmt(high)}]")
+    return out
+
+
+def _pairs_json(table) -> list[dict]:
+    out = []
+    for (a, b), score in table.pairs.items():
+        elo, low, high = score.elo()
+        out.append({"bot": a, "against": b, "games": score.games, "wins": score.wins, "draws": score.draws,
+                    "losses": score.losses, "elo": _json_number(elo), "elo_low": _json_number(low),
+                    "elo_high": _json_number(high)})
+    return out
+
+
+def _json_number(v: float):
+    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+
+
+@click.command()
+@click.option("--new", "new", required=True, help="The candidate: a command, or a built-in agent's name.")
+@click.option("--base", "base", required=True, help="The baseline: the same.")
+@click.option("--elo0", type=float, default=0.0, show_default=True, help="H0: the candidate is this much better.")
+@click.option("--elo1", type=float, default=10.0, show_default=True, help="H1: the candidate is this much better.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="The chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="The chance of accepting H0 when H1 holds.")
+@click.option("--max-games", type=click.IntRange(min=2), default=20000, show_default=True,
+              help="Stop undecided after this many games.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the block.")
+@_limit_options
+@run_options
+@with_help(RUN_NOTES)
+def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, seed, opening_plies, first_turn_ms, turn_ms,
+         time_scale, db, workers, cluster):
+    """A sequential test: is NEW at least ELO1 better than BASE, or not ELO0?
+
+    It plays game pairs (one opening, seats swapped), counts them in
+    pentanomial form and computes the generalised log-likelihood ratio on
+    those counts with logistic Elo, as fishtest does; it stops as soon as the
+    LLR leaves Wald's bounds log(beta / (1 - alpha)) and log((1 - beta) /
+    alpha), and prints Elo with its 95% interval, the LLR with its bounds,
+    the games and the pentanomial counts.  Exit code 0 whatever the verdict.
+    """
+    from rich.live import Live
+    from rich.text import Text
+
+    from gridfall.arena.sprt import SPRT
+
+    _check_program(new, "--new")
+    _check_program(base, "--base")
+    if elo1 <= elo0:
+        raise click.BadParameter(f"elo1 ({elo1:g}) must be above elo0 ({elo0:g})", param_hint="--elo1")
+    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
+    settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
+                "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
+                "limits": [limits.first_turn, limits.turn]}
+    run = open_run(db, "connect4 sprt", settings)
+    test = SPRT(elo0, elo1, alpha, beta)
+    stored = {row.job: row for row in run.rows()}
+    pairs = max_games // 2
+    for k in range(pairs):
+        rows = [stored.get(f"pair {k} game {g}") for g in (0, 1)]
+        if rows[0] is not None and rows[1] is not None:
+            test.add_pair(points_of(rows[0], "new"), points_of(rows[1], "new"))
+    jobs = (PairJob(f"pair {k}", ("new", "base"), (new, base), opening(seed, k, opening_plies), limits, seed + 2 * k)
+            for k in range(pairs) if f"pair {k} game 0" not in stored)
+    executor = open_executor(workers, cluster)
+    err = console(stderr=True)
+    err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
+              f"({len(stored)} games stored in {run.path}), {executor.describe()}")
+    _warm_if_builtin(executor, [new, base])
+    with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
+        def on_pair(job, records):
+            test.add_pair(*(points_of(row, "new") for row in game_rows(job, records)))
+            live.update(Text(test.report()), refresh=True)
+
+        decided = test.verdict() is not None
+        interrupted = False if decided else _run_pairs(executor, jobs, run, on_pair,
+                                                       stop=lambda: test.verdict() is not None)
+    verdict = test.verdict()
+    conclusion = ({"H1": f"H1 accepted: the candidate is better (elo1 {elo1:g})",
+                   "H0": f"H0 accepted: the candidate is not better than elo0 {elo0:g}"}.get(verdict)
+                  or ("interrupted: run the same command to resume" if interrupted else "no decision within --max-games"))
+    if as_json:
+        elo_block = test.report()
+        from gridfall.arena.sprt import elo_interval
+
+        elo, low, high = elo_interval(test.penta)
+        lower, upper = test.bounds
+        click.echo(json.dumps({"verdict": verdict, "llr": test.llr, "bounds": [lower, upper], "elo": _json_number(elo),
+                               "elo_low": _json_number(low), "elo_high": _json_number(high),
+                               "games": test.wins + test.draws + test.losses, "wins": test.wins, "losses": test.losses,
+                               "draws": test.draws, "penta": test.penta, "db": str(run.path),
+                               "interrupted": interrupted, "report": elo_block}))
+    else:
+        out = console()
+        out.print(Text(test.report()))
+        out.print(conclusion)
+    sys.exit(exit_code(interrupted))

@@ -1,0 +1,90 @@
+"""Connect Four game pairs as arena jobs: two programs, one opening, seats swapped.
+
+A :class:`PairJob` is everything a worker needs to play a pair (it is pickled to Dask workers):
+the two programs as the user gave them (a built-in agent name is turned into a command on the
+worker, where ``python`` and gridfall may live elsewhere), the opening, the limits and the
+seeds.  :func:`play_pair` plays it; :func:`game_rows` turns its records into database rows.
+
+Openings are the first ``plies`` moves, drawn from the run's seed and the pair's number, so the
+schedule of a run is a function of its settings (what lets a run resume) and both games of a
+pair start from the same position.  With ``plies`` 0 the bots play the whole game, STEAL
+included; with 1 the second seat still decides whether to steal.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass
+
+from gridfall.arena.database import GameRow
+from gridfall.arena.limits import Limits
+from gridfall.connect4.agents import AGENT_NAMES
+from gridfall.connect4.codingame import GameRecord, referee_game
+from gridfall.connect4.rules import Game
+
+
+def bot_command(spec: str, seed: int) -> str:
+    """A built-in agent name (``gridfall``, ``mcts``, ``alphabeta:4``) as a bot command; any other
+    text is a command already."""
+    if spec.partition(":")[0] in AGENT_NAMES:
+        return f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}"
+    return spec
+
+
+def opening(seed: int, number: int, plies: int) -> tuple[int, ...]:
+    """The ``plies`` first moves of pair ``number``: random columns, never a STEAL."""
+    rng = random.Random(f"gridfall opening {seed} {number}")
+    game = Game(steal=True)
+    moves = []
+    for _ in range(plies):
+        column = rng.choice([a for a in game.legal_actions() if a >= 0])
+        game.apply_action(column)
+        moves.append(column)
+    return tuple(moves)
+
+
+@dataclass(frozen=True)
+class PairJob:
+    """Pair ``number`` of a run: ``specs[0]`` moves first in game 0, ``specs[1]`` in game 1."""
+
+    key: str
+    names: tuple[str, str]
+    specs: tuple[str, str]
+    opening: tuple[int, ...]
+    limits: Limits
+    seed: int  # the built-in bots' seed: seed for game 0, seed + 1 for game 1
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.names[0]} vs {self.names[1]})"
+
+
+def play_pair(job: PairJob) -> list[GameRecord]:
+    """Both games of the pair, seats swapped."""
+    records = []
+    for game in (0, 1):
+        order = (0, 1) if game == 0 else (1, 0)
+        commands = tuple(bot_command(job.specs[i], job.seed + game) for i in order)
+        names = tuple(job.names[i] for i in order)
+        records.append(referee_game(commands, names, job.limits, opening=job.opening))
+    return records
+
+
+def game_rows(job: PairJob, records: list[GameRecord]) -> list[GameRow]:
+    """The database rows of a played pair."""
+    rows = []
+    for game, record in enumerate(records):
+        order = (0, 1) if game == 0 else (1, 0)
+        rows.append(GameRow(
+            job=f"{job.key} game {game}", game="connect4", commands=[job.specs[i] for i in order],
+            seats=list(record.seats), moves=record.moves, result={"winner": record.winner, "opening": record.opening},
+            reason=record.reason, times=record.times, messages=record.messages))
+    return rows
+
+
+def points_of(row: GameRow, name: str) -> float:
+    """The named program's points in a stored game: 1, 1/2 or 0."""
+    winner = row.result["winner"]
+    if winner is None:
+        return 0.5
+    return 1.0 if row.seats[winner] == name else 0.0

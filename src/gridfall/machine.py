@@ -1,0 +1,23 @@
+"""The machine a measurement ran on: printed under every results table and campaign line."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine_line() -> str:
+    """CPU, cores, Python and date."""
+    return f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}; {time.strftime('%Y-%m-%d')}"

@@ -1,0 +1,191 @@
+"""``gridfall samegame campaign``: the coordinator of an offline campaign (see :mod:`.campaign`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gridfall.arena.executor import WAIT, JobFailed, drive
+from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
+from gridfall.arena.signals import exit_code
+from gridfall.cli_options import console, with_help
+
+# nrpa alone shares its time between the two most common colours kept for last; a round with the
+# third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.  spare=2 lets the
+# kept colour give up pairs: +1.4% at 120 s a board; colour_rate=0.3 learns colour-phase weights as
+# well: +1.8% more (docs/samegame-experiments.md).
+DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:colour_rate=0.3,mcbs:300"
+
+
+@click.command()
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The board set.")
+@click.option("--boards", default="", help="Board numbers of the set, comma separated (default: all).")
+@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
+              help="ALGO:SECONDS[:KEY=VALUE...],... run on each board in order (e.g. nrpa:300:tabu_rank=2); "
+                   'an empty --rounds "" only writes the results file.')
+@click.option("--fresh", is_flag=True, help="Search from scratch instead of continuing from the stored best line.")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Search threads for each board (boards run side by side, --workers at once).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--passes", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Go over the boards this many times, new seeds each pass, each continuing from the last.")
+@click.option("--store", "store_path", required=True, type=click.Path(dir_okay=False),
+              help="The solution store that keeps each board's best line.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write the results file here; the campaign lines of the file it replaces are kept below the new one.")
+@click.option("--note", default="", help="Words added to this campaign's line in the results file.")
+@run_options
+@with_help(RUN_NOTES)
+def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path, out, note, db, workers, cluster):
+    """An offline campaign: long searches on the boards of a set, best lines kept in a store.
+
+    Each board pass runs the rounds on one board in order, each continuing
+    from the best line so far (the store's), boards side by side.  Prints
+    each round (the score, the four largest groups its line removed: did it
+    gather a second colour?, the board's best) and, on a local run, each score
+    that beats the stored best while a round runs.  Writes the results file
+    after every board pass that improved a line and at the end, then prints
+    the set's total as the rules replay it.  Ctrl-C or SIGTERM stops every
+    search within a second: the lines found so far are stored and written,
+    and the same command again resumes with the board passes not yet done.
+    """
+    from gridfall.samegame.boards import load_board, set_specs
+    from gridfall.samegame.campaign import BoardPass, parse_rounds, play_board_pass, round_line, stop_local_searches
+    from gridfall.samegame.results_file import earlier_campaigns, write_results
+    from gridfall.samegame.store import SolutionStore, StoreError
+
+    try:
+        planned = parse_rounds(rounds)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--rounds") from None
+    specs = set_specs(set_name)
+    try:
+        numbers = [int(b) for b in boards.split(",")] if boards else list(range(1, len(specs) + 1))
+    except ValueError:
+        raise click.BadParameter(f"{boards!r}: expected board numbers like 1,2,5", param_hint="--boards") from None
+    bad = [n for n in numbers if not 1 <= n <= len(specs)]
+    if bad:
+        raise click.BadParameter(f"{bad[0]}: the {set_name} set has boards 1 to {len(specs)}", param_hint="--boards")
+    if out and os.path.exists(out):
+        try:
+            earlier_campaigns(out, "")
+        except (OSError, UnicodeDecodeError) as e:
+            raise click.BadParameter(f"{out}: cannot read the results file it would replace: {e}", param_hint="--out")
+    try:
+        store = SolutionStore(store_path)
+    except StoreError as e:
+        raise click.BadParameter(str(e), param_hint="--store") from None
+    say = console()
+    line = campaign_line(rounds, threads, seed, passes, boards, note)
+
+    def results(progress: str) -> None:
+        if out:
+            write_results(store, out, set_name, line, progress)
+            say.print(f"wrote {out}")
+
+    if not planned:  # only the results file
+        print_total(store, specs, set_name, say)
+        results("")
+        return
+    settings = {"set": set_name, "boards": numbers, "rounds": [r.text() for r in planned], "fresh": fresh,
+                "threads": threads, "seed": seed, "passes": passes}
+    run = open_run(db, "samegame campaign", settings)
+    done = run.done()
+    state = {"improved": False, "finished": len(done), "busy": set()}
+    total_jobs = passes * len(numbers)
+    executor = open_executor(workers, cluster)
+    local = executor.local
+
+    def board_passes():
+        for p in range(passes):
+            for number in numbers:
+                spec = specs[number - 1]
+                key = f"pass {p + 1} {spec}"
+                if key in done:
+                    continue
+                while spec in state["busy"]:  # its last pass is under way: this one continues from it
+                    yield WAIT
+                entry = store.best(load_board(spec))
+                state["busy"].add(spec)
+                yield BoardPass(key, spec, tuple(planned), (seed + 1000 * p) * 1000, threads,
+                                entry.moves if entry and not fresh else None, entry.score if entry else None,
+                                fresh, local)
+
+    def finished(job, result):
+        state["busy"].discard(job.spec)
+        board = load_board(job.spec)
+        improved = False
+        for r in result.rounds:
+            if store.offer(board, list(_cells(r.moves)), algo=r.how, seconds=r.seconds, seed=r.seed):
+                improved = True
+        best = store.best(board)
+        if not local:
+            for r in result.rounds:
+                say.print(round_line(job.spec, r, best.score if best else r.score, False))
+        state["improved"] |= improved
+        if result.stopped:
+            say.print(f"{job.spec}: stopped; the round under way stored its best line so far")
+            return
+        from gridfall.arena.database import GameRow
+
+        run.add(GameRow(job=job.key, game="samegame", commands=[r.how for r in result.rounds], seats=[job.spec],
+                        moves=best.moves if best else "", result={"scores": [r.score for r in result.rounds],
+                                                                  "best": best.score if best else None},
+                        reason="ok", times=[round(r.took, 2) for r in result.rounds],
+                        messages=[round_line(job.spec, r, best.score, False) for r in result.rounds]))
+        state["finished"] += 1
+        if improved and state["finished"] < total_jobs:
+            results(f", last written after {state['finished']} of {total_jobs} board passes ({job.key})")
+
+    say.print(f"campaign: {len(numbers)} boards x {passes} pass(es), {len(planned)} rounds each "
+              f"({len(done)} board passes stored in {run.path}), {executor.describe()}")
+    try:
+        interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_local_searches)
+    except JobFailed as e:
+        raise click.ClickException(f"a board pass failed: {e} (the lines found so far are in the store)")
+    finally:
+        executor.close()
+    print_total(store, specs, set_name, say)
+    if interrupted:
+        where = f", stopped after {state['finished']} of {total_jobs} board passes"
+        if state["improved"]:
+            results(where)
+        else:
+            say.print(f"no board improved; {out or 'no results file'} left as it was")
+        say.print(f"{where[2:]}; the lines found so far are stored; run the same command to resume")
+        sys.exit(exit_code(True))
+    if state["improved"]:
+        results("")
+    else:
+        say.print(f"no board improved; {out or 'no results file'} left as it was")
+
+
+def _cells(text: str):
+    from gridfall.samegame.line import Line
+
+    return Line.from_text(text) if text else []
+
+
+def campaign_line(rounds: str, threads: int, seed: int, passes: int, boards: str, note: str) -> str:
+    """This campaign's line in the results file, without how far it has got."""
+    from gridfall.machine import machine_line
+
+    named = (f" --passes {passes}" if passes > 1 else "") + (f" --boards {boards}" if boards else "")
+    return (f"# campaign: gridfall samegame campaign --rounds {rounds} --threads {threads} --seed {seed}{named} "
+            f"({machine_line()})" + (f", {note}" if note else ""))
+
+
+def print_total(store, specs: list[str], set_name: str, say) -> None:
+    """Print the set's total as the rules of record replay the stored lines."""
+    from gridfall.samegame import rules
+    from gridfall.samegame.boards import load_board
+
+    total = 0
+    for spec in specs:
+        entry = store.best(load_board(spec))
+        if entry is not None:
+            total += rules.judge(load_board(spec), rules.split_one_turn(entry.moves), strict=True).score
+    say.print(f"total over the {set_name} boards in the store, replayed by the rules: {total}")

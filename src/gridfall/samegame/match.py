@@ -1,0 +1,53 @@
+"""SameGame boards as arena jobs: one bot program on one board, under the referee.
+
+A :class:`BoardJob` is everything a worker needs (it is pickled to Dask workers): the bot as the
+user gave it (``gridfall`` is turned into a command on the worker), the board spec, the flavour
+and the limits.  :func:`play_board` plays it and returns the database row.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from gridfall.arena.database import GameRow
+from gridfall.arena.limits import Limits
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.codingame import referee_game
+from gridfall.samegame.rules import action_text
+
+BUILT_IN = ("gridfall",)
+
+
+def bot_command(spec: str, one_turn: bool, seed: int) -> str:
+    """``gridfall`` (gridfall's bot, no solution store: it searches) as a command; any other text
+    is a command already."""
+    if spec == "gridfall":
+        return (f"{sys.executable} -m gridfall samegame bot --no-store --seed {seed}"
+                + (" --one-turn" if one_turn else ""))
+    return spec
+
+
+@dataclass(frozen=True)
+class BoardJob:
+    key: str
+    board: str  # a board spec
+    name: str
+    spec: str
+    one_turn: bool
+    limits: Limits
+    seed: int
+
+    def __str__(self) -> str:
+        return f"{self.name} on {self.board}"
+
+
+def play_board(job: BoardJob) -> GameRow:
+    command = bot_command(job.spec, job.one_turn, job.seed)
+    record = referee_game(command, load_board(job.board), job.board, one_turn=job.one_turn, limits=job.limits)
+    reason = record.outcome + (f": {record.detail}" if record.detail else "")
+    return GameRow(job=job.key, game="samegame", commands=[job.spec], seats=[job.name],
+                   moves=[action_text(x, y) for x, y in record.moves],
+                   result={"score": record.score if record.ok else 0, "played": record.score, "ok": record.ok,
+                           "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn},
+                   reason=reason, times=record.times, messages=record.messages)

@@ -1,0 +1,51 @@
+"""The results file a campaign writes: its campaign line, the history of earlier ones, the lines.
+
+The file is rewritten whole (a new file replaces the old one, so a reader sees the old file or
+the new one, never a part) under an exclusive lock: two campaigns run side by side into one file
+on one store both keep their lines.  The campaign lines of the file it replaces are carried
+below the new one (:func:`~gridfall.samegame.store.campaign_history`), so the file keeps the
+history of every campaign behind its lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; campaigns side by side should write different files there
+    fcntl = None
+
+from gridfall.samegame.store import SolutionStore, campaign_history
+
+
+@contextlib.contextmanager
+def locked(path: str):
+    """Hold an exclusive lock on ``path``.lock while rewriting ``path`` (where the OS has flock)."""
+    with open(f"{path}.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def earlier_campaigns(path: str, campaign: str) -> list[str]:
+    """The campaign lines of the results file at ``path``, as they follow a newer one, without
+    ``campaign`` itself (its line from an earlier write, whatever progress it gave)."""
+    own = "# before it: " + campaign[2:]
+    with open(path) as old:
+        return [line for line in campaign_history(old.read()) if not line.startswith((own + ",", own + ";"))]
+
+
+def write_results(store: SolutionStore, path: str, set_name: str, campaign: str, progress: str) -> None:
+    """Rewrite the results file at ``path`` from the store: this campaign's line (with
+    ``progress``, empty once it is done) above the campaign lines of the file it replaces."""
+    line = f"{campaign}{progress}; each board's line below names the round that found it"
+    with locked(path):
+        history = earlier_campaigns(path, campaign) if os.path.exists(path) else []
+        partial = f"{path}.{os.getpid()}.tmp"
+        with open(partial, "w") as results:
+            for text in [line, *history]:
+                results.write(text + "\n")
+            store.export_results(results, set_name)
+        os.replace(partial, path)

@@ -1,0 +1,30 @@
+"""A Connect Four bot for the arena tests: always the same rule, so games are reproducible.
+
+python3 pick.py first|centre|last [DELAY_SECONDS]: the lowest, most central or highest open
+column (never STEAL), after sleeping DELAY_SECONDS each turn; its message looks like markup and
+SQL, which the arena must store and show as plain text.
+"""
+
+import sys
+import time
+
+rule = sys.argv[1]
+delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+sys.stdin.readline()  # myId oppId
+while True:
+    turn = sys.stdin.readline()
+    if not turn:
+        break
+    for _ in range(7):
+        sys.stdin.readline()
+    columns = [int(sys.stdin.readline()) for _ in range(int(sys.stdin.readline()))]
+    sys.stdin.readline()  # the opponent's last action
+    columns = [c for c in columns if c >= 0]
+    if rule == "first":
+        choice = min(columns)
+    elif rule == "last":
+        choice = max(columns)
+    else:
+        choice = min(columns, key=lambda c: (abs(c - 4), c))
+    time.sleep(delay)
+    print(f"{choice} [bold]{rule}[/bold]'); DROP TABLE games; --", flush=True)

@@ -1,0 +1,77 @@
+"""``gridfall samegame compare`` and ``gridfall match3 compare``: both bots on the same boards,
+stored, and judged by the paired bootstrap."""
+
+import sqlite3
+import sys
+import textwrap
+
+from tests.arena.arena_cli import gridfall, gridfall_json
+
+SAMEGAME_BOT = '''
+import sys
+from gridfall.samegame import rules
+RULE = sys.argv[1]
+while True:
+    rows = [sys.stdin.readline() for _ in range(15)]
+    if not rows[-1]:
+        break
+    board = rules.Board.from_rows([[int(v) for v in r.split()] for r in rows])
+    groups = board.groups()
+    g = max(groups, key=lambda g: g.size) if RULE == "largest" else min(groups, key=lambda g: (g.size, g.x, g.y))
+    print(g.x, g.y, "<b>" + RULE + "</b>", flush=True)
+'''
+
+
+def _samegame_bots(tmp_path):
+    path = tmp_path / "rule_bot.py"
+    path.write_text(textwrap.dedent(SAMEGAME_BOT))
+    return [f"largest={sys.executable} {path} largest", f"smallest={sys.executable} {path} smallest"]
+
+
+def test_samegame_compare_says_which_bot_is_better_and_stores_each_board(tmp_path):
+    largest, smallest = _samegame_bots(tmp_path)
+    db = tmp_path / "compare.sqlite"
+    boards = [f"tuning:{n}" for n in range(1, 7)]
+    out = gridfall_json("samegame", "compare", "--bot", largest, "--bot", smallest, *boards, "--db", str(db),
+                        "--workers", "2", "--turn-ms", "2000")
+    comparison = out["comparison"]
+    # taking the smallest group first lets the others grow: it wins on these boards
+    assert comparison["losses"] >= 5 and comparison["verdict"].startswith("smallest is better")
+    assert comparison["high"] < 0
+    rows = sqlite3.connect(db).execute("SELECT job, seats, moves, result, messages FROM games").fetchall()
+    assert len(rows) == 12 and all("<b>" in messages for *_, messages in rows)
+    # resuming plays nothing again, and the text output names the verdict
+    again = gridfall("samegame", "compare", "--bot", largest, "--bot", smallest, *boards, "--db", str(db),
+                     "--turn-ms", "2000")
+    assert again.returncode == 0 and "smallest is better" in again.stdout
+
+
+def test_two_equal_bots_cannot_be_told_apart(tmp_path):
+    largest, _ = _samegame_bots(tmp_path)
+    twin = largest.replace("largest=", "twin=", 1)
+    out = gridfall_json("samegame", "compare", "--bot", largest, "--bot", twin, "tuning:1", "tuning:2", "tuning:3",
+                        "--db", str(tmp_path / "c.sqlite"), "--workers", "2", "--turn-ms", "2000")
+    assert out["comparison"]["ties"] == 3 and "cannot tell" in out["comparison"]["verdict"]
+
+
+def test_match3_compare_over_seeds(tmp_path):
+    for agent in ("fast", "greedy"):
+        assert gridfall("match3", "export", str(tmp_path / f"{agent}.py"), "--agent", agent).returncode == 0
+    out = gridfall_json("match3", "compare", "--bot", f"fast={tmp_path / 'fast.py'}", "--bot",
+                        f"greedy={tmp_path / 'greedy.py'}", "--seeds", "1-4", "--db", str(tmp_path / "m.sqlite"),
+                        "--workers", "2")
+    assert out["measure"] == "log2(1 + total)"
+    assert len(out["seeds"]) == 4 and all(s["fast"]["ok"] and s["greedy"]["ok"] for s in out["seeds"])
+    assert out["comparison"]["wins"] + out["comparison"]["ties"] + out["comparison"]["losses"] == 4
+
+
+def test_bad_compare_arguments_are_usage_errors(tmp_path):
+    real = tmp_path / "real.py"
+    real.write_text("def suggest(board):\n    return 1, 1, 'Q'\n")
+    for args, words in [(["samegame", "compare", "--bot", "a=x", "tuning:1"], "exactly two"),
+                        (["samegame", "compare", "--bot", "a=x", "--bot", "a=y", "tuning:1"], "both bots are named"),
+                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "nowhere:3"], "BOARDS"),
+                        (["match3", "compare", "--bot", "a=missing.py", "--bot", "b=missing.py"], "is not a file"),
+                        (["match3", "compare", "--bot", f"a={real}", "--bot", f"b={real}", "--seeds", "one"], "seeds")]:
+        done = gridfall(*args)
+        assert done.returncode == 2 and words in done.stderr, (args, done.stderr)

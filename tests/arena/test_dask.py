@@ -1,0 +1,77 @@
+"""Arena runs on a real Dask cluster (a LocalCluster: a scheduler and worker processes on
+loopback) give the results of the local pool, and a killed worker costs only its jobs in flight."""
+
+import os
+import signal
+import sqlite3
+import time
+
+from tests.adapters.extras import need
+from tests.arena.arena_cli import gridfall_json, pick
+
+distributed = need("distributed", "dask")
+
+FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
+
+
+def _games(db):
+    return sorted(sqlite3.connect(db).execute("SELECT job, seats, moves, result FROM games").fetchall())
+
+
+def _league(db, where):
+    # deterministic bots (fixed rules, and alphabeta at a fixed depth): the same seeds, the same games
+    return ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", f"centre={pick('centre')}",
+            "--bot", "alphabeta:2", "--games", "8", "--seed", "4", "--db", str(db), *FAST, *where]
+
+
+def test_a_league_on_a_dask_local_cluster_plays_the_local_pools_games(tmp_path):
+    local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
+    dask = gridfall_json(*_league(tmp_path / "dask.sqlite", ["--cluster", "local:2"]))
+    assert _games(tmp_path / "local.sqlite") == _games(tmp_path / "dask.sqlite")
+    assert local["leaderboard"] == dask["leaderboard"]
+
+
+def test_a_killed_worker_costs_only_its_jobs_in_flight(tmp_path):
+    from gridfall.arena.executor import DaskExecutor, drive
+    from gridfall.arena.limits import Limits
+    from gridfall.connect4.match import PairJob, opening, play_pair
+
+    limits = Limits(3.0, 1.0)
+    jobs = [PairJob(f"pair {k}", ("a", "b"), (pick("first", 0.01), pick("centre", 0.01)), opening(1, k, 2), limits, k)
+            for k in range(12)]
+    expected = {job.key: [r.moves for r in play_pair(job)] for job in jobs[:3]}
+    executor = DaskExecutor("local:2")
+    try:
+        pids = list(executor.client.run(os.getpid).values())
+        results = {}
+        killed = []
+
+        def on_result(job, records):
+            results[job.key] = [r.moves for r in records]
+            if len(results) == 2 and not killed:  # a pair is in flight on each worker: kill one worker
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(time.monotonic())
+
+        interrupted = drive(executor, iter(jobs), play_pair, on_result)
+    finally:
+        executor.close()
+    assert not interrupted and killed
+    assert sorted(results) == sorted(job.key for job in jobs)  # every pair finished, none lost
+    for key, moves in expected.items():
+        assert results[key] == moves
+    assert all(len(r) == 2 for r in results.values())
+
+
+def test_a_campaign_on_a_dask_local_cluster_finds_the_local_pools_lines(tmp_path):
+    from tests.arena.arena_cli import gridfall
+
+    def campaign(name, where):
+        done = gridfall("samegame", "campaign", "--set", "tuning", "--boards", "1,2,3", "--rounds",
+                        "beam:60:max_width=8,beam:60:max_width=4", "--passes", "2", "--fresh",
+                        "--store", str(tmp_path / f"{name}.store"), "--db", str(tmp_path / f"{name}.sqlite"), *where)
+        assert done.returncode == 0, done.stderr
+        return sorted(sqlite3.connect(tmp_path / f"{name}.sqlite").execute("SELECT job, moves, result FROM games"))
+
+    local = campaign("local", ["--workers", "2"])
+    dask = campaign("dask", ["--cluster", "local:2"])
+    assert len(local) == 6 and local == dask

@@ -1,0 +1,62 @@
+"""The run database: games survive, settings guard a resume, bad files get clear errors."""
+
+import sqlite3
+
+import pytest
+
+from gridfall.arena.database import GameRow, RunDatabase, RunDatabaseError
+
+
+def _row(job, message="ok"):
+    return GameRow(job=job, game="connect4", commands=["a", "b"], seats=["A", "B"], moves=[4, 4, 3],
+                   result={"winner": 0}, reason="four in a row", times=[0.01, 0.02], messages=[message, ""])
+
+
+def test_rows_round_trip_and_a_job_is_stored_once(tmp_path):
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 4}, command=["gridfall", "x"]) as db:
+        db.add(_row("pair 0 game 0"), _row("pair 0 game 1"))
+        db.add(_row("pair 0 game 0", "second copy"))
+    with RunDatabase(path, "connect4 league", {"games": 4}) as db:
+        rows = db.rows()
+        assert db.done() == {"pair 0 game 0", "pair 0 game 1"}
+        assert db.command == ["gridfall", "x"]
+    assert [r.job for r in rows] == ["pair 0 game 0", "pair 0 game 1"]
+    assert rows[0].moves == [4, 4, 3] and rows[0].result == {"winner": 0} and rows[0].messages == ["ok", ""]
+    assert rows[0].host and rows[0].finished > 0
+
+
+def test_bot_text_is_data_not_sql(tmp_path):
+    evil = "'); DROP TABLE games; -- [bold red]x[/]"
+    with RunDatabase(tmp_path / "run.sqlite", "k", {}) as db:
+        db.add(_row("j", evil))
+        assert db.rows()[0].messages[0] == evil
+
+
+def test_other_settings_are_refused_naming_what_differs(tmp_path):
+    path = tmp_path / "run.sqlite"
+    RunDatabase(path, "connect4 league", {"games": 4, "seed": 1}).close()
+    with pytest.raises(RunDatabaseError, match=r"games: was 4, now 6.*resume"):
+        RunDatabase(path, "connect4 league", {"games": 6, "seed": 1})
+    with pytest.raises(RunDatabaseError, match="holds a 'connect4 league' run"):
+        RunDatabase(path, "connect4 sprt", {"games": 4, "seed": 1})
+
+
+def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
+    with pytest.raises(RunDatabaseError, match="is a directory"):
+        RunDatabase(tmp_path, "k", {})
+    with pytest.raises(RunDatabaseError, match="does not exist"):
+        RunDatabase(tmp_path / "missing" / "run.sqlite", "k", {})
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(b"this is not a database, just text " * 100)
+    with pytest.raises(RunDatabaseError, match="not a gridfall run database"):
+        RunDatabase(corrupt, "k", {})
+
+
+def test_a_row_is_committed_when_add_returns(tmp_path):
+    path = tmp_path / "run.sqlite"
+    db = RunDatabase(path, "k", {})
+    db.add(_row("pair 3 game 0"))
+    # another connection (as after a crash of this process) sees it at once
+    assert sqlite3.connect(path).execute("SELECT job FROM games").fetchall() == [("pair 3 game 0",)]
+    db.close()

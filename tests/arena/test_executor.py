@@ -1,0 +1,62 @@
+"""drive() over the local executor: every result reaches the coordinator, a failing job is named,
+a stop is honoured, and a signal never cuts a result's storing in half."""
+
+import os
+import signal
+import time
+
+import pytest
+
+from gridfall.arena.executor import WAIT, JobFailed, LocalExecutor, drive
+from gridfall.arena.signals import Stopped, signals_held
+
+
+def square(n):
+    time.sleep(0.01)
+    if n == 13:
+        raise ValueError("unlucky")
+    return n * n
+
+
+def test_every_result_reaches_the_coordinator():
+    got = {}
+    assert drive(LocalExecutor(3), range(10), square, lambda job, r: got.__setitem__(job, r)) is False
+    assert got == {n: n * n for n in range(10)}
+
+
+def test_a_job_that_raises_is_named():
+    with pytest.raises(JobFailed, match="13: ValueError: unlucky"):
+        drive(LocalExecutor(2), [12, 13, 14], square, lambda job, r: None)
+
+
+def test_wait_holds_a_job_back_until_one_under_way_finishes():
+    done, order = set(), []
+
+    def jobs():
+        yield 1
+        while 1 not in done:  # 2 continues from 1
+            yield WAIT
+        yield 2
+
+    def keep(job, result):
+        done.add(job)
+        order.append(job)
+
+    drive(LocalExecutor(4), jobs(), square, keep)
+    assert order == [1, 2]
+
+
+def test_stop_starts_no_new_job():
+    got = []
+    drive(LocalExecutor(1), range(100), square, lambda job, r: got.append(job), stop=lambda: len(got) >= 3)
+    assert 3 <= len(got) < 100
+
+
+def test_a_signal_waits_for_the_result_being_kept():
+    kept = []
+    with pytest.raises(Stopped):
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            kept.append("whole")  # reached: the signal waited
+    assert kept == ["whole"]

@@ -1,0 +1,78 @@
+"""``gridfall connect4 league``: a rated league, stored game by game, resumable after a stop."""
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from tests.arena.arena_cli import gridfall, gridfall_json, pick
+
+FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]  # generous: the test bots answer at once
+
+
+def _league(db, games=6, *extra):
+    return ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", f"centre={pick('centre')}",
+            "--bot", "greedy", "--games", str(games), "--db", str(db), "--workers", "2", *FAST, *extra]
+
+
+def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
+    db = tmp_path / "league.sqlite"
+    out = gridfall_json(*_league(db))
+    board = out["leaderboard"]
+    assert {b["name"] for b in board} == {"first", "centre", "greedy"}
+    assert [b["rating"] for b in board] == sorted((b["rating"] for b in board), reverse=True)
+    assert sum(b["games"] for b in board) == 2 * 6
+    assert board[-1]["name"] == "first"  # the lowest open column loses to both others
+    assert all(p["games"] >= 2 for p in out["pairs"])
+    rows = sqlite3.connect(db).execute("SELECT job, seats, moves, times, messages, reason FROM games").fetchall()
+    assert len(rows) == 6
+    job, seats, moves, times, messages, reason = rows[0]
+    assert "game" in job and reason
+    assert "DROP TABLE games" in messages  # the bots' words, stored as data
+
+
+def test_the_same_command_resumes_and_other_settings_are_refused(tmp_path):
+    db = tmp_path / "league.sqlite"
+    first = gridfall_json(*_league(db, 4))
+    again = gridfall_json(*_league(db, 4))  # every game is stored: nothing is played again
+    assert again["leaderboard"] == first["leaderboard"]
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] == 4
+    refused = gridfall(*_league(db, 8))
+    assert refused.returncode == 2
+    assert "games: was 4, now 8" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_again(tmp_path):
+    db = tmp_path / "league.sqlite"
+    args = ["connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",
+            "--games", "16", "--db", str(db), "--workers", "2", *FAST]
+    process = subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    stored = 0
+    while time.monotonic() < deadline and stored < 4:
+        time.sleep(0.2)
+        try:
+            stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+        except sqlite3.OperationalError:
+            pass
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    kept = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+    assert 4 <= kept < 16
+    finished = gridfall_json(*args)
+    jobs = [job for (job,) in sqlite3.connect(db).execute("SELECT job FROM games")]
+    assert len(jobs) == len(set(jobs)) == 16
+    assert sum(b["games"] for b in finished["leaderboard"]) == 32
+
+
+def test_bad_bots_are_usage_errors():
+    for args, words in [(["--bot", "x=python3 a.py"], "at least two bots"),
+                        (["--bot", "greedy", "--bot", "greedy"], "given twice"),
+                        (["--bot", "greedy", "--bot", "wizard"], "NAME=COMMAND"),
+                        (["--bot", "greedy", "--bot", "alphabeta:99"], "depth"),
+                        (["--bot", "greedy", "--bot", "random", "--games", "5"], "even")]:
+        done = gridfall("connect4", "league", *args)
+        assert done.returncode == 2 and words in done.stderr, (args, done.stderr)

@@ -1,0 +1,37 @@
+"""League schedules: fixed by their settings, fair to every bot."""
+
+import itertools
+
+import pytest
+
+from gridfall.arena.schedule import schedule
+
+
+def test_fewest_games_first_keeps_the_bots_level_and_meets_everyone():
+    plan = schedule(5, 40, "fewest", seed=3)
+    games = [0] * 5
+    for i, j in plan:
+        assert i != j
+        games[i] += 2
+        games[j] += 2
+    assert max(games) - min(games) <= 2
+    met = {frozenset(p) for p in plan}
+    assert met == {frozenset(p) for p in itertools.combinations(range(5), 2)}
+
+
+def test_a_schedule_is_a_function_of_its_settings():
+    assert schedule(4, 30, "fewest", seed=7) == schedule(4, 30, "fewest", seed=7)
+    assert schedule(4, 30, "fewest", seed=7) != schedule(4, 30, "fewest", seed=8)
+    # a longer league starts with the shorter one's pairs: a resumed run with more games keeps its start
+    assert schedule(4, 50, "round-robin")[:30] == schedule(4, 30, "round-robin")
+
+
+def test_round_robin_cycles_through_every_pairing():
+    assert schedule(3, 7, "round-robin") == [(0, 1), (0, 2), (1, 2), (0, 1), (0, 2), (1, 2), (0, 1)]
+
+
+def test_bad_settings():
+    with pytest.raises(ValueError, match="two bots"):
+        schedule(1, 3)
+    with pytest.raises(ValueError, match="unknown matchmaking"):
+        schedule(3, 3, "swiss")

@@ -1,0 +1,36 @@
+"""``gridfall connect4 sprt``: plays pairs until the test decides, and prints fishtest's block."""
+
+import sqlite3
+
+from tests.arena.arena_cli import gridfall, gridfall_json, pick
+
+FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
+
+
+def test_a_much_stronger_candidate_is_accepted_and_the_counts_add_up(tmp_path):
+    db = tmp_path / "sprt.sqlite"
+    # greedy blocks the column that the lowest-column bot stacks, and wins every game
+    out = gridfall_json("connect4", "sprt", "--new", "greedy", "--base", pick("first"), "--elo0", "0",
+                        "--elo1", "50", "--db", str(db), "--workers", "2", *FAST)
+    assert out["verdict"] == "H1"
+    assert out["llr"] >= out["bounds"][1]
+    assert out["games"] == 2 * sum(out["penta"]) == out["wins"] + out["draws"] + out["losses"]
+    stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+    assert stored >= out["games"]  # pairs in flight when it decided may be stored too
+    again = gridfall_json("connect4", "sprt", "--new", "greedy", "--base", pick("first"), "--elo0", "0",
+                          "--elo1", "50", "--db", str(db), "--workers", "2", *FAST)
+    assert again["verdict"] == "H1" and again["games"] == out["games"]  # decided from the stored games
+
+
+def test_the_block_and_bad_settings():
+    done = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--elo0", "10", "--elo1", "0")
+    assert done.returncode == 2 and "elo1" in done.stderr
+
+
+def test_the_printed_block(tmp_path):
+    done = gridfall("connect4", "sprt", "--new", pick("first"), "--base", "greedy", "--elo1", "100",
+                    "--db", str(tmp_path / "s.sqlite"), "--workers", "2", *FAST)
+    assert done.returncode == 0, done.stderr
+    for label in ("Elo:", "LLR:", "Games:", "Penta: ["):
+        assert label in done.stdout
+    assert "accepted" in done.stdout
