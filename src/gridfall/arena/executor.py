@@ -64,6 +64,10 @@ class LocalExecutor:
     def result(self, handle):
         return handle.result()
 
+    def finished(self, handle) -> bool:
+        """Done with a result (not cancelled, not failed)."""
+        return handle.done() and not handle.cancelled() and handle.exception() is None
+
     def cancel(self, handles: list) -> None:
         for handle in handles:
             handle.cancel()
@@ -125,6 +129,10 @@ class DaskExecutor:
     def result(self, handle):
         return handle.result()
 
+    def finished(self, handle) -> bool:
+        """Done with a result (not cancelled, not failed)."""
+        return handle.status == "finished"
+
     def cancel(self, handles: list) -> None:
         if handles:
             self.client.cancel(handles)
@@ -175,6 +183,8 @@ def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: C
                 for handle in executor.wait_some(list(pending)):
                     _deliver(executor, pending, handle, on_result)
         except KeyboardInterrupt:
+            for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
+                _deliver(executor, pending, handle, on_result)
             if drain is None or not executor.local:
                 executor.cancel(list(pending))
                 return True
@@ -186,11 +196,12 @@ def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: C
 
 
 def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:
-    job = pending.pop(handle)
-    try:
-        result = executor.result(handle)
-    except Exception as e:
-        executor.cancel(list(pending))
-        raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
-    with signals_held():  # a stop waits until the result is kept
+    """Take a finished job out of ``pending`` and keep its result: a stop waits until it is kept."""
+    with signals_held():
+        job = pending.pop(handle)
+        try:
+            result = executor.result(handle)
+        except Exception as e:
+            executor.cancel(list(pending))
+            raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
         on_result(job, result)

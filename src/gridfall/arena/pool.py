@@ -44,6 +44,10 @@ def _run(jobs, work, workers, on_done):
                     on_done(i, results[i])
     except KeyboardInterrupt:
         interrupted = True
+        for future, i in list(pending.items()):  # finished before the stop but not yet collected: kept
+            if future.done() and not future.cancelled() and future.exception() is None:
+                results[i] = future.result()
+                del pending[future]
         for future in pending:
             future.cancel()
         kill_all()
