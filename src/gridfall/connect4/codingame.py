@@ -79,16 +79,16 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
     bots: list[BotProcess | None] = [None, None]
     slowest = [0.0, 0.0]
     try:
-        for seat in (0, 1):
-            try:
-                bots[seat] = BotProcess(commands[seat])
-            except BotFailure as e:
-                record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
-                return record
         previous = opening[-1] if opening else -1
         first = [True, True]
         while not game.is_terminal():
             seat = game.current_player()
+            if bots[seat] is None:  # started at its first turn: a bot's start-up is inside that turn,
+                try:  # and two bots starting at once would slow each other's
+                    bots[seat] = BotProcess(commands[seat])
+                except BotFailure as e:
+                    record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
+                    return record
             limit = limits.first_turn if first[seat] else limits.turn
             try:
                 line, took = bots[seat].ask(turn_input(game, seat, first[seat], previous), limit)
