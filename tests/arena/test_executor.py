@@ -54,9 +54,8 @@ def test_stop_starts_no_new_job():
 
 def test_a_signal_waits_for_the_result_being_kept():
     kept = []
-    with pytest.raises(Stopped):
-        with signals_held():
-            os.kill(os.getpid(), signal.SIGTERM)
-            time.sleep(0.05)
-            kept.append("whole")  # reached: the signal waited
+    with pytest.raises(Stopped), signals_held():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)
+        kept.append("whole")  # reached: the signal waited
     assert kept == ["whole"]

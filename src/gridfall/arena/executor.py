@@ -17,6 +17,7 @@ the run database and the solution store, and the workers only send results back.
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
@@ -25,6 +26,7 @@ from gridfall.arena.process import kill_all
 from gridfall.arena.signals import signals_held, stopping_on_signals
 
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
+CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
 
 
 class ExecutorError(Exception):
@@ -43,6 +45,7 @@ class LocalExecutor:
     def __init__(self, workers: int | None = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.pool = ThreadPoolExecutor(max_workers=self.workers)
+        self.cancelled: list = []
 
     def describe(self) -> str:
         return f"{self.workers} local worker{'s' * (self.workers != 1)}"
@@ -71,9 +74,16 @@ class LocalExecutor:
     def cancel(self, handles: list) -> None:
         for handle in handles:
             handle.cancel()
+        self.cancelled += handles
         kill_all()  # the games under way end at once: their bots are killed
 
     def close(self) -> None:
+        """Shut the pool; jobs cancelled while running are ended first (a job that starts another
+        game after its bots were killed gets those killed too), for at most CLOSE_SECONDS."""
+        deadline = time.monotonic() + CLOSE_SECONDS
+        while any(not h.done() for h in self.cancelled) and time.monotonic() < deadline:
+            kill_all()
+            wait_futures(self.cancelled, timeout=0.05)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 

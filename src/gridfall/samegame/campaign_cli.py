@@ -53,7 +53,13 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     and the same command again resumes with the board passes not yet done.
     """
     from gridfall.samegame.boards import load_board, set_specs
-    from gridfall.samegame.campaign import BoardPass, parse_rounds, play_board_pass, round_line, stop_local_searches
+    from gridfall.samegame.campaign import (
+        BoardPass,
+        parse_rounds,
+        play_board_pass,
+        round_line,
+        stop_local_searches,
+    )
     from gridfall.samegame.results_file import earlier_campaigns, write_results
     from gridfall.samegame.store import SolutionStore, StoreError
 
