@@ -150,9 +150,16 @@ def test_match3_referee(fault):
 # -- signals: the finished games are printed and kept, nothing is left, exit 128 + the signal ---------
 
 
+def _default_sigint():
+    # a test run started in the background by a non-interactive shell ignores SIGINT, and a child
+    # would inherit that; a referee run by a user in a terminal has Python's Ctrl-C handler
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args, env=None):
     return subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})},
+                            preexec_fn=_default_sigint)
 
 
 def stop_when(run, ready, signum):

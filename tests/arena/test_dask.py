@@ -75,3 +75,42 @@ def test_a_campaign_on_a_dask_local_cluster_finds_the_local_pools_lines(tmp_path
     local = campaign("local", ["--workers", "2"])
     dask = campaign("dask", ["--cluster", "local:2"])
     assert len(local) == 6 and local == dask
+
+
+def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
+    """The multi-machine path of the README: a `dask scheduler`, a `dask worker`, --cluster tcp://."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    scheduler = subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--nworkers", "2", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        out = gridfall_json(*_league(tmp_path / "tcp.sqlite", ["--cluster", address]))
+        assert sum(b["games"] for b in out["leaderboard"]) == 16
+        local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
+        assert _games(tmp_path / "tcp.sqlite") == _games(tmp_path / "local.sqlite")
+        assert out["leaderboard"] == local["leaderboard"]
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
+    from tests.arena.arena_cli import gridfall
+
+    done = gridfall(*_league(tmp_path / "x.sqlite", ["--cluster", "tcp://127.0.0.1:9"]), timeout=120)
+    assert done.returncode == 2 and "no Dask scheduler answered" in done.stderr and "Traceback" not in done.stderr
+    bad = gridfall(*_league(tmp_path / "y.sqlite", ["--cluster", "local:zero"]))
+    assert bad.returncode == 2 and "local:N" in bad.stderr
