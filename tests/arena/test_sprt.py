@@ -38,7 +38,7 @@ def test_it_agrees_with_the_normal_approximation_on_a_large_test():
 def test_the_constrained_maximum_is_the_maximum_by_brute_force():
     counts = [3, 11, 20, 9, 4]
     target = 0.53
-    best = most_likely(counts, target)
+    best = most_likely([c / sum(counts) for c in counts], target)
     assert sum(best) == pytest.approx(1) and sum(a * p for a, p in zip(SCORES, best)) == pytest.approx(target)
 
     def loglik(p):
@@ -54,6 +54,20 @@ def test_the_constrained_maximum_is_the_maximum_by_brute_force():
         p3 = rest - p4
         if p3 > 0 and p4 > 0:
             assert loglik([p0, p1, p2, p3, p4]) <= loglik(best) + 1e-9
+
+
+def test_a_winning_record_is_evidence_for_h1_even_when_no_pair_was_lost():
+    # no pair below 1/2: H0's mean (exactly 1/2) is at the edge of what was observed, H1's inside;
+    # both must be judged on the same (regularised) frequencies, or the ratio is meaningless
+    assert llr([0, 0, 1, 1, 9], 0, 10) > 0
+    assert llr([0, 0, 1, 1, 10], 0, 10) > llr([0, 0, 1, 1, 9], 0, 10)
+    assert llr([9, 1, 1, 0, 0], 0, 10) < 0
+    # the same sign as the normal approximation's
+    counts = [1, 3, 10, 6, 5]
+    n = sum(counts)
+    mean = sum(a * c for a, c in zip(SCORES, counts)) / n
+    s0, s1 = expected_score(0), expected_score(10)
+    assert (llr(counts, 0, 10) > 0) == (2 * mean - s0 - s1 > 0)
 
 
 def test_wald_bounds_and_the_verdicts():
@@ -72,7 +86,7 @@ def test_pairs_are_counted_in_pentanomial_cells_and_games():
     for first, second in [(0, 0), (0, 0.5), (1, 0), (0.5, 0.5), (1, 0.5), (1, 1)]:
         test.add_pair(first, second)
     assert test.penta == [1, 1, 2, 1, 1]
-    assert (test.wins, test.losses, test.draws) == (4, 4, 4)
+    assert (test.games.wins, test.games.losses, test.games.draws) == (4, 4, 4)
     assert [pair_cell(a, b) for a, b in [(0, 0), (0.5, 0), (0.5, 0.5), (1, 0.5), (1, 1)]] == [0, 1, 2, 3, 4]
     text = test.report()
     for label in ("Elo:", "LLR:", "(-2.94, 2.94) [0, 10]", "Games: 12 W: 4 L: 4 D: 4", "Penta: [1, 1, 2, 1, 1]"):

@@ -27,6 +27,15 @@ class MatchScore:
     draws: int = 0
     losses: int = 0
 
+    def add(self, points: float) -> None:
+        """One more game: 1 a win, 1/2 a draw, 0 a loss."""
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses

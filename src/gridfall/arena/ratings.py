@@ -49,22 +49,14 @@ class League:
         ranks = [0, 0] if first_points == 0.5 else [0, 1] if first_points == 1 else [1, 0]
         [[a], [b]] = self.model.rate([[self.ratings[first]], [self.ratings[second]]], ranks=ranks)
         self.ratings[first], self.ratings[second] = a, b
-        for name, points in ((first, first_points), (second, 1 - first_points)):
-            _count(self.scores[name], points)
+        self.scores[first].add(first_points)
+        self.scores[second].add(1 - first_points)
         key, points = ((first, second), first_points) if self.order[first] < self.order[second] \
             else ((second, first), 1 - first_points)
-        _count(self.pairs.setdefault(key, MatchScore()), points)
+        self.pairs.setdefault(key, MatchScore()).add(points)
 
     def standings(self) -> list[Standing]:
         """Best first (by mu - 3 sigma)."""
         table = [Standing(name, r.mu, r.sigma, self.scores[name]) for name, r in self.ratings.items()]
         return sorted(table, key=lambda s: -s.ordinal)
 
-
-def _count(score: MatchScore, points: float) -> None:
-    if points == 1:
-        score.wins += 1
-    elif points == 0:
-        score.losses += 1
-    else:
-        score.draws += 1

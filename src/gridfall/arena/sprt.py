@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from gridfall.arena.elo import MatchScore, elo_from_share
+
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's points per game, by pentanomial cell
 PSEUDO = 1e-3  # the count an empty cell gets when the observed cells cannot reach a hypothesis's mean
 Z95 = 1.959964
@@ -33,35 +35,29 @@ def expected_score(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
-def elo_of(score: float) -> float:
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
 def pair_cell(first: float, second: float) -> int:
     """The pentanomial cell of a pair, from the new engine's points in its two games (1, 1/2 or 0)."""
     return round(2 * (first + second))
 
 
-def _frequencies(counts: list[float], mean: float) -> list[float]:
-    total = sum(counts)
+def frequencies(counts: list[float], means: tuple[float, ...]) -> list[float]:
+    """The observed frequencies, with ``PSEUDO`` in each empty cell when some mean in ``means`` is
+    not strictly between the lowest and the highest score observed (both hypotheses must be judged
+    on the same frequencies, or their likelihoods do not compare)."""
     observed = [a for a, n in zip(SCORES, counts) if n > 0]
-    if not observed or not (min(observed) < mean < max(observed)):
+    if not observed or not all(min(observed) < mean < max(observed) for mean in means):
         counts = [n if n > 0 else PSEUDO for n in counts]
-        total = sum(counts)
+    total = sum(counts)
     return [n / total for n in counts]
 
 
-def most_likely(counts: list[float], mean: float) -> list[float]:
-    """The pentanomial distribution with this mean score that makes ``counts`` most likely."""
-    q = _frequencies(counts, mean)
+def most_likely(q: list[float], mean: float) -> list[float]:
+    """The pentanomial distribution with this mean score that makes frequencies ``q`` most likely
+    (``mean`` strictly between the lowest and the highest score with a frequency)."""
     shifts = [a - mean for a in SCORES]
     # 1 + lam * shift must stay positive on every cell with q > 0: lam lies in (low, high)
-    low = max((-1.0 / d for d, f in zip(shifts, q) if f > 0 and d > 0), default=-1e9)
-    high = min((-1.0 / d for d, f in zip(shifts, q) if f > 0 and d < 0), default=1e9)
+    low = max(-1.0 / d for d, f in zip(shifts, q) if f > 0 and d > 0)
+    high = min(-1.0 / d for d, f in zip(shifts, q) if f > 0 and d < 0)
 
     def slope(lam: float) -> float:  # sum q d / (1 + lam d): decreasing in lam, zero at the optimum
         return sum(f * d / (1.0 + lam * d) for f, d in zip(q, shifts) if f > 0)
@@ -80,8 +76,9 @@ def llr(counts: list[float], elo0: float, elo1: float) -> float:
     """The generalised log-likelihood ratio of H1 (Elo ``elo1``) over H0 (``elo0``)."""
     if sum(counts) == 0:
         return 0.0
-    p0 = most_likely(counts, expected_score(elo0))
-    p1 = most_likely(counts, expected_score(elo1))
+    means = (expected_score(elo0), expected_score(elo1))
+    q = frequencies(counts, means)
+    p0, p1 = (most_likely(q, mean) for mean in means)
     return sum(n * math.log(b / a) for n, a, b in zip(counts, p0, p1) if n > 0)
 
 
@@ -102,7 +99,7 @@ def elo_interval(counts: list[float]) -> tuple[float, float, float]:
     margin = Z95 * math.sqrt(variance / pairs)
     if margin == 0.0:  # every pair the same: the rule of three bounds the score within 3/pairs
         margin = 3.0 / pairs
-    return elo_of(mean), elo_of(mean - margin), elo_of(mean + margin)
+    return elo_from_share(mean), elo_from_share(mean - margin), elo_from_share(mean + margin)
 
 
 @dataclass
@@ -120,18 +117,13 @@ class SPRT:
         if self.elo1 <= self.elo0:
             raise ValueError(f"elo1 must be above elo0 (got elo0 {self.elo0}, elo1 {self.elo1})")
         self.penta = [0, 0, 0, 0, 0]
-        self.wins = self.draws = self.losses = 0
+        self.games = MatchScore()
 
     def add_pair(self, first: float, second: float) -> None:
         """A finished pair: the new engine's points in its two games (1, 1/2 or 0 each)."""
         self.penta[pair_cell(first, second)] += 1
-        for points in (first, second):
-            if points == 1:
-                self.wins += 1
-            elif points == 0:
-                self.losses += 1
-            else:
-                self.draws += 1
+        self.games.add(first)
+        self.games.add(second)
 
     @property
     def llr(self) -> float:
@@ -151,7 +143,7 @@ class SPRT:
         """fishtest's block: Elo with its interval, LLR with bounds, games, pentanomial counts."""
         elo, low, high = elo_interval(self.penta)
         lower, upper = self.bounds
-        games = self.wins + self.draws + self.losses
+        g = self.games
         if math.isfinite(high - low):
             elo_line = f"Elo: {elo:+.2f} ± {(high - low) / 2:.1f} (95%)  [{low:+.1f}, {high:+.1f}]"
         else:
@@ -159,6 +151,6 @@ class SPRT:
         return "\n".join([
             elo_line,
             f"LLR: {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{self.elo0:g}, {self.elo1:g}]",
-            f"Games: {games} W: {self.wins} L: {self.losses} D: {self.draws}",
+            f"Games: {g.games} W: {g.wins} L: {g.losses} D: {g.draws}",
             f"Penta: [{', '.join(str(n) for n in self.penta)}]",
         ])

@@ -294,8 +294,8 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, seed, opening_p
         lower, upper = test.bounds
         click.echo(json.dumps({"verdict": verdict, "llr": test.llr, "bounds": [lower, upper], "elo": _json_number(elo),
                                "elo_low": _json_number(low), "elo_high": _json_number(high),
-                               "games": test.wins + test.draws + test.losses, "wins": test.wins, "losses": test.losses,
-                               "draws": test.draws, "penta": test.penta, "db": str(run.path),
+                               "games": test.games.games, "wins": test.games.wins, "losses": test.games.losses,
+                               "draws": test.games.draws, "penta": test.penta, "db": str(run.path),
                                "interrupted": interrupted, "report": elo_block}))
     else:
         out = console()
