@@ -19,10 +19,11 @@ from gridfall.arena.sprt import (
 
 
 def test_with_only_lost_and_won_pairs_it_is_the_textbook_binary_sprt():
-    # pairs either LL or WW: the constrained distribution can only be (1 - s, 0, 0, 0, s)
+    # pairs either LL or WW: the constrained distribution can only be (1 - s, 0, 0, 0, s), up to
+    # the 1e-3 counts the empty cells get
     s0, s1 = expected_score(0), expected_score(10)
     by_hand = 10 * math.log((1 - s1) / (1 - s0)) + 14 * math.log(s1 / s0)
-    assert llr([10, 0, 0, 0, 14], 0, 10) == pytest.approx(by_hand, rel=1e-9)
+    assert llr([10, 0, 0, 0, 14], 0, 10) == pytest.approx(by_hand, rel=2e-3)
 
 
 def test_it_agrees_with_the_normal_approximation_on_a_large_test():

@@ -14,9 +14,9 @@ new engine is ``elo1`` better) is accepted above the upper one, H0 below the low
 The distribution of largest likelihood with a given mean ``s`` is ``p_i = q_i / (1 + lam (a_i - s))``,
 ``q`` the observed frequencies and ``a_i`` the five scores per game (0, 1/4, 1/2, 3/4, 1): the
 Lagrange condition of maximising ``sum q log p`` under ``sum p = 1`` and ``sum p a = s``.  ``lam`` is
-found by bisection (the condition is monotone in it).  When ``s`` is not strictly between the
-lowest and the highest score observed there is no such distribution; the empty cells then get a
-small count (``PSEUDO``), as is usual early in a test.
+found by bisection (the condition is monotone in it).  As in fishtest, every empty cell first
+gets a small count (``PSEUDO``), so that such a distribution exists for any mean in (0, 1) and
+both hypotheses are judged on the same frequencies.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from gridfall.arena.elo import MatchScore, elo_from_share
 
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's points per game, by pentanomial cell
-PSEUDO = 1e-3  # the count an empty cell gets when the observed cells cannot reach a hypothesis's mean
+PSEUDO = 1e-3  # the count an empty cell gets (fishtest's regularisation)
 Z95 = 1.959964
 
 
@@ -40,15 +40,12 @@ def pair_cell(first: float, second: float) -> int:
     return round(2 * (first + second))
 
 
-def frequencies(counts: list[float], means: tuple[float, ...]) -> list[float]:
-    """The observed frequencies, with ``PSEUDO`` in each empty cell when some mean in ``means`` is
-    not strictly between the lowest and the highest score observed (both hypotheses must be judged
-    on the same frequencies, or their likelihoods do not compare)."""
-    observed = [a for a, n in zip(SCORES, counts) if n > 0]
-    if not observed or not all(min(observed) < mean < max(observed) for mean in means):
-        counts = [n if n > 0 else PSEUDO for n in counts]
+def frequencies(counts: list[float]) -> tuple[float, list[float]]:
+    """(N, frequencies): fishtest's regularisation first, an empty cell counts ``PSEUDO``, so that
+    every hypothesis's mean lies strictly between the lowest and the highest score."""
+    counts = [n if n > 0 else PSEUDO for n in counts]
     total = sum(counts)
-    return [n / total for n in counts]
+    return total, [n / total for n in counts]
 
 
 def most_likely(q: list[float], mean: float) -> list[float]:
@@ -73,13 +70,13 @@ def most_likely(q: list[float], mean: float) -> list[float]:
 
 
 def llr(counts: list[float], elo0: float, elo1: float) -> float:
-    """The generalised log-likelihood ratio of H1 (Elo ``elo1``) over H0 (``elo0``)."""
+    """The generalised log-likelihood ratio of H1 (Elo ``elo1``) over H0 (``elo0``):
+    ``N sum_i q_i log(p1_i / p0_i)`` on the regularised frequencies ``q``."""
     if sum(counts) == 0:
         return 0.0
-    means = (expected_score(elo0), expected_score(elo1))
-    q = frequencies(counts, means)
-    p0, p1 = (most_likely(q, mean) for mean in means)
-    return sum(n * math.log(b / a) for n, a, b in zip(counts, p0, p1) if n > 0)
+    total, q = frequencies(counts)
+    p0, p1 = (most_likely(q, expected_score(elo)) for elo in (elo0, elo1))
+    return total * sum(f * math.log(b / a) for f, a, b in zip(q, p0, p1))
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
