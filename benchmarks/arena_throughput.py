@@ -6,7 +6,7 @@ with 1 and 2 workers, on the local pool (``--workers N``) and on a Dask LocalClu
 (``--cluster local:N``), each into a fresh database, and prints the wall-clock rates.  The Dask
 runs include starting the cluster, as a user's command does.
 
-    python benchmarks/arena_throughput.py [--games 40] [--boards 6] [--bots greedy,mcts]
+    python benchmarks/arena_throughput.py [--games 40] [--boards 6] [--bots greedy,mcts] [--round beam:600:max_width=4096]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rich.table import Table
 
 from gridfall.warmup import warm
 
-ROUND = "beam:120:max_width=64"  # a fixed amount of work: every width up to 64, whatever the clock
+ROUND = "beam:600:max_width=4096"  # a fixed amount of work: every width up to 4096, whatever the clock
 
 
 def timed(args: list[str]) -> float:
@@ -39,12 +39,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="league games per configuration (even)")
     parser.add_argument("--boards", type=int, default=6, help="campaign boards per configuration (tuning 1..N)")
     parser.add_argument("--bots", default="greedy,mcts", help="the league's built-in bots")
+    parser.add_argument("--round", default=ROUND, help="the campaign's round (a fixed amount of work)")
     args = parser.parse_args()
     warm("connect4")
     warm("samegame")
     folder = Path(tempfile.mkdtemp(prefix="gridfall-throughput-"))
     table = Table(title=f"arena throughput: a league of {args.games} games ({args.bots}), "
-                        f"a campaign of one {ROUND} round on {args.boards} boards")
+                        f"a campaign of one {args.round} round on {args.boards} boards")
     for column in ("executor", "workers", "league s", "games / minute", "campaign s", "rounds / hour"):
         table.add_column(column, justify="right")
     bots = [flag for bot in args.bots.split(",") for flag in ("--bot", bot)]
@@ -55,7 +56,7 @@ def main() -> None:
             name = f"{executor}-{workers}"
             league = timed(["connect4", "league", *bots, "--games", str(args.games), "--db",
                             str(folder / f"{name}-league.sqlite"), "--json", *where])
-            campaign = timed(["samegame", "campaign", "--set", "tuning", "--boards", boards, "--rounds", ROUND,
+            campaign = timed(["samegame", "campaign", "--set", "tuning", "--boards", boards, "--rounds", args.round,
                               "--fresh", "--store", str(folder / f"{name}.store"), "--db",
                               str(folder / f"{name}-campaign.sqlite"), *where])
             table.add_row(executor, str(workers), f"{league:.1f}", f"{60 * args.games / league:.1f}",

@@ -26,6 +26,15 @@ main.add_command(connect4)
 main.add_command(match3)
 
 
+def _add_view() -> None:
+    from gridfall.viewer.cli import view
+
+    main.add_command(view)
+
+
+_add_view()
+
+
 @main.command()
 def warmup() -> None:
     """Compile and cache every numba kernel now.

@@ -216,18 +216,25 @@ class Board:
     def play(self, col: int, row: int, direction: str) -> MoveResult:
         """Swap, then explode and shake down until no line is left (no refill)."""
         grid = self.swapped(col, row, direction)
-        removed: list[int] = []
-        while True:
-            exploding = lines(grid)
-            if not exploding:
-                break
-            removed.append(len(exploding))
-            for r, c in exploding:
-                grid[r][c] = HOLE
-            _shake_down(grid)
+        removed = [len(cells) for step, cells in cascade(grid) if step == "explode"]
         if not removed:
             raise IllegalMove(f"swapping ({col}, {row}) {direction} makes no line of 3")
         return MoveResult(removed, Board(tuple("".join(row) for row in grid)))
+
+
+def cascade(grid: Grid):
+    """The cascade after a swap, step by step, changing ``grid`` in place: yields ``("explode",
+    cells)`` with the cells of every line (before they go), then ``("fall", cells)`` once they are
+    holes and the jewels above have shaken down; again until no line is left."""
+    while True:
+        exploding = lines(grid)
+        if not exploding:
+            return
+        yield "explode", exploding
+        for r, c in exploding:
+            grid[r][c] = HOLE
+        _shake_down(grid)
+        yield "fall", exploding
 
 
 def _shake_down(grid: Grid) -> None:

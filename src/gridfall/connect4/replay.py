@@ -1,0 +1,59 @@
+"""A Connect Four game record as replay frames, played through the rules of record.
+
+Frame 0 is the empty board; frame k the board after move k, with who moved, the action (a column
+or STEAL), the turn's time and the bot's debug message (for moves the bots made, not the
+opening's), and on the last frame the result with the winning four outlined.
+"""
+
+from __future__ import annotations
+
+from gridfall.connect4.rules import STEAL, Game, action_text
+
+
+def _four(rows: list[str], chip: str) -> list[int]:
+    """The cells (index into the rows, top first) of a line of four ``chip``, or []."""
+    height, width = len(rows), len(rows[0])
+    for r in range(height):
+        for c in range(width):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + i * dr, c + i * dc) for i in range(4)]
+                if all(0 <= rr < height and 0 <= cc < width and rows[rr][cc] == chip for rr, cc in cells):
+                    return [rr * width + cc for rr, cc in cells]
+    return []
+
+
+def replay_game(moves: list[int], names: list[str], title: str, *, opening: int = 0, times: list[float] | None = None,
+                messages: list[str] | None = None, reason: str = "", width: int = 9, height: int = 7) -> dict:
+    """The frames of a game: ``moves`` (the opening's first), ``names`` of seats 0 and 1, each bot
+    turn's ``times`` (seconds) and ``messages``, and the referee's ``reason``."""
+    game = Game(width, height, steal=True)
+    times, messages = times or [], messages or []
+    frames = [{"cells": "".join(game.position.rows_text()), "turn": 0, "action": None, "player": None,
+               "time": None, "message": "", "last": None, "win": [], "opening": False, "result": None}]
+    for k, action in enumerate(moves):
+        player = game.current_player()
+        game.apply_action(action)
+        rows = game.position.rows_text()
+        bot_turn = k - opening
+        frames.append({"cells": "".join(rows), "turn": k + 1, "action": action_text(action), "player": player,
+                       "time": round(1000 * times[bot_turn]) if 0 <= bot_turn < len(times) else None,
+                       "message": messages[bot_turn] if 0 <= bot_turn < len(messages) else "",
+                       "last": _last_cell(rows, frames[-1]["cells"], action), "win": [],
+                       "opening": k < opening, "result": None})
+    last = frames[-1]
+    winner = game.winner
+    if winner is not None:
+        last["win"] = _four(game.position.rows_text(), str(winner))
+        last["result"] = f"{names[winner]} wins" + (f" ({reason})" if reason else "")
+    else:
+        last["result"] = reason or ("draw" if game.is_terminal() else "unfinished")
+    return {"title": title, "names": list(names), "width": width, "height": height, "turns": len(moves),
+            "frames": frames, "winner": winner}
+
+
+def _last_cell(rows: list[str], before: str, action: int) -> int | None:
+    if action == STEAL:
+        return None
+    after = "".join(rows)
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    return changed[0] if changed else None

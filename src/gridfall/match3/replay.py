@@ -1,0 +1,51 @@
+"""A Match-3 run as replay frames, played through the rules of record and CodeAbbey's generator.
+
+The run is the seed and each board's moves (as the referee recorded them): the boards and every
+refill come from the generator, in the referee's order.  Each move gives frames for the swap,
+each cascade step (the lines that explode, then the jewels that fall) and the refill, with the
+move's points and the run's total.
+"""
+
+from __future__ import annotations
+
+from gridfall.match3.rules import BOARD_SIZES, Board, Generator, cascade, fill, new_board, points
+
+
+def _cells(grid) -> str:
+    return "".join("".join(row) for row in grid)
+
+
+def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES) -> list[dict]:
+    """One game (page entry) per board of the run; ``actions[b]`` is board b's moves as
+    (col, row, dir).  IllegalMove if a recorded move is not legal where it was played."""
+    gen = Generator(seed)
+    games, total = [], 0
+    for number, size in enumerate(sizes, start=1):
+        board = new_board(size, gen)
+        moves = actions[number - 1] if number - 1 < len(actions) else []
+        frames = [{"cells": board.text().replace("\n", ""), "n": size, "board": number, "move": 0, "moves": len(moves),
+                   "phase": "start", "points": 0, "total": total, "marked": [], "swap": None}]
+        for k, (col, row, direction) in enumerate(moves, start=1):
+            board.play(col, row, direction)  # the rules' own check: IllegalMove names the move
+            grid = board.swapped(col, row, direction)
+            col2, row2 = board.target(col, row, direction)
+            swap = f"({col}, {row}) {direction} with ({col2}, {row2})"
+            base = {"n": size, "board": number, "move": k, "moves": len(moves), "swap": swap}
+            frames.append({**base, "cells": _cells(grid), "phase": "swap", "points": 0, "total": total,
+                           "marked": [(row - 1) * size + col - 1, (row2 - 1) * size + col2 - 1]})
+            removed = 0
+            for step, cells in cascade(grid):
+                if step == "explode":
+                    removed += len(cells)
+                marked = sorted(r * size + c for r, c in cells) if step == "explode" else []
+                frames.append({**base, "cells": _cells(grid), "phase": step, "points": points(removed),
+                               "total": total + points(removed), "marked": marked})
+            total += points(removed)
+            fill(grid, gen)
+            board = Board(tuple("".join(r) for r in grid))
+            frames.append({**base, "cells": _cells(grid), "phase": "refill", "points": points(removed), "total": total,
+                           "marked": []})
+        games.append({"title": f"{title}, board {number} ({size}x{size}, {len(moves)} moves)", "frames": frames})
+    return games
+
+

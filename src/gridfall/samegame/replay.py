@@ -1,0 +1,37 @@
+"""A SameGame line as replay frames, played through the rules of record.
+
+Frame k shows the board after k clicks: its cells (rows top first, ``.`` empty), the group that
+click k + 1 removes (outlined on the page), the score so far, and what that click gains.
+"""
+
+from __future__ import annotations
+
+from gridfall.samegame.rules import CLEAR_BONUS, EMPTY, HEIGHT, WIDTH, Board, Cell, points
+
+
+def _cells(board: Board) -> str:
+    return "".join("." if board.cells[x][y] == EMPTY else str(board.cells[x][y])
+                   for y in reversed(range(HEIGHT)) for x in range(WIDTH))
+
+
+def _index(x: int, y: int) -> int:
+    return (HEIGHT - 1 - y) * WIDTH + x
+
+
+def replay_game(board: Board, moves: list[Cell], title: str, plot: list[tuple[float, int]] | None = None) -> dict:
+    """The frames of ``moves`` from ``board`` (IllegalMove if a click is not legal there), and an
+    optional plot of the best score over time (seconds, score) for a search."""
+    frames, score = [], 0
+    for k in range(len(moves) + 1):
+        frame = {"cells": _cells(board), "move": k, "score": score, "cleared": board.is_cleared(),
+                 "left": board.cell_count()}
+        if k < len(moves):
+            x, y = moves[k]
+            group = board.check(x, y)
+            after, gained = board.play(x, y)
+            frame.update(group=sorted(_index(gx, gy) for gx, gy in group), next=f"{x} {y}", size=len(group),
+                         gain=points(len(group)) + (CLEAR_BONUS if after.is_cleared() else 0))
+            board, score = after, score + gained
+        frames.append(frame)
+    return {"title": title, "moves": len(moves), "frames": frames, "score": score,
+            "plot": [[round(t, 3), s] for t, s in plot] if plot else None}

@@ -1,0 +1,46 @@
+"""``gridfall view RECORD``: a replay page from a stored game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False))
+@click.option("--job", "jobs", multiple=True, metavar="KEY",
+              help='A game of a run database, by its job ("pair 3 game 0", "tuning:4 A", "seed 7 fast"); '
+                   "again for more (default: every game, up to 100).")
+@click.option("--board", "boards", multiple=True, metavar="SPEC",
+              help="A board of a solution store or a results file (standard:1); again for more "
+                   "(default for a results file: every row).")
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The set that bare board numbers in a results file refer to.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="The page to write (default: RECORD.html).")
+def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
+    """Write a self-contained HTML replay of stored games, to open in a browser.
+
+    RECORD is a run database (a league, sprt, compare or campaign --db), a
+    solution store, or a results file.  The page steps through each game made
+    again from its moves by the rules of record: buttons, or space to play and
+    pause, the arrows to step, Home and End.  It needs no network.
+    """
+    from gridfall.viewer import page, records
+
+    path = Path(record)
+    try:
+        kind = records.kind_of_file(path)
+        note = ""
+        if kind == "run":
+            game_kind, games, note = records.run_games(path, jobs)
+        elif kind == "store":
+            game_kind, games = "samegame", records.store_games(path, boards)
+        else:
+            game_kind, games = "samegame", records.results_games(path, boards, set_name)
+    except (ValueError, OSError, UnicodeDecodeError) as e:
+        raise click.BadParameter(str(e), param_hint="RECORD") from None
+    target = Path(out) if out else path.with_suffix(path.suffix + ".html")
+    size = page.write(target, game_kind, f"gridfall replay: {path.name}", games)
+    click.echo(f"wrote {target} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})"
+               + (f"; {note}" if note else ""))

@@ -1,0 +1,84 @@
+"""One self-contained HTML replay: the frames as JSON, the player and the game's renderer inline.
+
+The page needs no network and no other file, so it opens from disk and can be mailed.  The frames
+are data: they are embedded as JSON inside a ``<script type="application/json">`` element, with
+every ``<`` written as ``\\u003c`` so that no text from a bot can close the element, and the
+player sets all text with ``textContent``, so a bot's message is shown, never run or parsed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from pathlib import Path
+
+KINDS = ("samegame", "connect4", "match3")
+
+
+def _asset(name: str) -> str:
+    return resources.files("gridfall.viewer").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _json_for_script(data: dict) -> str:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def build(kind: str, title: str, games: list[dict], interval_ms: int = 400) -> str:
+    """The HTML of a replay of ``games`` (each ``{"title": ..., "frames": [...], ...}``)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown game {kind!r}; one of {', '.join(KINDS)}")
+    if not games or not all(g.get("frames") for g in games):
+        raise ValueError("a replay needs at least one game with at least one frame")
+    data = {"kind": kind, "interval": interval_ms, "games": games}
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>
+{_asset("player.css")}
+</style>
+</head>
+<body data-kind="{kind}">
+<h1>{html.escape(title)}</h1>
+<div id="controls">
+<select id="game" aria-label="game"></select>
+<button id="first" title="first frame (Home)">&#x23EE;</button>
+<button id="back" title="step back (left arrow)">&#x25C0;</button>
+<button id="play" title="play or pause (space)">&#x25B6;</button>
+<button id="forward" title="step forward (right arrow)">&#x25B6;&#x25B6;</button>
+<button id="last" title="last frame (End)">&#x23ED;</button>
+<span id="position"></span>
+</div>
+<div id="main">
+<div id="board"></div>
+<div id="info"></div>
+</div>
+<div id="plot" hidden></div>
+<script type="application/json" id="replay-data">{_json_for_script(data)}</script>
+<script>
+{_asset("svg.js")}
+{_asset(kind + ".js")}
+{_asset("player.js")}
+</script>
+</body>
+</html>
+"""
+
+
+def write(path: str | Path, kind: str, title: str, games: list[dict]) -> int:
+    """Write the replay; returns its size in bytes."""
+    text = build(kind, title, games)
+    Path(path).write_text(text, encoding="utf-8")
+    return len(text.encode("utf-8"))
+
+
+def read_data(text: str) -> dict:
+    """The embedded record of a replay page (what the tests compare with the rules)."""
+    start = text.index('<script type="application/json" id="replay-data">') + len(
+        '<script type="application/json" id="replay-data">')
+    end = text.index("</script>", start)
+    return json.loads(text[start:end])

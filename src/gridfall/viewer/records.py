@@ -1,0 +1,141 @@
+"""Replays from what gridfall stores: a run database's rows, a solution store's lines, a results file.
+
+Each function turns stored records into the page's games through the rules of record; a record
+that does not replay raises ValueError naming it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from gridfall.arena.database import GameRow
+
+MAX_GAMES = 100  # games in one page when none are named: a larger run gets a note and --job
+
+
+def kind_of_file(path: Path) -> str:
+    """``run``, ``store`` or ``results``, from the file's content; ValueError if none of them."""
+    with open(path, "rb") as f:
+        head = f.read(16)
+    if head.startswith(b"SQLite format 3"):
+        tables = {name for (name,) in sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "games" in tables and "run" in tables:
+            return "run"
+        if "solutions" in tables:
+            return "store"
+        raise ValueError(f"{path}: an SQLite file that is neither a run database nor a solution store")
+    return "results"
+
+
+def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
+    """(game kind, page games) for rows of one run database."""
+    kinds = {row.game for row in rows}
+    if len(kinds) != 1:
+        raise ValueError(f"the rows hold {', '.join(sorted(kinds)) or 'no'} games: give --job for rows of one game")
+    kind = kinds.pop()
+    games = []
+    for row in rows:
+        try:
+            games += _replay_row(kind, row)
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            raise ValueError(f"game {row.job!r} does not replay: {e}") from None
+    return kind, games
+
+
+def _replay_row(kind: str, row: GameRow) -> list[dict]:
+    if kind == "connect4":
+        from gridfall.connect4.replay import replay_game
+
+        title = f"{row.job}: {row.seats[0]} vs {row.seats[1]}"
+        return [replay_game(row.moves, row.seats, title, opening=row.result.get("opening", 0), times=row.times,
+                            messages=row.messages, reason=row.reason)]
+    if kind == "samegame":
+        from gridfall.samegame.boards import load_board
+        from gridfall.samegame.line import Line
+        from gridfall.samegame.replay import replay_game
+
+        board = row.result.get("board") or row.seats[0]
+        moves = row.moves if isinstance(row.moves, list) else [row.moves]
+        line = list(Line.from_text(";".join(moves))) if moves and moves != [""] else []
+        return [replay_game(load_board(board), line, f"{row.job}: {row.seats[0]} on {board}")]
+    if kind == "match3":
+        from gridfall.match3.replay import replay_run
+
+        return replay_run(row.result["seed"], row.moves, f"{row.job}: {row.seats[0]}")
+    raise ValueError(f"no replay for {kind!r} games")
+
+
+def run_games(path: Path, jobs: tuple[str, ...]) -> tuple[str, list[dict], str]:
+    """(kind, page games, note) for the named jobs of a run database (all, up to MAX_GAMES, if none)."""
+    import json
+
+    from gridfall.arena.database import COLUMNS, JSON_COLUMNS
+
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    rows = []
+    for values in connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id"):
+        fields = {c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
+        rows.append(GameRow(**fields))
+    note = ""
+    if jobs:
+        by_job = {row.job: row for row in rows}
+        missing = [job for job in jobs if job not in by_job]
+        if missing:
+            known = ", ".join(sorted(by_job)[:5])
+            raise ValueError(f"{path}: no game {missing[0]!r} (games are named like: {known})")
+        rows = [by_job[job] for job in jobs]
+    elif len(rows) > MAX_GAMES:
+        note = f"the first {MAX_GAMES} of {len(rows)} games (--job names others)"
+        rows = rows[:MAX_GAMES]
+    if not rows:
+        raise ValueError(f"{path}: the run has no finished game yet")
+    kind, games = replay_rows(rows)
+    return kind, games, note
+
+
+def store_games(path: Path, boards: tuple[str, ...]) -> list[dict]:
+    """Page games for the store's best lines of ``boards`` (board specs)."""
+    from gridfall.samegame.boards import load_board
+    from gridfall.samegame.replay import replay_game
+    from gridfall.samegame.store import SolutionStore
+
+    store = SolutionStore(str(path))
+    if not boards:
+        raise ValueError("name the boards to replay from a store with --board (e.g. --board standard:1)")
+    games = []
+    for spec in boards:
+        board = load_board(spec)
+        entry = store.best(board)
+        if entry is None:
+            raise ValueError(f"{path}: no line for {spec}")
+        games.append(replay_game(board, entry.line(), f"{spec}: {entry.score} ({entry.algo})"))
+    return games
+
+
+def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[dict]:
+    """Page games for rows of a results file (all rows, or the rows of ``boards``)."""
+    from gridfall.samegame.boards import load_board
+    from gridfall.samegame.line import Line
+    from gridfall.samegame.replay import replay_game
+    from gridfall.samegame.store import results_row
+
+    games = []
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not text.strip() or text.startswith("#"):
+            continue
+        try:
+            spec, score, moves = results_row(text, set_name)
+        except (ValueError, IndexError):
+            raise ValueError(f"{path}: line {number} is not a results row (board, score, moves)") from None
+        if boards and spec not in boards:
+            continue
+        board = load_board(spec)
+        game = replay_game(board, list(Line.from_text(moves)), f"{spec}: {score}")
+        if game["score"] != score:
+            raise ValueError(f"{path}: line {number}: {spec} claims {score} but replays to {game['score']}")
+        games.append(game)
+    if not games:
+        raise ValueError(f"{path}: no row" + (f" for {', '.join(boards)}" if boards else ""))
+    return games

@@ -1,0 +1,44 @@
+"""``gridfall view``: pages from a run database, a store and a results file; clear errors."""
+
+import sqlite3
+from pathlib import Path
+
+from gridfall.viewer import page
+from tests.arena.arena_cli import gridfall, gridfall_json, pick
+
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
+
+
+def test_a_league_database_becomes_a_replay_of_each_game(tmp_path):
+    db = tmp_path / "league.sqlite"
+    gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "4",
+                  "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
+    done = gridfall("view", str(db), "-o", str(tmp_path / "league.html"))
+    assert done.returncode == 0, done.stderr
+    data = page.read_data((tmp_path / "league.html").read_text())
+    rows = sqlite3.connect(db).execute("SELECT moves FROM games ORDER BY id").fetchall()
+    assert data["kind"] == "connect4" and len(data["games"]) == 4
+    assert [g["turns"] for g in data["games"]] == [len(__import__("json").loads(m)) for (m,) in rows]
+    one = gridfall("view", str(db), "--job", "pair 1 game 0", "-o", str(tmp_path / "one.html"))
+    assert one.returncode == 0 and len(page.read_data((tmp_path / "one.html").read_text())["games"]) == 1
+
+
+def test_a_results_file_row_replays_to_its_score(tmp_path):
+    done = gridfall("view", str(RESULTS), "--board", "standard:1", "-o", str(tmp_path / "best.html"))
+    assert done.returncode == 0, done.stderr
+    game = page.read_data((tmp_path / "best.html").read_text())["games"][0]
+    claimed = int(next(line for line in RESULTS.read_text().splitlines() if line.startswith("1\t")).split("\t")[1])
+    assert game["score"] == claimed == game["frames"][-1]["score"]
+
+
+def test_bad_records_get_clear_errors(tmp_path):
+    junk = tmp_path / "junk.txt"
+    junk.write_text("not a results row\n")
+    done = gridfall("view", str(junk))
+    assert done.returncode == 2 and "line 1 is not a results row" in done.stderr
+    db = tmp_path / "league.sqlite"
+    gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "2",
+                  "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
+    missing = gridfall("view", str(db), "--job", "pair 9 game 0")
+    assert missing.returncode == 2 and "no game 'pair 9 game 0'" in missing.stderr
+    assert gridfall("view", str(tmp_path / "nowhere.sqlite")).returncode == 2
