@@ -1,6 +1,5 @@
 """Replay pages: self-contained, made from the records through the rules, bot text kept as data."""
 
-import json
 import re
 
 import pytest

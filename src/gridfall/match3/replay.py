@@ -8,7 +8,15 @@ move's points and the run's total.
 
 from __future__ import annotations
 
-from gridfall.match3.rules import BOARD_SIZES, Board, Generator, cascade, fill, new_board, points
+from gridfall.match3.rules import (
+    BOARD_SIZES,
+    Board,
+    Generator,
+    cascade,
+    fill,
+    new_board,
+    points,
+)
 
 
 def _cells(grid) -> str:

@@ -6,7 +6,15 @@ click k + 1 removes (outlined on the page), the score so far, and what that clic
 
 from __future__ import annotations
 
-from gridfall.samegame.rules import CLEAR_BONUS, EMPTY, HEIGHT, WIDTH, Board, Cell, points
+from gridfall.samegame.rules import (
+    CLEAR_BONUS,
+    EMPTY,
+    HEIGHT,
+    WIDTH,
+    Board,
+    Cell,
+    points,
+)
 
 
 def _cells(board: Board) -> str:
