@@ -46,11 +46,11 @@ def build(kind: str, title: str, games: list[dict], interval_ms: int = 400) -> s
 <h1>{html.escape(title)}</h1>
 <div id="controls">
 <select id="game" aria-label="game"></select>
-<button id="first" title="first frame (Home)">&#x23EE;</button>
-<button id="back" title="step back (left arrow)">&#x25C0;</button>
-<button id="play" title="play or pause (space)">&#x25B6;</button>
-<button id="forward" title="step forward (right arrow)">&#x25B6;&#x25B6;</button>
-<button id="last" title="last frame (End)">&#x23ED;</button>
+<button id="first" title="first frame (Home)">&laquo;</button>
+<button id="back" title="step back (left arrow)">&lsaquo;</button>
+<button id="play" title="play or pause (space)">play</button>
+<button id="forward" title="step forward (right arrow)">&rsaquo;</button>
+<button id="last" title="last frame (End)">&raquo;</button>
 <span id="position"></span>
 </div>
 <div id="main">

@@ -28,7 +28,7 @@
         step(1);
       }, data.interval || 400);
     }
-    playButton.textContent = timer ? "\u23F8" : "\u25B6";
+    playButton.textContent = timer ? "pause" : "play";
   }
   games.forEach(function (game, i) {
     var option = document.createElement("option");
