@@ -13,6 +13,7 @@ from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import console
+from gridfall.viewer.options import write_run_replay
 
 
 def parse_two_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -38,7 +39,7 @@ def parse_two_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[t
 def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], make_job: Callable, work: Callable,
                    settings: dict, db: str | None, workers: int | None, cluster: str | None, as_json: bool,
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
-                   prepare: Callable | None = None) -> None:
+                   prepare: Callable | None = None, replay_path: str | None = None) -> None:
     """Play every item with both bots (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
     GameRow with ``result["score"]``), store each game, then print the comparison of
     ``transform(score)`` and exit."""
@@ -72,6 +73,7 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
         raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in {run.path})")
     finally:
         executor.close()
+    write_run_replay(replay_path, run.path, f"gridfall {kind}: {bots[0][0]} = {bots[0][1]}, {bots[1][0]} = {bots[1][1]}")
     names = (bots[0][0], bots[1][0])
     rows = []
     for item in items:

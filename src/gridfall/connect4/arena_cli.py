@@ -16,6 +16,7 @@ from gridfall.arena.signals import exit_code
 from gridfall.cli_options import CONNECT4_PROTOCOL, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
+from gridfall.viewer.options import replay_option, write_run_replay
 
 MAX_OPENING_PLIES = 8
 
@@ -100,11 +101,12 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
               help="fewest: each pair goes to the bot with fewest games (psyleague's rule); round-robin: every "
                    "pairing in turn.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"leaderboard": [...]}, best first, instead of the tables.')
+@replay_option
 @_limit_options
 @run_options
 @with_help(RUN_NOTES, CONNECT4_PROTOCOL)
-def league(bots, games, matchmaking, as_json, seed, opening_plies, first_turn_ms, turn_ms, time_scale, db, workers,
-           cluster):
+def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, first_turn_ms, turn_ms, time_scale, db,
+           workers, cluster):
     """A league between two or more Connect Four bots, rated as it plays.
 
     Games come in seat-swapped pairs from one opening.  The leaderboard
@@ -145,6 +147,7 @@ def league(bots, games, matchmaking, as_json, seed, opening_plies, first_turn_ms
 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
     table = _rated(names, run)  # in the schedule's order: the same games give the same ratings
+    write_run_replay(replay_path, run.path, f"gridfall connect4 league: {', '.join(names)}")
     if as_json:
         click.echo(json.dumps({"leaderboard": [s.to_json() for s in table.standings()],
                                "pairs": _pairs_json(table), "db": str(run.path), "interrupted": interrupted}))
@@ -232,11 +235,12 @@ def _json_number(v: float):
 @click.option("--max-games", type=click.IntRange(min=2), default=20000, show_default=True,
               help="Stop undecided after this many games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the block.")
+@replay_option
 @_limit_options
 @run_options
 @with_help(RUN_NOTES)
-def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, seed, opening_plies, first_turn_ms, turn_ms,
-         time_scale, db, workers, cluster):
+def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, seed, opening_plies, first_turn_ms,
+         turn_ms, time_scale, db, workers, cluster):
     """A sequential test: is NEW at least ELO1 better than BASE, or not ELO0?
 
     It plays game pairs (one opening, seats swapped), counts them in
@@ -283,6 +287,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, seed, opening_p
         interrupted = False if decided else _run_pairs(executor, jobs, run, on_pair,
                                                        stop=lambda: test.verdict() is not None)
     verdict = test.verdict()
+    write_run_replay(replay_path, run.path, f"gridfall connect4 sprt: new = {new}, base = {base}")
     conclusion = ({"H1": f"H1 accepted: the candidate is better (elo1 {elo1:g})",
                    "H0": f"H0 accepted: the candidate is not better than elo0 {elo0:g}"}.get(verdict)
                   or ("interrupted: run the same command to resume" if interrupted else "no decision within --max-games"))

@@ -12,6 +12,7 @@ import click
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES
+from gridfall.viewer.options import replay_option, write_replay
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -192,9 +193,10 @@ def _check_players(*specs: str) -> None:
 @click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
+@replay_option
 @with_help(CONNECT4_PROTOCOL, REFEREE_NOTES)
 def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms: float, turn_ms: float,
-            time_scale: float, as_json: bool) -> None:
+            time_scale: float, as_json: bool, replay_path: str | None) -> None:
     """Play a match between two programs under the CodinGame rules and limits.
 
     Prints each game's result and reason, then A's wins, draws and losses,
@@ -228,6 +230,13 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
         records, interrupted = run_jobs(list(range(games)), play_one, workers=workers,
                                         on_done=lambda i, r: progress.advance(task))
     done = [r for r in records if r is not None]
+    if replay_path:
+        from gridfall.connect4.replay import replay_game
+
+        write_replay(replay_path, "connect4", f"gridfall connect4 referee: A = {p1}, B = {p2}",
+                     [replay_game(r.moves, list(r.seats), f"game {i}: {r.seats[0]} vs {r.seats[1]}", opening=r.opening,
+                                  times=r.times, messages=r.messages, reason=r.reason)
+                      for i, r in enumerate(done, start=1)])
     score, a_points, b_points = tally(done, lambda name: name.startswith("A:"))
     points = [a_points, b_points]
     elo, low, high = score.elo()

@@ -14,6 +14,7 @@ import click
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import console, renamed, with_help
+from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
@@ -65,8 +66,9 @@ def _print_report(report, title: str, as_json: bool) -> None:
               help="Run the file with this interpreter (python3.6, pypy3, ...), which then judges its syntax; "
                    "by default gridfall's own Python runs it after checking that it parses as Python 3.6.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@replay_option
 def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, python: str | None,
-            as_json: bool) -> None:
+            as_json: bool, replay_path: str | None) -> None:
     """Play the challenge with the suggest function of FILE: a CodeAbbey-style .py file, or a .lua
     file (Lua 5.4 through lupa, `pip install gridfall[lua]`) with the same contract, its
     col, row, dir returned as Lua's multiple values.
@@ -96,6 +98,12 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
     with stopping_on_signals():
         report = referee_file(file, seed=seed, time_limit=time_limit or None,
                               per_call=turn_ms / 1000 if turn_ms is not None else None, python=python)
+    if replay_path and report.games:
+        from gridfall.match3.replay import replay_run
+
+        write_replay(replay_path, "match3", f"gridfall match3 referee: {file}, seed {seed}",
+                     replay_run(seed, [g.actions for g in report.games], Path(file).name,
+                                sizes=[g.size for g in report.games]))
     _print_report(report, f"{file}, seed {seed}", as_json)
     sys.exit(exit_code(report.interrupted))
 
@@ -222,9 +230,10 @@ def _seeds(text: str) -> list[int]:
 @click.option("--python", "python", metavar="PATH", help="Run the files with this interpreter (python3.6, pypy3, ...).")
 @click.option("--raw", is_flag=True, help="Compare the totals themselves instead of log2(1 + total).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@replay_option
 @run_options
 @with_help(RUN_NOTES)
-def compare(bots, seeds, time_limit, python, raw, as_json, db, workers, cluster) -> None:
+def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, workers, cluster) -> None:
     """Compare two suggest files on the same seeds, under the referee.
 
     Prints each seed's totals (a failed run scores 0, as on CodeAbbey) and the
@@ -257,4 +266,4 @@ def compare(bots, seeds, time_limit, python, raw, as_json, db, workers, cluster)
     run_comparison(kind="match3 compare", bots=bots, items=[str(s) for s in numbers], make_job=make_job,
                    work=play_seed, settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json,
                    item_label="seed", transform=float if raw else log2_score,
-                   transform_label="" if raw else "log2(1 + total)")
+                   transform_label="" if raw else "log2(1 + total)", replay_path=replay_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import click
 
@@ -14,6 +15,7 @@ from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, console, rena
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
+from gridfall.viewer.options import replay_option, write_replay
 
 
 
@@ -170,9 +172,10 @@ def _store_errors(command):
 @click.option("--fresh", is_flag=True,
               help="nrpa, anneal: search from scratch instead of continuing from the stored line.")
 @_store_options
+@replay_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int, fresh: bool,
-          store_path: str | None, no_store: bool, as_json: bool) -> None:
+          store_path: str | None, no_store: bool, replay_path: str | None, as_json: bool) -> None:
     """Search BOARD for --time seconds and print the best line found.
 
     The solution store is read first and improvements are written to it; the
@@ -210,14 +213,25 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
             click.echo(f"{board}: stopped while loading the search kernels; nothing searched", err=True)
             sys.exit(exit_code(True))
         with err.status(label) as status:
+            started, progress = time.monotonic(), []
+
+            def improved_to(best: int) -> None:
+                progress.append((time.monotonic() - started, best))
+                status.update(f"{label}: best so far {best}")
+
             solution = run_solve(b, seconds, algo=algo, workers=workers, seed=seed,
-                                 guide=stored.line() if stored and not fresh else None,
-                                 on_improve=lambda best: status.update(f"{label}: best so far {best}"), **params)
+                                 guide=stored.line() if stored and not fresh else None, on_improve=improved_to,
+                                 **params)
     improved = store.offer(b, solution.moves, algo=f"{solution.algo} x{workers}", seconds=seconds, seed=seed) if store else False
     score, moves, source = solution.score, solution.actions(), "search"
     if stored and stored.score >= solution.score:
         score, moves, source = stored.score, stored.moves, "store"
     n_moves = len(rules.split_one_turn(moves))
+    if replay_path:
+        from gridfall.samegame.replay import replay_game
+
+        write_replay(replay_path, "samegame", f"gridfall samegame solve {board}",
+                     [replay_game(b, list(Line.from_text(moves)), f"{board}: {score} ({source})", plot=progress)])
     if as_json:
         click.echo(json.dumps({
             "board": board, "score": score, "moves": moves, "n_moves": n_moves, "source": source,
@@ -278,9 +292,10 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 @click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@replay_option
 @with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
 def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, first_turn_ms: float,
-            turn_ms: float, time_scale: float, as_json: bool) -> None:
+            turn_ms: float, time_scale: float, as_json: bool, replay_path: str | None) -> None:
     """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
 
     BOARDS are board specs; a set name (standard, codingame, tuning) means
@@ -313,6 +328,11 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     done = [r for r in reports if r is not None]
     total = sum(r.score for r in done if r.ok)
     failed = sum(not r.ok for r in done)
+    if replay_path:
+        from gridfall.samegame.replay import replay_game
+
+        write_replay(replay_path, "samegame", f"gridfall samegame referee: {command}",
+                     [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})") for r in done])
     if as_json:
         click.echo(json.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
                                "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
@@ -551,9 +571,11 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@replay_option
 @run_options
 @with_help(RUN_NOTES)
-def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as_json, db, workers, cluster) -> None:
+def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as_json, replay_path, db, workers,
+            cluster) -> None:
     """Compare two SameGame bots on the same BOARDS, under the referee.
 
     Prints each board's scores (a failed board scores 0, as on the platform)
@@ -589,7 +611,7 @@ def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as
         prepare = functools.partial(warm, "samegame")
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
                    settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
-                   prepare=prepare)
+                   prepare=prepare, replay_path=replay_path)
 
 
 def _add_campaign() -> None:
