@@ -37,7 +37,10 @@
     select.appendChild(option);
   });
   select.hidden = games.length < 2;
-  select.addEventListener("change", function () { play(false); g = Number(select.value); f = 0; show(); });
+  select.addEventListener("change", function () {
+    play(false); g = Number(select.value); f = 0; show();
+    select.blur();  // the keys step through the chosen game again, not through the list
+  });
   document.getElementById("first").addEventListener("click", function () { play(false); f = 0; show(); });
   document.getElementById("back").addEventListener("click", function () { play(false); step(-1); });
   document.getElementById("forward").addEventListener("click", function () { play(false); step(1); });

@@ -1,0 +1,129 @@
+"""Replay pages in a real browser: step to the end and read the page's board and score, which must
+be the record's; the keys step and play; the console stays free of errors."""
+
+import json
+from pathlib import Path
+
+from gridfall.connect4.replay import replay_game as connect4_replay
+from gridfall.match3.codeabbey import play_challenge
+from gridfall.match3.replay import replay_run
+from gridfall.samegame.boards import load_board
+from gridfall.samegame.line import Line
+from gridfall.samegame.replay import replay_game as samegame_replay
+from gridfall.samegame.rules import play_sequence
+from gridfall.viewer import page
+
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
+
+
+def _open(browser, path: Path):
+    from selenium.webdriver.common.by import By
+
+    browser.get(path.as_uri())
+    return browser.find_element(By.TAG_NAME, "body")
+
+
+def _key(browser, key: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).send_keys(key).perform()
+
+
+def _text(browser, element_id: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.ID, element_id).text
+
+
+def _count(browser, css: str) -> int:
+    from selenium.webdriver.common.by import By
+
+    return len(browser.find_elements(By.CSS_SELECTOR, css))
+
+
+def _no_errors(browser) -> None:
+    errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
+    assert not errors, errors
+
+
+def test_samegame_replay_of_the_best_standard_line(browser, screenshot, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    row = next(line for line in RESULTS.read_text().splitlines() if line.startswith("1\t"))
+    score, moves = int(row.split("\t")[1]), row.split("\t")[2]
+    board = load_board("standard:1")
+    line = list(Line.from_text(moves))
+    final, replayed = play_sequence(board, line)
+    path = tmp_path / "samegame.html"
+    page.write(path, "samegame", "standard:1", [samegame_replay(board, line, f"standard:1: {score}")])
+    body = _open(browser, path)
+    assert _count(browser, "rect.cell") == 225 and _count(browser, "rect.group") >= 2
+    screenshot("samegame-start")
+    _key(browser, Keys.ARROW_RIGHT)
+    assert body.get_attribute("data-frame") == "1"
+    _key(browser, Keys.END)
+    assert body.get_attribute("data-frame") == str(len(line))
+    assert int(_text(browser, "score")) == score == replayed
+    assert _count(browser, "rect.cell") == final.cell_count()
+    screenshot("samegame-end")
+    _no_errors(browser)
+
+
+def test_connect4_replay_shows_the_winning_four(browser, screenshot, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    moves = [4, -2, 3, 5, 3, 5, 3, 5, 3]
+    replay = connect4_replay(moves, ["gridfall", "mcts"], "t", times=[0.05] * 9,
+                             messages=["<b>not markup</b>"] * 9, reason="four in a row")
+    path = tmp_path / "connect4.html"
+    page.write(path, "connect4", "a game", [replay])
+    body = _open(browser, path)
+    _key(browser, Keys.END)
+    assert body.get_attribute("data-frame") == str(len(moves))
+    assert _text(browser, "result") == "gridfall wins (four in a row)"
+    assert _count(browser, "circle.win") == 4
+    assert _count(browser, "circle.chip0") == 4 and _count(browser, "circle.chip1") == 4  # the stolen chip is 1's
+    assert "<b>not markup</b>" in browser.find_element("id", "info").text
+    screenshot("connect4-end")
+    _key(browser, Keys.HOME)
+    assert body.get_attribute("data-frame") == "0" and _count(browser, "circle.hole") == 63
+    _no_errors(browser)
+
+
+def test_match3_replay_totals_the_run(browser, screenshot, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    def ask(board, board_no, move_no, elapsed):
+        from gridfall.match3.rules import Board
+
+        return (Board(tuple(board)).legal_moves()[0] if move_no <= 8 else (1, 1, "Q")), 0.0
+
+    report = play_challenge(ask, seed=3, time_limit=None)
+    games = replay_run(3, [g.actions for g in report.games], "first legal move")
+    path = tmp_path / "match3.html"
+    page.write(path, "match3", "a run", games)
+    _open(browser, path)
+    Select(browser.find_element("id", "game")).select_by_index(3)
+    _key(browser, Keys.END)
+    assert int(_text(browser, "total")) == report.total
+    screenshot("match3-end")
+    data = json.loads(browser.find_element("id", "replay-data").get_attribute("textContent"))
+    assert len(data["games"]) == 4
+    _no_errors(browser)
+
+
+def test_space_plays_to_the_end(browser, tmp_path):
+    import time
+
+    from selenium.webdriver.common.keys import Keys
+
+    replay = connect4_replay([4, 4, 3, 3], ["a", "b"], "t")
+    path = tmp_path / "short.html"
+    page.write(path, "connect4", "short", [replay])
+    body = _open(browser, path)
+    _key(browser, Keys.SPACE)
+    deadline = time.monotonic() + 10
+    while body.get_attribute("data-frame") != "4" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert body.get_attribute("data-frame") == "4"
