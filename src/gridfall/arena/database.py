@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,12 +72,14 @@ class RunDatabase:
 
     def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None):
         self.path = Path(path)
+        self.lock = threading.Lock()
         if self.path.is_dir():
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
         if not self.path.parent.exists():
             raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
         try:
-            self.connection = sqlite3.connect(str(self.path), timeout=30)
+            # one connection, used by the coordinating process's threads in turn (``self.lock``)
+            self.connection = sqlite3.connect(str(self.path), timeout=30, check_same_thread=False)
             self.connection.executescript(SCHEMA)
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
@@ -121,7 +124,7 @@ class RunDatabase:
             row.host = row.host or socket.gethostname()
             row.finished = row.finished or time.time()
             values.append([json.dumps(getattr(row, c)) if c in JSON_COLUMNS else getattr(row, c) for c in COLUMNS])
-        with self.connection:
+        with self.lock, self.connection:
             self.connection.executemany(
                 f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", values)
 

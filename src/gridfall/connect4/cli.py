@@ -293,10 +293,11 @@ def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str |
 
 
 def _add_arena_commands() -> None:
-    from gridfall.connect4.arena_cli import league, sprt
+    from gridfall.connect4.arena_cli import league, play, sprt
 
     connect4.add_command(league)
     connect4.add_command(sprt)
+    connect4.add_command(play)
 
 
 _add_arena_commands()

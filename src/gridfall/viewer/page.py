@@ -69,6 +69,38 @@ def build(kind: str, title: str, games: list[dict], interval_ms: int = 400) -> s
 """
 
 
+def build_play(title: str) -> str:
+    """The page of ``gridfall connect4 play``: it talks to the server that serves it."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{html.escape(title)}</title>
+<style>
+{_asset("player.css")}
+</style>
+</head>
+<body data-state="none">
+<h1>{html.escape(title)}</h1>
+<div id="controls">
+<button id="new-first">new game: you move first</button>
+<button id="new-second">new game: you move second</button>
+<button id="steal" hidden>STEAL the first chip</button>
+</div>
+<div id="main">
+<div id="board"></div>
+<div id="info"><p id="status">Start a game; click a column to drop a chip.</p>
+<p id="bot-message" class="message"></p></div>
+</div>
+<script>
+{_asset("svg.js")}
+{_asset("play.js")}
+</script>
+</body>
+</html>
+"""
+
+
 def write(path: str | Path, kind: str, title: str, games: list[dict]) -> int:
     """Write the replay; returns its size in bytes."""
     text = build(kind, title, games)

@@ -1,0 +1,280 @@
+"""A person against a bot in the browser: a small HTTP server on 127.0.0.1 (standard library only).
+
+Why the standard library: the server answers a handful of JSON requests from one page on the same
+machine; ``http.server``'s threading server does that in a page of code, with nothing to install.
+
+The API (JSON in, JSON out; every request is checked, and a bad one gets a 4xx that touches no
+other game):
+
+* ``GET /`` the page; ``GET /api/state?game=ID`` a game's state.
+* ``POST /api/new`` ``{"seat": 0 | 1}``: a new game, the person in that seat (the bot moves first
+  when the person is seat 1).
+* ``POST /api/move`` ``{"game": ID, "action": COLUMN | -2}``: the person's move (-2 is STEAL), then
+  the bot's answer under the referee's limits.
+
+The bot runs under the CodinGame protocol (:func:`~gridfall.connect4.protocol.turn_input`) with the
+referee's limits: a timeout, a crash or an illegal answer loses it the game.  A bot is killed
+when its game ends and when the server stops; each finished game is stored in the run database
+as an arena game is (replay it with ``gridfall view``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+from gridfall.arena.database import GameRow
+from gridfall.arena.limits import Limits
+from gridfall.arena.process import BotFailure, BotProcess
+from gridfall.connect4.codingame import LIMITS, MESSAGE_LIMIT
+from gridfall.connect4.match import bot_command
+from gridfall.connect4.protocol import turn_input
+from gridfall.connect4.rules import STEAL, Game, IllegalAction, action_text
+
+MAX_BODY = 1024  # bytes of a request body
+MAX_GAMES = 64  # games a server keeps at once; the oldest finished ones go first
+
+
+class Refused(Exception):
+    """A request the server will not serve: ``status`` and a message for the page."""
+
+    def __init__(self, status: HTTPStatus, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class PlayedGame:
+    id: str
+    person: int  # the person's seat
+    opponent: str  # the bot as given (a built-in name or a command)
+    game: Game = field(default_factory=lambda: Game(steal=True))
+    bot: BotProcess | None = None
+    bot_first_turn: bool = True
+    moves: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # the bot's turns
+    messages: list[str] = field(default_factory=list)
+    result: str = ""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.result)
+
+    def state(self) -> dict:
+        g = self.game
+        return {"game": self.id, "person": self.person, "cells": "".join(g.position.rows_text()),
+                "width": g.width, "height": g.height, "turn": g.turn, "to_move": None if self.over else g.current_player(),
+                "legal": [] if self.over or g.current_player() != self.person else g.legal_actions(),
+                "moves": [action_text(m) for m in self.moves], "winner": g.winner, "result": self.result,
+                "bot_message": self.messages[-1] if self.messages else "", "opponent": self.opponent}
+
+
+class PlayServer:
+    """The games of one server, and what the handler calls."""
+
+    def __init__(self, opponent: str, limits: Limits = LIMITS, database=None, seed: int = 0):
+        self.opponent = opponent
+        self.limits = limits
+        self.database = database
+        self.seed = seed
+        self.games: dict[str, PlayedGame] = {}
+        self.lock = threading.Lock()
+
+    # -- the API ----------------------------------------------------------------
+
+    def new(self, body: dict) -> dict:
+        seat = body.get("seat")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise Refused(HTTPStatus.BAD_REQUEST, "seat must be 0 (move first) or 1 (move second)")
+        played = PlayedGame(secrets.token_hex(8), seat, self.opponent)
+        with self.lock:
+            self._make_room()
+            self.games[played.id] = played
+        with played.lock:
+            self._bot_moves(played)
+            return played.state()
+
+    def state(self, game_id: str) -> dict:
+        played = self._find(game_id)
+        with played.lock:
+            return played.state()
+
+    def move(self, body: dict) -> dict:
+        played = self._find(body.get("game"))
+        action = body.get("action")
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise Refused(HTTPStatus.BAD_REQUEST, "action must be a column number, or -2 for STEAL")
+        with played.lock:
+            if played.over:
+                raise Refused(HTTPStatus.CONFLICT, f"the game is over: {played.result}")
+            if played.game.current_player() != played.person:
+                raise Refused(HTTPStatus.CONFLICT, "it is the bot's turn")
+            if action not in played.game.legal_actions():
+                legal = ", ".join(action_text(a) for a in played.game.legal_actions())
+                raise Refused(HTTPStatus.BAD_REQUEST, f"{action_text(action) if action == STEAL else action} is not "
+                                                      f"a legal move here (legal: {legal})")
+            self._apply(played, action)
+            self._bot_moves(played)
+            return played.state()
+
+    def close(self) -> None:
+        with self.lock:
+            games = list(self.games.values())
+        for played in games:
+            if played.bot is not None:
+                played.bot.close()
+
+    # -- the games ----------------------------------------------------------------
+
+    def _find(self, game_id) -> PlayedGame:
+        if not isinstance(game_id, str) or game_id not in self.games:
+            raise Refused(HTTPStatus.NOT_FOUND, "no such game")
+        return self.games[game_id]
+
+    def _make_room(self) -> None:
+        if len(self.games) < MAX_GAMES:
+            return
+        finished = [g for g in self.games.values() if g.over]
+        if not finished:
+            raise Refused(HTTPStatus.TOO_MANY_REQUESTS, f"{MAX_GAMES} games are under way; finish one first")
+        del self.games[finished[0].id]
+
+    def _apply(self, played: PlayedGame, action: int) -> None:
+        played.game.apply_action(action)
+        played.moves.append(action)
+        if played.game.is_terminal():
+            names = ["you", "the bot"] if played.person == 0 else ["the bot", "you"]
+            winner = played.game.winner
+            self._finish(played, "draw (board full)" if winner is None else f"{names[winner]} won (four in a row)")
+
+    def _bot_moves(self, played: PlayedGame) -> None:
+        """The bot's turn, if it is one: ask it under the referee's limits."""
+        game = played.game
+        if played.over or game.current_player() == played.person:
+            return
+        seat = game.current_player()
+        try:
+            if played.bot is None:
+                played.bot = BotProcess(bot_command(self.opponent, self.seed))
+            limit = self.limits.first_turn if played.bot_first_turn else self.limits.turn
+            previous = played.moves[-1] if played.moves else -1
+            line, took = played.bot.ask(turn_input(game, seat, played.bot_first_turn, previous), limit)
+        except BotFailure as e:
+            self._finish(played, f"you won: the bot {e.reason.lower()}" + (f" ({e.detail})" if e.detail else ""))
+            return
+        played.bot_first_turn = False
+        played.times.append(round(took, 4))
+        played.messages.append(line.strip().partition(" ")[2][:MESSAGE_LIMIT])
+        try:
+            from gridfall.connect4.rules import parse_action
+
+            action = parse_action(line)
+            game.check(action)
+        except (ValueError, IllegalAction) as e:
+            self._finish(played, f"you won: the bot played {line[:40]!r}: {e}")
+            return
+        self._apply(played, action)
+
+    def _finish(self, played: PlayedGame, result: str) -> None:
+        played.result = result
+        if played.bot is not None:
+            played.bot.close()
+        if self.database is not None:
+            names = ["you", self.opponent]
+            seats = names if played.person == 0 else names[::-1]
+            winner = played.game.winner
+            commands = ["(the browser)", self.opponent] if played.person == 0 else [self.opponent, "(the browser)"]
+            with self.lock:
+                self.database.add(GameRow(
+                    job=f"game {played.id}", game="connect4", commands=commands, seats=seats, moves=played.moves,
+                    result={"winner": winner, "opening": 0}, reason=result, times=_bot_times_by_turn(played),
+                    messages=_bot_messages_by_turn(played)))
+
+
+def _bot_times_by_turn(played: PlayedGame) -> list[float]:
+    """Each turn's time (the person's turns are not timed: 0)."""
+    return _by_turn(played, played.times, 0.0)
+
+
+def _bot_messages_by_turn(played: PlayedGame) -> list[str]:
+    return _by_turn(played, played.messages, "")
+
+
+def _by_turn(played: PlayedGame, bot_values: list, person_value) -> list:
+    out, bot = [], iter(bot_values)
+    game = Game(steal=True)
+    for action in played.moves:
+        out.append(person_value if game.current_player() == played.person else next(bot, person_value))
+        game.apply_action(action)
+    return out
+
+
+def make_handler(server: PlayServer, page: str):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format, *args):  # quiet: the command prints what matters
+            pass
+
+        def _send(self, status: int, body: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, status: int, data: dict) -> None:
+            self._send(status, json.dumps(data).encode(), "application/json")
+
+        def _answer(self, call) -> None:
+            try:
+                self._json(HTTPStatus.OK, call())
+            except Refused as e:
+                self._json(e.status, {"error": str(e)})
+
+        def do_GET(self):  # noqa: N802 - the http.server name
+            url = urlparse(self.path)
+            if url.path == "/":
+                self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
+            elif url.path == "/api/state":
+                game_id = parse_qs(url.query).get("game", [None])[0]
+                self._answer(lambda: server.state(game_id))
+            else:
+                self._json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
+
+        def do_POST(self):  # noqa: N802
+            url = urlparse(self.path)
+            calls = {"/api/new": server.new, "/api/move": server.move}
+            if url.path not in calls:
+                self._json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
+                return
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+            except ValueError:
+                self._json(HTTPStatus.BAD_REQUEST, {"error": "a bad Content-Length"})
+                return
+            if length < 0 or length > MAX_BODY:
+                self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": f"a body is at most {MAX_BODY} bytes"})
+                return
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not isinstance(body, dict):
+                    raise ValueError("not an object")
+            except ValueError:
+                self._json(HTTPStatus.BAD_REQUEST, {"error": "the body must be a JSON object"})
+                return
+            self._answer(lambda: calls[url.path](body))
+
+    return Handler
+
+
+def serve(server: PlayServer, page: str, port: int = 0) -> ThreadingHTTPServer:
+    """An HTTP server on 127.0.0.1 (``port`` 0: a free one), not yet serving."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), make_handler(server, page))
+    httpd.daemon_threads = True
+    return httpd

@@ -1,0 +1,51 @@
+"""A whole Connect Four game played in the page against greedy, by clicking columns."""
+
+import threading
+import time
+
+from gridfall.arena.database import RunDatabase
+from gridfall.arena.limits import Limits
+from gridfall.connect4.play_server import PlayServer, serve
+from gridfall.viewer.page import build_play
+
+
+def _wait(body, states, seconds=30):
+    deadline = time.monotonic() + seconds
+    while body.get_attribute("data-state") not in states and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return body.get_attribute("data-state")
+
+
+def test_a_person_plays_a_whole_game_by_clicking_columns(browser, screenshot, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
+    play = PlayServer("greedy", Limits(5.0, 2.0), database=run)
+    httpd = serve(play, build_play("Connect Four against greedy"))
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{httpd.server_address[1]}/")
+        body = browser.find_element(By.TAG_NAME, "body")
+        browser.find_element(By.ID, "new-first").click()
+        clicks = 0
+        while _wait(body, ("yours", "over")) == "yours":
+            legal = browser.execute_script("return window.gridfallPlay.state().legal")
+            column = legal[(clicks * 5) % len(legal)]  # wander over the columns
+            moves_before = int(body.get_attribute("data-moves"))
+            browser.find_element(By.CSS_SELECTOR, f'rect.column[data-column="{column}"]').click()
+            deadline = time.monotonic() + 30
+            while int(body.get_attribute("data-moves")) == moves_before and time.monotonic() < deadline:
+                time.sleep(0.05)
+            clicks += 1
+        assert body.get_attribute("data-state") == "over"
+        screenshot("connect4-play")
+        state = browser.execute_script("return window.gridfallPlay.state()")
+        assert browser.find_element(By.ID, "status").text == state["result"]
+        rows = run.rows()
+        assert len(rows) == 1 and len(rows[0].moves) == len(state["moves"]) and clicks >= 4
+        chips = len(browser.find_elements(By.CSS_SELECTOR, "circle.chip"))
+        assert chips == len(state["moves"])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        play.close()

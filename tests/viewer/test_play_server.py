@@ -1,0 +1,82 @@
+"""The play server over HTTP: a whole game against greedy, every kind of bad request refused with
+a 4xx that leaves the other games alone, the game stored, the bot killed at the end."""
+
+import http.client
+import json
+import threading
+
+import pytest
+
+from gridfall.arena.database import RunDatabase
+from gridfall.arena.limits import Limits
+from gridfall.connect4.play_server import PlayServer, serve
+
+RELAXED = Limits(5.0, 2.0)
+
+
+@pytest.fixture
+def server(tmp_path):
+    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
+    play = PlayServer("greedy", RELAXED, database=run)
+    httpd = serve(play, "<html>page</html>")
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield httpd.server_address[1], play, run
+    httpd.shutdown()
+    httpd.server_close()
+    play.close()
+
+
+def request(port, method, path, body=None, raw=None, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    connection.request(method, path, body=data, headers=headers or {"Content-Type": "application/json"})
+    response = connection.getresponse()
+    payload = response.read()
+    connection.close()
+    return response.status, (json.loads(payload) if payload.startswith(b"{") else payload)
+
+
+def test_a_whole_game_against_greedy_is_played_and_stored(server):
+    port, play, run = server
+    assert request(port, "GET", "/")[0] == 200
+    status, state = request(port, "POST", "/api/new", {"seat": 1})  # greedy moves first
+    assert status == 200 and len(state["moves"]) == 1 and -2 in state["legal"]
+    status, state = request(port, "POST", "/api/move", {"game": state["game"], "action": -2})  # STEAL
+    assert status == 200 and state["moves"][1] == "STEAL"
+    while not state["result"]:
+        status, state = request(port, "POST", "/api/move", {"game": state["game"], "action": state["legal"][0]})
+        assert status == 200
+    assert "won" in state["result"] or "draw" in state["result"]
+    rows = run.rows()
+    assert len(rows) == 1 and rows[0].seats[1] == "you" and len(rows[0].moves) == len(state["moves"])
+    assert play.games[state["game"]].bot.proc.poll() is not None  # the bot was killed with its game
+
+
+def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
+    port, play, run = server
+    _, other = request(port, "POST", "/api/new", {"seat": 0})
+    _, mine = request(port, "POST", "/api/new", {"seat": 0})
+    cases = [
+        ("POST", "/api/new", {"seat": 2}, 400), ("POST", "/api/new", {"seat": True}, 400),
+        ("POST", "/api/move", {"game": "nope", "action": 3}, 404),
+        ("POST", "/api/move", {"game": mine["game"], "action": 99}, 400),
+        ("POST", "/api/move", {"game": mine["game"], "action": "3"}, 400),
+        ("POST", "/api/move", {"game": mine["game"], "action": -2}, 400),  # no STEAL for the first player
+        ("GET", "/api/state?game=../../etc/passwd", None, 404), ("GET", "/nothing", None, 404),
+        ("POST", "/api/elsewhere", {}, 404),
+    ]
+    for method, path, body, expected in cases:
+        status, answer = request(port, method, path, body)
+        assert status == expected, (path, body, answer)
+        assert "error" in answer
+    assert request(port, "POST", "/api/move", raw=b"{not json")[0] == 400
+    assert request(port, "POST", "/api/move", raw=b"[1, 2]")[0] == 400
+    assert request(port, "POST", "/api/move", raw=b"x" * 5000)[0] == 413
+    _, after = request(port, "GET", f"/api/state?game={other['game']}")
+    assert after == other  # untouched
+    # a move out of turn: play one, then ask again before... the bot has answered already, so
+    # the game is the person's again; a finished game refuses moves
+    play.games[mine["game"]].result = "stopped for the test"
+    status, answer = request(port, "POST", "/api/move", {"game": mine["game"], "action": 0})
+    assert status == 409 and "over" in answer["error"]
