@@ -80,3 +80,51 @@ def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
     play.games[mine["game"]].result = "stopped for the test"
     status, answer = request(port, "POST", "/api/move", {"game": mine["game"], "action": 0})
     assert status == 409 and "over" in answer["error"]
+
+
+def test_a_finished_game_replays_from_the_play_database(server):
+    from gridfall.viewer import records
+
+    port, play, run = server
+    _, state = request(port, "POST", "/api/new", {"seat": 0})
+    while not state["result"]:
+        _, state = request(port, "POST", "/api/move", {"game": state["game"], "action": state["legal"][-1]})
+    kind, games, _ = records.run_games(run.path, ())
+    assert kind == "connect4" and games[0]["turns"] == len(state["moves"])
+
+
+def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "play", "--opponent", "greedy",
+                                "--no-browser", "--db", str(tmp_path / "play.sqlite")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        address = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert address, line
+        port = int(address.group(1))
+        status, state = request(port, "POST", "/api/new", {"seat": 1})
+        assert status == 200 and len(state["moves"]) == 1
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 128 + signal.SIGTERM
+    finally:
+        process.kill()
+    time.sleep(0.2)
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _is_greedy_bot(p)]
+
+
+def _is_greedy_bot(pid: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            text = f.read().replace(b"\0", b" ").decode(errors="replace")
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X") and "connect4 bot --agent greedy" in text

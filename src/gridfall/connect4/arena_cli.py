@@ -12,7 +12,7 @@ import click
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
-from gridfall.arena.signals import exit_code
+from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import CONNECT4_PROTOCOL, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
@@ -351,7 +351,8 @@ def play(opponent, port, no_browser, db, first_turn_ms, turn_ms):
     if not no_browser:
         webbrowser.open(address)
     try:
-        httpd.serve_forever(poll_interval=0.2)
+        with stopping_on_signals():  # SIGTERM and SIGHUP stop the server as Ctrl-C does
+            httpd.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass
     finally:
