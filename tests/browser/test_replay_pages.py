@@ -19,6 +19,7 @@ RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.t
 def _open(browser, path: Path):
     from selenium.webdriver.common.by import By
 
+    browser.get_log("browser")  # the log of earlier pages (one browser serves every test)
     browser.get(path.as_uri())
     return browser.find_element(By.TAG_NAME, "body")
 

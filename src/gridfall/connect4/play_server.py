@@ -241,6 +241,8 @@ def make_handler(server: PlayServer, page: str):
             url = urlparse(self.path)
             if url.path == "/":
                 self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
+            elif url.path == "/favicon.ico":  # browsers ask; there is none
+                self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
             elif url.path == "/api/state":
                 game_id = parse_qs(url.query).get("game", [None])[0]
                 self._answer(lambda: server.state(game_id))
