@@ -67,6 +67,32 @@ def tally(records: list[GameRecord], is_ours) -> tuple[MatchScore, int, int]:
     return score, ours, theirs
 
 
+@dataclass
+class Turn:
+    """A bot's answer to one turn: its legal action, or the fault that loses it the game."""
+
+    action: int | None
+    seconds: float = 0.0
+    message: str = ""  # the debug text after the action
+    fault: str = ""  # "" or the verdict ("timeout (...)", "invalid action '9': ...")
+    answered: bool = True  # False when the bot gave no line at all
+
+
+def ask_turn(bot: BotProcess, game: Game, seat: int, first: bool, previous: int, limit: float) -> Turn:
+    """One turn under the protocol: send the position, read and check the answer (not applied)."""
+    try:
+        line, took = bot.ask(turn_input(game, seat, first, previous), limit)
+    except BotFailure as e:
+        return Turn(None, fault=e.reason.lower() + (f" ({e.detail})" if e.detail else ""), answered=False)
+    message = line.strip().partition(" ")[2][:MESSAGE_LIMIT]
+    try:
+        action = parse_action(line)
+        game.check(action)
+    except (ValueError, IllegalAction) as e:
+        return Turn(None, took, message, f"invalid action {line[:40]!r}: {e}")
+    return Turn(action, took, message)
+
+
 def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits = LIMITS,
                  width: int = WIDTH, height: int = HEIGHT, opening: tuple[int, ...] = ()) -> GameRecord:
     """Play one game between two programs (commands[0] moves first), the ``opening`` moves
@@ -89,25 +115,19 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
                 except BotFailure as e:
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record
-            limit = limits.first_turn if first[seat] else limits.turn
-            try:
-                line, took = bots[seat].ask(turn_input(game, seat, first[seat], previous), limit)
-            except BotFailure as e:
-                record.winner = 1 - seat
-                record.reason = f"{names[seat]}: {e.reason.lower()}" + (f" ({e.detail})" if e.detail else "")
-                return record
-            if not first[seat]:
-                slowest[seat] = max(slowest[seat], took)
+            turn = ask_turn(bots[seat], game, seat, first[seat], previous,
+                            limits.first_turn if first[seat] else limits.turn)
+            if turn.answered:
+                if not first[seat]:
+                    slowest[seat] = max(slowest[seat], turn.seconds)
+                record.times.append(round(turn.seconds, 4))
+                record.messages.append(turn.message)
             first[seat] = False
-            record.times.append(round(took, 4))
-            record.messages.append(line.strip().partition(" ")[2][:MESSAGE_LIMIT])
-            try:
-                action = parse_action(line)
-                game.apply_action(action)
-            except (ValueError, IllegalAction) as e:
-                record.winner = 1 - seat
-                record.reason = f"{names[seat]}: invalid action {line[:40]!r}: {e}"
+            if turn.fault:
+                record.winner, record.reason = 1 - seat, f"{names[seat]}: {turn.fault}"
                 return record
+            action = turn.action
+            game.apply_action(action)
             record.moves.append(action)
             previous = action
         record.winner = game.winner

@@ -31,10 +31,9 @@ from urllib.parse import parse_qs, urlparse
 from gridfall.arena.database import GameRow
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
-from gridfall.connect4.codingame import LIMITS, MESSAGE_LIMIT
+from gridfall.connect4.codingame import LIMITS, ask_turn
 from gridfall.connect4.match import bot_command
-from gridfall.connect4.protocol import turn_input
-from gridfall.connect4.rules import STEAL, Game, IllegalAction, action_text
+from gridfall.connect4.rules import STEAL, Game, action_text
 
 MAX_BODY = 1024  # bytes of a request body
 MAX_GAMES = 64  # games a server keeps at once; the oldest finished ones go first
@@ -158,28 +157,23 @@ class PlayServer:
         game = played.game
         if played.over or game.current_player() == played.person:
             return
-        seat = game.current_player()
-        try:
-            if played.bot is None:
+        if played.bot is None:
+            try:
                 played.bot = BotProcess(bot_command(self.opponent, self.seed))
-            limit = self.limits.first_turn if played.bot_first_turn else self.limits.turn
-            previous = played.moves[-1] if played.moves else -1
-            line, took = played.bot.ask(turn_input(game, seat, played.bot_first_turn, previous), limit)
-        except BotFailure as e:
-            self._finish(played, f"you won: the bot {e.reason.lower()}" + (f" ({e.detail})" if e.detail else ""))
-            return
+            except BotFailure as e:
+                self._finish(played, f"you won: the bot could not start ({e.detail})")
+                return
+        limit = self.limits.first_turn if played.bot_first_turn else self.limits.turn
+        previous = played.moves[-1] if played.moves else -1
+        turn = ask_turn(played.bot, game, game.current_player(), played.bot_first_turn, previous, limit)
         played.bot_first_turn = False
-        played.times.append(round(took, 4))
-        played.messages.append(line.strip().partition(" ")[2][:MESSAGE_LIMIT])
-        try:
-            from gridfall.connect4.rules import parse_action
-
-            action = parse_action(line)
-            game.check(action)
-        except (ValueError, IllegalAction) as e:
-            self._finish(played, f"you won: the bot played {line[:40]!r}: {e}")
+        if turn.answered:
+            played.times.append(round(turn.seconds, 4))
+            played.messages.append(turn.message)
+        if turn.fault:
+            self._finish(played, f"you won: the bot's {turn.fault}")
             return
-        self._apply(played, action)
+        self._apply(played, turn.action)
 
     def _finish(self, played: PlayedGame, result: str) -> None:
         played.result = result
