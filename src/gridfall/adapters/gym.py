@@ -55,6 +55,7 @@ class GridfallEnv(gymnasium.Env):
         self.state = None
 
     def _game(self, seed: int):
+        """The game this environment plays: each environment class below names its own."""
         raise NotImplementedError
 
     def _observe(self):

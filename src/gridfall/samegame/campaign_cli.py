@@ -29,7 +29,8 @@ DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:
 @click.option("--fresh", is_flag=True, help="Search from scratch instead of continuing from the stored best line.")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="Search threads for each board (boards run side by side, --workers at once).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the first pass's searches (each pass and round gets its own from it).")
 @click.option("--passes", type=click.IntRange(min=1), default=1, show_default=True,
               help="Go over the boards this many times, new seeds each pass, each continuing from the last.")
 @click.option("--store", "store_path", required=True, type=click.Path(dir_okay=False),
