@@ -5,10 +5,15 @@ first turn, 100 ms later turns, 9x7 with STEAL), pairs of games with seats
 swapped.  Prints per opponent: wins, draws, losses, score share, Elo
 difference with its 95% interval, losses on time, and the player's slowest turn.
 
+An opponent written ``NAME*K`` gets K times the time: its own limits are K times
+CodinGame's and it thinks K times as long (``mcts-solver*2``); the player keeps
+CodinGame's limits.
+
 ``--player export`` plays the file ``gridfall connect4 export`` writes (the pure-Python bot
 for CodinGame), run by a bare interpreter: a virtual environment without gridfall, with -I.
 
-    python benchmarks/connect4_strength.py [--player gridfall|export] [--games 200] [--opponents greedy,mcts] [--workers 2]
+    python benchmarks/connect4_strength.py [--player gridfall|export] [--games 200]
+        [--opponents greedy,mcts,mcts-solver,mcts-solver*2] [--workers 2]
 """
 
 from __future__ import annotations
@@ -32,8 +37,19 @@ from gridfall.warmup import warm
 PLAYER, OPPONENT = "player", "opponent"  # the seats' names in the game records
 
 
-def bot(agent: str, seed: int) -> str:
-    return f"{sys.executable} -m gridfall connect4 bot --agent {agent} --seed {seed}"
+def bot(agent: str, seed: int, factor: float = 1.0) -> str:
+    """A built-in agent as a bot command, thinking ``factor`` times the default time."""
+    timing = "" if factor == 1 else f" --turn-ms {85 * factor:g} --first-turn-ms {800 * factor:g}"
+    return f"{sys.executable} -m gridfall connect4 bot --agent {agent} --seed {seed}{timing}"
+
+
+def opponent_spec(text: str) -> tuple[str, float]:
+    """``mcts-solver*2`` -> ("mcts-solver", 2.0): the agent and its time factor."""
+    name, _, factor = text.partition("*")
+    try:
+        return name, float(factor) if factor else 1.0
+    except ValueError:
+        raise SystemExit(f"--opponents: {text!r}: the time factor after '*' must be a number") from None
 
 
 def exported_bot() -> str:
@@ -49,7 +65,8 @@ def exported_bot() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--opponents", default="greedy,mcts")
+    parser.add_argument("--opponents", default="greedy,mcts",
+                        help="comma-separated built-in agents; NAME*K gives that opponent K times the time")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once")
     parser.add_argument("--time-scale", type=float, default=1.0)
     parser.add_argument("--player", choices=("gridfall", "export"), default="gridfall",
@@ -63,12 +80,15 @@ def main() -> None:
                    "opponent timeouts", "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
     for opponent in args.opponents.split(","):
-        def play(i: int, opponent=opponent):
+        name, factor = opponent_spec(opponent)
+        opponent_limits = limits.scaled(factor)
+
+        def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
-            seats = [(player, PLAYER), (bot(opponent, i), OPPONENT)]
+            seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()
-            return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), limits)
+            return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), (seats[0][2], seats[1][2]))
 
         start = time.monotonic()
         with Progress(console=console(stderr=True), transient=True) as progress:

@@ -68,6 +68,16 @@ def test_timeout_loses(tmp_path):
     assert record.winner == 1 and "timeout" in record.reason and record.reason.startswith("slow")
 
 
+def test_limits_per_seat_give_one_program_more_time(tmp_path):
+    slow = script(tmp_path, "slow", "time.sleep(0.5)\n" + FIRST_VALID)  # half a second every turn
+    quick = script(tmp_path, "quick", CENTRE)
+    tight, generous = Limits(first_turn=20, turn=0.3), Limits(first_turn=20, turn=3)
+    record = referee_game((slow, quick), ("slow", "quick"), (generous, tight))
+    assert "timeout" not in record.reason and len(record.moves) > 4
+    record = referee_game((slow, quick), ("slow", "quick"), (tight, generous))
+    assert record.winner == 1 and record.reason.startswith("slow: timeout")
+
+
 def test_garbage_loses(tmp_path):
     record = referee_game((script(tmp_path, "a", CENTRE), script(tmp_path, "junk", "print('left', flush=True)\n")),
                           ("a", "junk"), RELAXED)

@@ -3,7 +3,7 @@
 Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL)
 and never returns an illegal action.  Build one from a name with
 :func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts``,
-``gridfall``.
+``mcts-solver``, ``gridfall``, ``portable``.
 """
 
 from __future__ import annotations
@@ -65,19 +65,22 @@ class AlphaBetaAgent:
 
 
 class MCTSAgent:
-    """Plain UCT with random playouts for the whole time budget; STEAL is one of its root actions."""
+    """UCT with random playouts for the whole time budget; STEAL is one of its root actions.
 
-    name = "mcts"
+    ``solver=True`` is MCTS-Solver: the tree proves wins and losses (:mod:`.mcts`).
+    """
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, solver: bool = False):
         self.seed = seed
+        self.solver = solver
+        self.name = "mcts-solver" if solver else "mcts"
         self._prepare(9, 7)
 
     def _prepare(self, width: int, height: int) -> None:
         """Build the tree and load the kernels now: at start-up, inside the long first turn."""
         from gridfall.connect4.mcts import MCTS
 
-        self.mcts = MCTS(width, height, seed=self.seed)
+        self.mcts = MCTS(width, height, seed=self.seed, solver=self.solver)
         self.mcts.choose(0, 0, 0.0, batch=1)
 
     def act(self, game: Game, seconds: float) -> int:
@@ -134,6 +137,7 @@ AGENTS = {
     "greedy": lambda arg, seed: GreedyAgent(),
     "alphabeta": lambda arg, seed: AlphaBetaAgent(_depth(arg)),
     "mcts": lambda arg, seed: MCTSAgent(seed),
+    "mcts-solver": lambda arg, seed: MCTSAgent(seed, solver=True),
     "gridfall": lambda arg, seed: GridfallAgent(),
     "portable": lambda arg, seed: _portable(),
 }
@@ -156,7 +160,7 @@ def check_spec(spec: str) -> None:
 
 
 def make_agent(spec: str, seed: int = 0):
-    """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts, gridfall."""
+    """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver, gridfall, portable."""
     name, _, arg = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} (alphabeta:DEPTH too)")

@@ -142,9 +142,9 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
 
 @connect4.command()
 @click.option("--agent", default="gridfall", show_default=True,
-              help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, portable "
-                   "(gridfall's pure-Python bot, as exported).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of random and mcts.")
+              help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver "
+                   "(MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as exported).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of random, mcts and mcts-solver.")
 @click.option("--turn-ms", type=click.FloatRange(min=1), default=85, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
 @click.option("--first-turn-ms", type=click.FloatRange(min=1), default=800, show_default=True,

@@ -93,10 +93,13 @@ def ask_turn(bot: BotProcess, game: Game, seat: int, first: bool, previous: int,
     return Turn(action, took, message)
 
 
-def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits = LIMITS,
+def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits | tuple[Limits, Limits] = LIMITS,
                  width: int = WIDTH, height: int = HEIGHT, opening: tuple[int, ...] = ()) -> GameRecord:
     """Play one game between two programs (commands[0] moves first), the ``opening`` moves
-    played for them first (the bots see a game already under way, as a protocol position)."""
+    played for them first (the bots see a game already under way, as a protocol position).
+
+    ``limits`` may be one per seat, to give one program more time than the other."""
+    seat_limits = limits if isinstance(limits, tuple) else (limits, limits)
     record = GameRecord(names, opening=len(opening))
     game = Game(width, height, steal=True)
     for action in opening:
@@ -116,7 +119,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record
             turn = ask_turn(bots[seat], game, seat, first[seat], previous,
-                            limits.first_turn if first[seat] else limits.turn)
+                            seat_limits[seat].first_turn if first[seat] else seat_limits[seat].turn)
             if turn.answered:
                 if not first[seat]:
                     slowest[seat] = max(slowest[seat], turn.seconds)

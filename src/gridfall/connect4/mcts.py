@@ -1,10 +1,19 @@
-"""Plain Monte-Carlo Tree Search (UCT with uniformly random playouts).
+"""Monte-Carlo Tree Search (UCT with uniformly random playouts), plain or with a solver.
 
 A reference opponent, deliberately without game knowledge: select children by
 UCB1 (``wins / visits + c * sqrt(ln parent / visits)``), add one node per
 iteration, finish the game with uniformly random moves, back the result up.
 The move played is the most visited child.  STEAL is an ordinary action at
 the root when it is allowed.
+
+With ``solver=True`` it is MCTS-Solver (Winands, Bjoernsson and Saito,
+"Monte-Carlo Tree Search Solver", CG 2008): a node's status also records
+values the tree has *proven*.  A node is a loss for the player who moved into
+it as soon as one child is a win for the player who moved into that child; it
+is a win once every child is a loss (a draw once every child is proven and
+the best is a draw).  A proven node is not searched again: its value is backed
+up in place of a playout's, the root plays a proven win at once, and never a
+proven loss while anything else is left.
 
 The tree lives in flat arrays; each node keeps its position, so a child is
 reached without replaying moves.  Child slot x is column x; slot 15 is STEAL.
@@ -27,7 +36,8 @@ UNEXPANDED = -1
 # node fields
 CUR, MASK = 0, 1  # uint64 arrays
 VISITS, WINS = 0, 1  # float arrays
-RESULT_NONE, RESULT_WIN, RESULT_DRAW = 0, 1, 2  # terminal status of a node, for the player who moved into it
+# status of a node, for the player who moved into it: terminal, or (solver) proven
+RESULT_NONE, RESULT_WIN, RESULT_DRAW, RESULT_LOSS = 0, 1, 2, 3
 
 
 class Tree:
@@ -94,18 +104,52 @@ def _playout(cur, mask, g, rng):
 
 
 @njit(nogil=True, cache=True)
-def iterate(pos, stats, children, terminal, size, steal_at_root, c, iterations, g, rng):
-    """Run ``iterations`` UCT iterations from node 0."""
+def _value(status):
+    """The result a status backs up, for the player who moved into the node."""
+    if status == RESULT_WIN:
+        return 1.0
+    if status == RESULT_DRAW:
+        return 0.5
+    return 0.0
+
+
+@njit(nogil=True, cache=True)
+def _prove(node, pos, children, terminal, steal_here, g, slots):
+    """The status a node's children prove for the player who moved into it (RESULT_NONE if none yet)."""
+    n = _actions(pos[node, CUR], pos[node, MASK], steal_here, g, slots)
+    all_proven, any_draw = True, False
+    for i in range(n):
+        child = children[node, slots[i]]
+        if child == UNEXPANDED:
+            all_proven = False
+            continue
+        status = terminal[child]
+        if status == RESULT_WIN:  # the player to move here wins by moving there
+            return RESULT_LOSS
+        if status == RESULT_NONE:
+            all_proven = False
+        elif status == RESULT_DRAW:
+            any_draw = True
+    if not all_proven:
+        return RESULT_NONE
+    return RESULT_DRAW if any_draw else RESULT_WIN
+
+
+@njit(nogil=True, cache=True)
+def iterate(pos, stats, children, terminal, size, steal_at_root, c, iterations, g, rng, solver):
+    """Run ``iterations`` UCT iterations from node 0 (MCTS-Solver if ``solver``)."""
     path = np.zeros(128, dtype=np.int64)
     slots = np.zeros(SLOTS, dtype=np.int64)
     for _ in range(iterations):
+        if solver and terminal[0] != RESULT_NONE:
+            return
         node = 0
         depth = 0
         path[0] = 0
         result = 0.0  # for the player who moved into the last node of the path
         while True:
-            if terminal[node] != RESULT_NONE:
-                result = 1.0 if terminal[node] == RESULT_WIN else 0.5
+            if terminal[node] != RESULT_NONE:  # the game's end, or a proven value
+                result = _value(terminal[node])
                 break
             n = _actions(pos[node, CUR], pos[node, MASK], steal_at_root and node == 0, g, slots)
             if n == 0:
@@ -130,10 +174,8 @@ def iterate(pos, stats, children, terminal, size, steal_at_root, c, iterations, 
                 children[node, untried] = new
                 depth += 1
                 path[depth] = new
-                if status == RESULT_WIN:
-                    result = 1.0
-                elif status == RESULT_DRAW:
-                    result = 0.5
+                if status != RESULT_NONE:
+                    result = _value(status)
                 else:
                     r = _playout(cur, mask, g, rng)  # for the side to move at `new`: the opponent of its mover
                     result = 0.5 - 0.5 * r
@@ -142,31 +184,42 @@ def iterate(pos, stats, children, terminal, size, steal_at_root, c, iterations, 
                 r = _playout(pos[node, CUR], pos[node, MASK], g, rng)
                 result = 0.5 - 0.5 * r
                 break
-            # select by UCB1
+            # select by UCB1 (the solver never walks into a proven loss of the chooser)
             log_parent = math.log(stats[node, VISITS] + 1.0)
             best, best_value = -1, -1.0
             for i in range(n):
                 child = children[node, slots[i]]
+                if solver and terminal[child] == RESULT_LOSS:
+                    continue
                 value = stats[child, WINS] / stats[child, VISITS] + c * math.sqrt(log_parent / stats[child, VISITS])
                 if value > best_value:
                     best, best_value = child, value
             node = best
             depth += 1
             path[depth] = node
-        # back up: the result is for the mover into path[depth]; alternate upwards
+        # back up: the result is for the mover into path[depth]; alternate upwards.  The solver
+        # first asks whether a newly proven child proves its parent, and backs up proven values.
         for d in range(depth, -1, -1):
-            stats[path[d], VISITS] += 1.0
-            stats[path[d], WINS] += result
+            here = path[d]
+            if solver and d < depth and terminal[path[d + 1]] != RESULT_NONE and terminal[here] == RESULT_NONE:
+                proved = _prove(here, pos, children, terminal, steal_at_root and here == 0, g, slots)
+                if proved != RESULT_NONE:
+                    terminal[here] = proved
+                    result = _value(proved)
+            stats[here, VISITS] += 1.0
+            stats[here, WINS] += result
             result = 1.0 - result
 
 
 class MCTS:
-    """Plain UCT for one board size."""
+    """UCT for one board size; MCTS-Solver with ``solver=True``."""
 
-    def __init__(self, width: int = 9, height: int = 7, c: float = math.sqrt(2), seed: int = 0, capacity: int = 1 << 18):
+    def __init__(self, width: int = 9, height: int = 7, c: float = math.sqrt(2), seed: int = 0, capacity: int = 1 << 18,
+                 solver: bool = False):
         self.g = engine.geometry(width, height)
         self.width, self.height = width, height
         self.c = c
+        self.solver = solver
         self.rng = new_rng(seed)
         self.tree = Tree(capacity)
 
@@ -181,13 +234,20 @@ class MCTS:
         deadline = time.perf_counter() + seconds
         runs = 0
         while True:
-            iterate(t.pos, t.stats, t.children, t.terminal, t.size, steal_allowed, self.c, batch, self.g, self.rng)
+            iterate(t.pos, t.stats, t.children, t.terminal, t.size, steal_allowed, self.c, batch, self.g, self.rng,
+                    self.solver)
             runs += batch
-            if time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline or t.terminal[0] != RESULT_NONE:
                 break
-        best_slot, best_visits = -1, -1.0
-        for slot in range(SLOTS):
-            child = t.children[0, slot]
-            if child != UNEXPANDED and t.stats[child, VISITS] > best_visits:
-                best_slot, best_visits = slot, t.stats[child, VISITS]
+        best_slot = max((slot for slot in range(SLOTS) if t.children[0, slot] != UNEXPANDED), key=self._preference)
         return (-2 if best_slot == STEAL_SLOT else best_slot), runs
+
+    def _preference(self, slot: int) -> tuple:
+        """Root children are ranked: a proven win, then anything but a proven loss, then by visits."""
+        child = self.tree.children[0, slot]
+        status = self.tree.terminal[child] if self.solver else RESULT_NONE
+        return (status == RESULT_WIN, status != RESULT_LOSS, self.tree.stats[child, VISITS])
+
+    def root_status(self) -> int:
+        """The root's status after the last search: RESULT_NONE, or (solver) proven for the player who moved into it."""
+        return int(self.tree.terminal[0])

@@ -13,3 +13,4 @@ def warm() -> None:
     game.apply_action(4)
     GridfallAgent().act(game, 0.01)
     MCTSAgent().act(game, 0.01)
+    MCTSAgent(solver=True).act(game, 0.01)
