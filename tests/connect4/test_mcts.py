@@ -5,7 +5,13 @@ from importlib import resources
 import pytest
 
 from gridfall.connect4.agents import make_agent
-from gridfall.connect4.mcts import MCTS, RESULT_DRAW, RESULT_LOSS, RESULT_NONE, RESULT_WIN
+from gridfall.connect4.mcts import (
+    MCTS,
+    RESULT_DRAW,
+    RESULT_LOSS,
+    RESULT_NONE,
+    RESULT_WIN,
+)
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.solver import Solver
 
