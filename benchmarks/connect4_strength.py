@@ -62,6 +62,15 @@ def exported_bot() -> str:
     return f"{folder / 'venv' / 'bin' / 'python'} -I {folder / 'bot.py'}"
 
 
+def first_turn_seconds(record, seat: int) -> float:
+    """How long a seat's first turn took (bot turns alternate from the end of the opening; STEAL
+    hands the move back, so the alternation holds)."""
+    for i, seconds in enumerate(record.times):
+        if (record.opening + i) % 2 == seat:
+            return seconds
+    return 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -77,7 +86,7 @@ def main() -> None:
     player = bot("gridfall", 0) if args.player == "gridfall" else exported_bot()
     table = Table(title=f"{args.player} vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
     for column in ("opponent", "W", "D", "L", "score", "as first", "as second", "Elo [95%]", "player timeouts",
-                   "opponent timeouts", "player's slowest turn", "minutes"):
+                   "opponent timeouts", "player's first turn", "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
     for opponent in args.opponents.split(","):
         name, factor = opponent_spec(opponent)
@@ -105,10 +114,12 @@ def main() -> None:
                 timeouts[r.reason.split(":")[0]] += 1
         elo, low, high = score.elo()
         slowest = max(r.slowest[r.seats.index(PLAYER)] for r in records)
+        first_turn = max((first_turn_seconds(r, r.seats.index(PLAYER)) for r in records), default=0.0)
         table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
                       f"{100 * first.share:.1f}%", f"{100 * second.share:.1f}%",
                       f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts[PLAYER]), str(timeouts[OPPONENT]),
-                      f"{slowest * 1000:.0f} ms", f"{(time.monotonic() - start) / 60:.1f}")
+                      f"{first_turn * 1000:.0f} ms", f"{slowest * 1000:.0f} ms",
+                      f"{(time.monotonic() - start) / 60:.1f}")
         console(stderr=True).print(f"{opponent}: {score.describe()}")
     console().print(table)
     console().print(machine_line())

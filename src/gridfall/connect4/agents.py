@@ -90,8 +90,16 @@ class MCTSAgent:
         return action
 
 
+PONDER_AT_LEAST = 0.05  # seconds: below this a table move is answered at once
+PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
+EXACT_EMPTIES = 24  # from this many empty cells on, the exact solver checks the search's move
+EXACT_SHARE = 0.6  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
+
+
 class GridfallAgent:
-    """Opening table for the first move and the steal decision, then iterative deepening alpha-beta."""
+    """The opening table for the first move and the STEAL decision (pondering the position it
+    leaves for the rest of that turn), then iterative deepening alpha-beta, checked by the exact
+    solver once few cells are empty (:mod:`.endgame`)."""
 
     name = "gridfall"
 
@@ -109,19 +117,41 @@ class GridfallAgent:
         """Build the searcher and load its kernels now: at start-up, inside the long first turn."""
         from gridfall.connect4.rules import Game as _Game
 
+        from gridfall.connect4.solver import Solver
+
         self.searcher = self._searcher(width, height)
+        self.solver = Solver(width, height, table_bits=21)
         game = _Game(width, height, steal=False)
         game.apply_action(width // 2)
         self.searcher.choose(*_engine(game), seconds=0.002, max_depth=2)
+        self.solver.solve(*_engine(game), weak=True, seconds=0.002)
 
     def act(self, game: Game, seconds: float) -> int:
-        opening = self.openings.decide(game)
-        if opening is not None:
-            return opening
         if self.searcher.width != game.width or self.searcher.height != game.height:
             self._prepare(game.width, game.height)
-        self.last = self.searcher.choose(*_engine(game), seconds=seconds)
+        opening = self.openings.decide(game)
+        if opening is not None:
+            self._ponder(game, opening, seconds)
+            return opening
+        cur, mask = _engine(game)
+        exact = game.width * game.height - bin(mask).count("1") <= EXACT_EMPTIES
+        self.last = self.searcher.choose(cur, mask, seconds=seconds * (1 - EXACT_SHARE) if exact else seconds)
+        if exact and not self.last.proven:
+            from gridfall.connect4.endgame import exact_move
+
+            column = exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column)
+            if column is not None:
+                return column
         return self.last.column
+
+    def _ponder(self, game: Game, action: int, seconds: float) -> None:
+        """Spend a table move's time searching the position it leaves: the table keeps what the
+        search learns about the opponent's replies, so the next, short turn starts deeper."""
+        if seconds < PONDER_AT_LEAST:
+            return
+        after = game.clone()
+        after.apply_action(action)
+        self.searcher.choose(*_engine(after), seconds=seconds - PONDER_MARGIN)
 
 
 def _depth(text: str) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 
@@ -260,44 +259,14 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
     sys.exit(exit_code(interrupted))
 
 
-@connect4.command()
-@click.option("--rebuild", is_flag=True, help="Recompute the table by self-play (minutes) and write it.")
-@click.option("--games", type=click.IntRange(min=2), default=160, show_default=True, help="Self-play games per first move.")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True, help="Search time per move in self-play.")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores", help='Self-play games at once, one core each.')
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the rebuilt table here instead of the package.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the text.")
-def openings(rebuild: bool, games: int, turn_ms: float, workers: int, out: str | None, as_json: bool) -> None:
-    """Show the opening table behind gridfall's first move and STEAL decisions."""
-    from pathlib import Path
-
-    from gridfall.connect4.openings import OpeningTable
-    from gridfall.connect4.openings_build import build
-
-    if rebuild:
-        table = build(games=games, turn_seconds=turn_ms / 1000, workers=workers, out=Path(out) if out else None,
-                      log=click.echo)
-    else:
-        table = OpeningTable.load()
-    if as_json:
-        click.echo(json.dumps({"width": table.width, "height": table.height, "method": table.method,
-                               "first_move": table.first_move,
-                               "openings": [{"column": x, "score_for_second_player": s, "steal": table.should_steal(x)}
-                                            for x, s in sorted(table.scores.items())]}))
-        return
-    click.echo(f"{table.width}x{table.height}: {table.method}")
-    for x, s in sorted(table.scores.items()):
-        note = "steal" if table.should_steal(x) else ""
-        click.echo(f"  first chip in column {x}: score {s:+d} for the second player  {note}")
-    click.echo(f"gridfall opens in column {table.first_move}")
-
-
 def _add_arena_commands() -> None:
     from gridfall.connect4.arena_cli import league, play, sprt
+    from gridfall.connect4.pie_cli import openings
 
     connect4.add_command(league)
     connect4.add_command(sprt)
     connect4.add_command(play)
+    connect4.add_command(openings)
 
 
 _add_arena_commands()

@@ -1,18 +1,24 @@
-"""The opening table: gridfall's first move and its STEAL decisions, computed and shipped.
+"""The opening table: gridfall's first move and its STEAL decisions, from the pie rule's values.
 
-For each column c the table holds a score: the value, for the player to move
-(the second player), of the position after the first player's chip in c,
-measured by self-play (:func:`build`): 100 x (1/2 - the first player's score
-share).  Deep searches were tried first and rejected: their scores swing by
-more than the differences between openings from one depth to the next.  Stealing turns that chip into the
-second player's own and hands the move back, so the second player steals
-exactly when the position is better for the chip's owner: score < 0.  As the
-first player, gridfall opens where that score is closest to 0 from below: the
-best opening the opponent should not want to steal.
+For each column c the table holds a value with its 95% interval: the expected score share
+(win 1, draw 1/2) of the player to move after the first player's chip in c, if that player
+does not steal.  The values are measured (:mod:`.pie`, ``gridfall connect4 openings
+--rebuild``); the JSON file records how.
 
-``python -m gridfall connect4 openings --rebuild`` recomputes the table
-(:mod:`.openings_build`); the JSON file records how it was computed.  Standard library only: the
-exported bot carries this module, with the table as data (:meth:`OpeningTable.from_data`).
+The rule that follows from them:
+
+* **STEAL** turns the chip into the second player's own and hands the move back, so the
+  stealer gets 1 - value.  The second player steals exactly when the value is below 1/2.
+  When the interval holds 1/2 both choices are worth the same within what was measured, and
+  the measured value is still the best guess.
+* **The first move.**  Against an opponent who steals when it pays, the first player gets
+  min(value, 1 - value) from an opening: the opponent takes the better side.  gridfall opens
+  where the worst case over the interval, min(low, 1 - high), is largest: the opening the
+  opponent cannot gain by stealing, or gain least, even at the edge of the measurement.  Ties
+  go to the column nearer the centre, then to the lower one.
+
+Standard library only: the exported bot carries this module, with the table as data
+(:meth:`OpeningTable.from_data`).
 """
 
 from __future__ import annotations
@@ -26,11 +32,26 @@ from gridfall.connect4.rules import STEAL, Game
 TABLE_FILE = "openings-9x7.json"
 
 
+@dataclass(frozen=True)
+class OpeningValue:
+    """The mover's expected share after a first chip, with its 95% interval and sample size."""
+
+    share: float
+    low: float
+    high: float
+    pairs: int = 0
+
+    @property
+    def first_player_floor(self) -> float:
+        """The first player's share against a correct stealer, at the worst end of the interval."""
+        return min(self.low, 1.0 - self.high)
+
+
 @dataclass
 class OpeningTable:
     width: int
     height: int
-    scores: dict[int, int]  # column -> score for the player to move after the first chip there
+    values: dict[int, OpeningValue]  # column -> value for the player to move after the first chip there
     method: str
 
     @classmethod
@@ -41,21 +62,27 @@ class OpeningTable:
     @classmethod
     def from_data(cls, data: dict) -> "OpeningTable":
         """The table from its JSON object (as the package ships it)."""
-        return cls(data["width"], data["height"], {int(k): v for k, v in data["scores"].items()}, data["method"])
+        values = {int(k): OpeningValue(v["share"], v["low"], v["high"], v.get("pairs", 0))
+                  for k, v in data["columns"].items()}
+        return cls(data["width"], data["height"], values, data["method"])
+
+    def to_data(self) -> dict:
+        return {"width": self.width, "height": self.height, "method": self.method,
+                "columns": {str(x): {"share": round(v.share, 4), "low": round(v.low, 4), "high": round(v.high, 4),
+                                     "pairs": v.pairs} for x, v in sorted(self.values.items())}}
 
     def covers(self, game: Game) -> bool:
         return game.width == self.width and game.height == self.height and game.steal
 
     @property
     def first_move(self) -> int:
-        """The opening least worth stealing: the best score for us (the chip owner) that is still <= 0 for them."""
-        safe = [x for x, s in self.scores.items() if s >= 0]
-        if safe:
-            return min(safe, key=lambda x: (self.scores[x], abs(2 * x - (self.width - 1))))
-        return max(self.scores, key=lambda x: self.scores[x])
+        """The opening whose worst case against a correct stealer is best (on ties the column nearer
+        the centre, then the lower one)."""
+        return max(self.values, key=lambda x: (self.values[x].first_player_floor, -abs(2 * x - (self.width - 1)), -x))
 
     def should_steal(self, column: int) -> bool:
-        return self.scores.get(column, 0) < 0
+        value = self.values.get(column)
+        return value is not None and value.share < 0.5
 
     def decide(self, game: Game) -> int | None:
         """The table's action in this game: the first move, or STEAL when the first chip is worth

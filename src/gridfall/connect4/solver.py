@@ -183,14 +183,19 @@ class Solver:
         return engine.from_game(game)
 
     def solve(self, cur: int, mask: int, weak: bool = False, seconds: float | None = None,
-              on_progress=None) -> Result:
+              on_progress=None, keep_table: bool = False) -> Result:
         """The score of (cur, mask) for the side to move; within ``seconds`` if given, else exact.
 
         ``on_progress(low, high, nodes, elapsed)`` is called between slices.  Out of time, the
         result is the proven range (``exact`` False, ``score`` its middle).  Ctrl-C raises
         KeyboardInterrupt within a slice, with ``self.last`` holding the range proven so far.
+        ``keep_table`` keeps what earlier solves stored (every entry is a true bound of its
+        position, whatever the root): solving a position's children after it is then cheap.
         """
-        self.table.new_search()
+        if keep_table:
+            self.table.stats[NODES] = 0
+        else:
+            self.table.new_search()
         start = time.perf_counter()
         stats = self.table.stats
         cells = self.cells

@@ -1,0 +1,54 @@
+"""Exact play once the solver can finish inside a turn.
+
+Near the end of a game the exact solver (:mod:`.solver`) settles a position's result (win,
+draw or loss for the side to move) in milliseconds, where the bot's depth-limited search may
+still misjudge it.  :func:`exact_move` uses that result without giving up the search's
+practical choices:
+
+* **win**: a move that keeps the win (the search's own move first, if it does);
+* **draw**: the search's move if it keeps the draw, else one that does;
+* **loss**: the search's move (it makes the loss hardest to find).
+
+Children are solved weakly (win, draw or loss) with the table kept from the root's solve,
+which already holds most of their proof.  If any solve runs out of time the answer is None and
+the caller plays its search's move.  ``benchmarks/connect4_endgame.py`` measures from how many
+empty cells the solver finishes inside a turn.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from gridfall.connect4 import engine
+from gridfall.connect4.solver import Solver
+
+
+def exact_move(solver: Solver, cur: int, mask: int, seconds: float, preferred: int) -> int | None:
+    """A column that keeps the exact result of (cur, mask), preferring ``preferred``; None when the
+    solver cannot say within ``seconds``."""
+    deadline = time.perf_counter() + seconds
+    g = solver.g
+    root = solver.solve(cur, mask, weak=True, seconds=seconds)
+    if not root.exact:
+        return None
+    outcome = (root.score > 0) - (root.score < 0)
+    if outcome < 0:
+        return preferred
+    columns = [preferred] + [x for x in range(solver.width) if x != preferred]
+    for x in columns:
+        move = int(engine.column_move(np.uint64(mask), x, g))
+        if move == 0:
+            continue
+        if engine.has_four(np.uint64(cur | move), g):
+            return x  # wins at once
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        child = solver.solve(cur ^ mask, mask | move, weak=True, seconds=left, keep_table=True)
+        if not child.exact:
+            return None
+        if -((child.score > 0) - (child.score < 0)) == outcome:  # the child's value, seen from here
+            return x
+    return None
