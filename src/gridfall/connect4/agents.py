@@ -116,7 +116,6 @@ class GridfallAgent:
     def _prepare(self, width: int, height: int) -> None:
         """Build the searcher and load its kernels now: at start-up, inside the long first turn."""
         from gridfall.connect4.rules import Game as _Game
-
         from gridfall.connect4.solver import Solver
 
         self.searcher = self._searcher(width, height)
