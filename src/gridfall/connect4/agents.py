@@ -92,7 +92,7 @@ class MCTSAgent:
 
 PONDER_AT_LEAST = 0.05  # seconds: below this a table move is answered at once
 PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
-EXACT_EMPTIES = 24  # from this many empty cells on, the exact solver checks the search's move
+EXACT_EMPTIES = 36  # from this many empty cells on, the exact solver checks the search's move
 EXACT_SHARE = 0.6  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
 
 
