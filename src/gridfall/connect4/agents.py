@@ -123,7 +123,11 @@ class GridfallAgent:
         game = _Game(width, height, steal=False)
         game.apply_action(width // 2)
         self.searcher.choose(*_engine(game), seconds=0.002, max_depth=2)
-        self.solver.solve(*_engine(game), weak=True, seconds=0.002)
+        from gridfall.connect4.endgame import exact_move, warm
+
+        # every kernel exact play calls from Python loads now, not in a 100 ms turn
+        self.exact_move = exact_move
+        warm(self.solver)
 
     def act(self, game: Game, seconds: float) -> int:
         if self.searcher.width != game.width or self.searcher.height != game.height:
@@ -136,9 +140,7 @@ class GridfallAgent:
         exact = game.width * game.height - bin(mask).count("1") <= EXACT_EMPTIES
         self.last = self.searcher.choose(cur, mask, seconds=seconds * (1 - EXACT_SHARE) if exact else seconds)
         if exact and not self.last.proven:
-            from gridfall.connect4.endgame import exact_move
-
-            column = exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column)
+            column = self.exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column)
             if column is not None:
                 return column
         return self.last.column

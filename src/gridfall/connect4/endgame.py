@@ -52,3 +52,12 @@ def exact_move(solver: Solver, cur: int, mask: int, seconds: float, preferred: i
         if -((child.score > 0) - (child.score < 0)) == outcome:  # the child's value, seen from here
             return x
     return None
+
+
+def warm(solver: Solver) -> None:
+    """Load every kernel exact play calls from Python now (numba loads each on its first call,
+    which inside a 100 ms turn would cost a tenth of it)."""
+    g = solver.g
+    engine.has_four(np.uint64(0), g)
+    engine.column_move(np.uint64(0), 0, g)
+    solver.solve(0, 0, weak=True, seconds=0.01)  # the empty board: the search runs until the time is up
