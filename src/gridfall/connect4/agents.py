@@ -93,7 +93,8 @@ class MCTSAgent:
 PONDER_AT_LEAST = 0.05  # seconds: below this a table move is answered at once
 PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
 EXACT_EMPTIES = 36  # from this many empty cells on, the exact solver checks the search's move
-EXACT_SHARE = 0.6  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
+EXACT_SHARE = 0.55  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
+SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's overhead after deadlines
 
 
 class GridfallAgent:
@@ -138,7 +139,7 @@ class GridfallAgent:
             return opening
         cur, mask = _engine(game)
         exact = game.width * game.height - bin(mask).count("1") <= EXACT_EMPTIES
-        self.last = self.searcher.choose(cur, mask, seconds=seconds * (1 - EXACT_SHARE) if exact else seconds)
+        self.last = self.searcher.choose(cur, mask, seconds=seconds * SEARCH_SHARE if exact else seconds)
         if exact and not self.last.proven:
             column = self.exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column)
             if column is not None:
