@@ -112,7 +112,7 @@ def test_file_that_cannot_load(tmp_path):
 
 
 def test_exported_players_are_python36_and_score_like_the_builtin(tmp_path):
-    for agent in ("fast", "greedy"):
+    for agent in ("fast", "greedy", "plan"):
         source = export_source(agent, time_budget=1000.0)
         ast.parse(source, feature_version=(3, 6))
         from gridfall.match3.codeabbey import SuggestFile
@@ -130,6 +130,13 @@ def test_fast_player_fits_the_default_second(tmp_path):
     report = referee_file(player(tmp_path, export_source("fast")), seed=11)
     assert not report.failed and report.seconds < 1.0
     assert sum(g.moves for g in report.games) > 100
+
+
+def test_plan_player_fits_the_second_and_cashes_each_board(tmp_path):
+    report = referee_file(player(tmp_path, export_source("plan")), seed=11)
+    assert not report.failed and report.seconds < 1.0
+    assert all(g.end in ("quit", "no legal move") for g in report.games)  # each board's cascade cashed, then Q
+    assert max(report.games, key=lambda g: g.moves).board_no == 4  # most of the second goes to the 13x13 board
 
 
 def test_strong_agent_plays_legal_moves_and_beats_greedy_on_a_short_game():

@@ -26,3 +26,25 @@ def test_portable_cascades_agree_with_the_rules_on_random_positions():
             state.apply_action(rng.choice(state.legal_actions()))
             positions += 1
     assert positions > 500
+
+
+def plan_value(board, move):
+    """A move's worth by the rules of record: its points plus those of the best move it leaves ready."""
+    result = board.play(*move)
+    ready = max((result.board_after.play(*m).total for m in result.board_after.legal_moves()), default=0)
+    return 2.0 ** (result.total - 3) + (2.0 ** (ready - 3) if ready else 0.0)
+
+
+def test_plan_move_is_the_best_two_ply_move_by_the_rules():
+    rng = random.Random(8)
+    positions = 0
+    for number in range(6):
+        state = gridfall.load_game("match3", size=8, seed=100 + number, moves=12).new_initial_state()
+        while not state.is_terminal():
+            board = state.board
+            choice = portable.plan_move(list(board.rows))
+            values = {m: plan_value(board, m) for m in board.legal_moves()}
+            assert choice in values and values[choice] == max(values.values())
+            state.apply_action(rng.choice(state.legal_actions()))
+            positions += 1
+    assert positions > 40

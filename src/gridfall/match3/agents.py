@@ -1,5 +1,8 @@
 """Match-3 players, each a ``suggest(board, boardNo, move, elapsed)`` like a CodeAbbey submission.
 
+* ``plan``: two plies on the known board, growing one large cascade and cashing it
+  when the board's share of the run's second is spent; most of the second goes to the
+  largest board (pure Python, exportable: what ``gridfall match3 export`` writes);
 * ``greedy``: the move removing the most jewels now (pure Python, exportable);
 * ``fast``: the largest first explosion, lowest on the board, no cascade
   simulation: quick enough to play every move of a run in a second
@@ -23,12 +26,15 @@ from gridfall.match3 import AGENTS, PORTABLE_AGENTS, engine, portable
 
 
 class PortableAgent:
-    """greedy or fast from the portable module, with the same time schedule as an exported file."""
+    """greedy, fast or plan from the portable module, with the same time schedule as an exported file."""
 
     def __init__(self, name: str, time_budget: float = 1.0, max_moves: int = 1000):
         self.name, self.time_budget, self.max_moves = name, time_budget, max_moves
 
     def suggest(self, board, board_no=1, move=1, elapsed=0.0):
+        if self.name == "plan":
+            choice = portable.plan_suggest(board, board_no, move, elapsed, self.time_budget)
+            return choice if choice is not None else (1, 1, "Q")
         if move > self.max_moves or elapsed > self.time_budget * portable.SAFETY * board_no / 4.0:
             return 1, 1, "Q"
         choice = portable.greedy_move(board) if self.name == "greedy" else portable.fast_move(board)

@@ -143,10 +143,10 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
 
 
 @match3.command()
-@click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True, help='strong: two-ply expectimax on the numba engine, --turn-ms a move; fast: the largest first explosion, lowest on the board; greedy: the move removing the most jewels.')
+@click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True, help='strong: two-ply expectimax on the numba engine, --turn-ms a move; plan: two plies on the known board, growing one large cascade, within --time for the run; fast: the largest first explosion, lowest on the board; greedy: the move removing the most jewels.')
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
 @click.option("--time", "run_seconds", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
-              help="Seconds greedy and fast plan to use for the whole run.")
+              help="Seconds plan, greedy and fast may use for the whole run.")
 @click.option("--turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
               help="Milliseconds strong may think per move.")
 @click.option("--budget", type=click.FloatRange(min=0.001), hidden=True,
@@ -180,7 +180,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
 
 @match3.command("export")
 @click.argument("out", type=click.Path(dir_okay=False))
-@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="fast", show_default=True, help='fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
+@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="plan", show_default=True, help='plan: two plies on the known board, growing one large cascade on each board and cashing it when its share of the second is spent (most of it on the 13x13 board); fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
 @click.option("--time", "time_budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
               help="Seconds the exported player plans to use for the whole run.")
 @renamed("--time-budget", "--time", "time_budget")

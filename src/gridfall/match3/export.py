@@ -13,12 +13,13 @@ import sys
 from importlib import resources
 
 from gridfall.export import CODINGAME_LIMIT, ExportError
+from gridfall.match3 import PORTABLE_AGENTS
 
 
 def export_source(agent: str, time_budget: float = 1.0) -> str:
     """The source of :mod:`gridfall.match3.portable` with AGENT and TIME_BUDGET set."""
-    if agent not in ("fast", "greedy"):
-        raise ValueError(f"only the portable agents can be exported (fast, greedy), not {agent!r}")
+    if agent not in PORTABLE_AGENTS:
+        raise ValueError(f"only the portable agents can be exported ({', '.join(PORTABLE_AGENTS)}), not {agent!r}")
     source = resources.files("gridfall").joinpath("match3", "portable.py").read_text()
     source = re.sub(r'^AGENT = .*$', f'AGENT = "{agent}"', source, count=1, flags=re.M)
     source = re.sub(r'^TIME_BUDGET = .*$', f"TIME_BUDGET = {time_budget!r}", source, count=1, flags=re.M)

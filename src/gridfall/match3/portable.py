@@ -1,6 +1,6 @@
 """Portable Match-3 players for CodeAbbey problem 370: standard library only, Python 3.6 syntax.
 
-This file is gridfall's own ``greedy`` and ``fast`` agents, and also what
+This file is gridfall's own ``plan``, ``greedy`` and ``fast`` agents, and also what
 ``gridfall match3 export`` writes out (with AGENT and TIME_BUDGET set):
 one self-contained file defining ``suggest(board, boardNo, move, elapsed)``
 that CodeAbbey accepts.  Keep it free of imports beyond the standard library
@@ -12,10 +12,15 @@ returns : (col, row, dir), 1-based, row 1 at the top, dir R or D; or dir Q to
 elapsed : seconds this run has spent in suggest so far
 """
 
-AGENT = "fast"  # "fast" or "greedy"
+import time
+
+AGENT = "plan"  # "plan", "fast" or "greedy"
 TIME_BUDGET = 1.0  # seconds for the whole run (four boards)
 MAX_MOVES = 1000  # moves per board
-SAFETY = 0.92  # fraction of the budget actually used
+SAFETY = 0.92  # fraction of the budget actually used (fast, greedy)
+PLAN_SHARES = (0.02, 0.03, 0.05, 0.90)  # plan: the run's time for boards 1-4 (8, 11, 12, 13 cells a side)
+PLAN_SAFETY = 0.95  # plan: fraction of each board's time it may use
+PLAN_MARGIN = 0.01  # plan: seconds kept back before the last move of a board
 
 
 def _grid(board):
@@ -59,54 +64,67 @@ def _swap_score(g, n, i, j):
     return score
 
 
-def _explode(g, n):
-    """Remove every jewel in a line; return how many."""
-    marked = set()
-    for r in range(n):
-        base = r * n
-        c = 0
-        while c < n:
-            jewel = g[base + c]
-            end = c + 1
-            while end < n and g[base + end] == jewel:
-                end += 1
-            if jewel >= 0 and end - c >= 3:
-                marked.update(range(base + c, base + end))
-            c = end
-    for c in range(n):
-        r = 0
-        while r < n:
-            jewel = g[r * n + c]
-            end = r + 1
-            while end < n and g[end * n + c] == jewel:
-                end += 1
-            if jewel >= 0 and end - r >= 3:
-                marked.update(range(r * n + c, end * n + c, n))
-            r = end
-    for i in marked:
-        g[i] = -1
-    return len(marked)
+def _line_cells(g, n, i, out):
+    """Add to ``out`` the cells of every line of 3+ through cell i (holes never match)."""
+    jewel = g[i]
+    if jewel < 0:
+        return
+    r, c = divmod(i, n)
+    lo = c
+    while lo > 0 and g[r * n + lo - 1] == jewel:
+        lo -= 1
+    hi = c
+    while hi < n - 1 and g[r * n + hi + 1] == jewel:
+        hi += 1
+    if hi - lo >= 2:
+        out.update(range(r * n + lo, r * n + hi + 1))
+    lo = r
+    while lo > 0 and g[(lo - 1) * n + c] == jewel:
+        lo -= 1
+    hi = r
+    while hi < n - 1 and g[(hi + 1) * n + c] == jewel:
+        hi += 1
+    if hi - lo >= 2:
+        out.update(range(lo * n + c, (hi + 1) * n + c, n))
 
 
-def _shake(g, n):
-    for c in range(n):
-        column = [g[r * n + c] for r in range(n) if g[r * n + c] >= 0]
-        column = [-1] * (n - len(column)) + column
-        for r in range(n):
-            g[r * n + c] = column[r]
+def cascade(g, n, i, j):
+    """Swap i and j on g (in place) and run every cascade, holes left as -1; return the jewels removed.
+
+    The board before the swap has no line (the referee's boards never do), so every new line
+    passes through a cell that just changed: the two swapped, then the cells that fell or
+    emptied.  Only those are examined, which makes this several times faster than scanning
+    the whole board after each explosion.
+    """
+    g[i], g[j] = g[j], g[i]
+    changed = (i, j)
+    total = 0
+    while True:
+        marked = set()
+        for k in changed:
+            _line_cells(g, n, k, marked)
+        if not marked:
+            return total
+        total += len(marked)
+        lowest = {}  # column -> the lowest row that lost a jewel
+        for k in marked:
+            g[k] = -1
+            r, c = divmod(k, n)
+            if lowest.get(c, -1) < r:
+                lowest[c] = r
+        changed = []
+        for c, bottom in lowest.items():
+            column = [g[r * n + c] for r in range(bottom + 1) if g[r * n + c] >= 0]
+            column = [-1] * (bottom + 1 - len(column)) + column
+            for r in range(bottom + 1):
+                if g[r * n + c] != column[r]:
+                    g[r * n + c] = column[r]
+                    changed.append(r * n + c)
 
 
 def simulate(g, n, i, j):
     """Jewels removed over all cascades by swapping i and j (on a copy)."""
-    g = list(g)
-    g[i], g[j] = g[j], g[i]
-    total = 0
-    while True:
-        removed = _explode(g, n)
-        if not removed:
-            return total
-        total += removed
-        _shake(g, n)
+    return cascade(list(g), n, i, j)
 
 
 def _moves(n):
@@ -141,9 +159,7 @@ def greedy_move(board):
 def _after(g, n, i, j):
     """The board after swapping i and j and every cascade, holes left as -1."""
     g = list(g)
-    g[i], g[j] = g[j], g[i]
-    while _explode(g, n):
-        _shake(g, n)
+    cascade(g, n, i, j)
     return g
 
 
@@ -187,8 +203,67 @@ def fast_move(board):
     return max(candidates)[3]
 
 
+def _best_cascade(g, n, moves):
+    """The most jewels one move removes on g (holes never match): what the board holds ready."""
+    best = 0
+    for i, j, _, _, _ in moves:
+        if g[i] >= 0 and g[j] >= 0 and _swap_score(g, n, i, j):
+            removed = simulate(g, n, i, j)
+            if removed > best:
+                best = removed
+    return best
+
+
+def plan_move(board):
+    """Two plies, exactly on the known board: a move is worth its own points plus the points of
+    the best move it leaves ready.
+
+    A move's cascade is exact (the refill comes after it), and the refill only fills the holes
+    at the top, never completing a line, so what a move leaves ready below stays ready.  With
+    points 2^(removed-3), a move that makes a ready cascade one jewel bigger doubles its worth:
+    the agent keeps growing one large cascade instead of cashing small ones, and the caller
+    cashes it (:func:`greedy_move`) when the board's time is up.  Ties go to the lowest move.
+    """
+    g, n = _grid(board)
+    moves = _MOVES.get(n) or _MOVES.setdefault(n, _moves(n))
+    best, best_value = None, None
+    for i, j, col, row, d in moves:
+        first = _swap_score(g, n, i, j)
+        if not first:
+            continue
+        after = list(g)
+        own = cascade(after, n, i, j)
+        ready = _best_cascade(after, n, moves)
+        value = (2.0 ** (own - 3) + (2.0 ** (ready - 3) if ready else 0.0), row + (1 if d == "D" else 0), first)
+        if best_value is None or value > best_value:
+            best, best_value = (col, row, d), value
+    return best
+
+
+_PLAN = {"cashed": 0, "last": 0.0}  # the board whose cascade was cashed; the last plan move's seconds
+
+
+def plan_suggest(board, board_no, move, elapsed, time_budget):
+    """plan moves while the board's share of the run lasts, then the largest cascade, then Q (None)."""
+    if move == 1:
+        _PLAN["last"], _PLAN["cashed"] = 0.0, 0
+    if _PLAN["cashed"] == board_no:
+        return None
+    end = time_budget * PLAN_SAFETY * sum(PLAN_SHARES[:board_no])
+    if elapsed + 1.5 * _PLAN["last"] + PLAN_MARGIN > end or move >= MAX_MOVES:
+        _PLAN["cashed"] = board_no  # out of time (or moves): cash the cascade grown so far
+        return greedy_move(board)
+    start = time.perf_counter()
+    choice = plan_move(board)
+    _PLAN["last"] = time.perf_counter() - start
+    return choice
+
+
 def suggest(board, boardNo=1, move=1, elapsed=0.0):
     """CodeAbbey's entry point: this board's next move, or Q when out of time or moves."""
+    if AGENT == "plan":
+        choice = plan_suggest(board, boardNo, move, elapsed, TIME_BUDGET)
+        return choice if choice is not None else (1, 1, "Q")
     if move > MAX_MOVES or elapsed > TIME_BUDGET * SAFETY * boardNo / 4.0:
         return 1, 1, "Q"
     choice = greedy_move(board) if AGENT == "greedy" else fast_move(board)
