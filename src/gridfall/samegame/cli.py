@@ -15,6 +15,7 @@ from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, console, rena
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
+from gridfall.samegame.protocol import ANSWER_MARGIN, BotConfig
 from gridfall.viewer.options import replay_option, write_replay
 
 
@@ -253,8 +254,10 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 
 @samegame.command()
 @click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19500), default=17000, show_default=True,
-              help="Milliseconds of the 20 s first turn to spend planning, counted from process start.")
+@click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19800),
+              default=round(BotConfig.first_turn_budget * 1000), show_default=True,
+              help="Milliseconds of the 20 s first turn to spend planning, counted from process start (the "
+                   "answer comes within a few ms of it: the rest of the 20 s is the margin).")
 @renamed("--think", "--first-turn-ms", "first_turn_ms", scale=1000)
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
@@ -349,7 +352,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="Board set to solve.")
 @click.option("--time", "seconds", type=click.FloatRange(min=1.5), default=20.0, show_default=True,
-              help="The first-turn limit per board (the bot plans until 1 s before it, counted from its own start).")
+              help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
@@ -376,7 +379,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
     specs = set_specs(set_name)[:first]
     if command is None:
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --first-turn-ms {(seconds - 1.0) * 1000:.0f}"
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --first-turn-ms {(seconds - ANSWER_MARGIN) * 1000:.0f}"
                    + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
         from gridfall.warmup import warm
