@@ -194,6 +194,14 @@ def schedule(settings: dict) -> list[PieGame]:
     return jobs
 
 
+def rebuild_command(settings: dict) -> str:
+    """The command that measures (or resumes) a table with these settings."""
+    return (f"gridfall connect4 openings --rebuild --pairs {settings['pairs']} --turn-ms {settings['turn'] * 1000:g} "
+            f"--engines {','.join(settings['engines'])} --plies {settings['plies']} "
+            f"--solve-empties {settings['solve_empties']} --solve-ms {settings['solve_seconds'] * 1000:g} "
+            f"--seed {settings['seed']} --db pie.sqlite")
+
+
 def table_from(rows: list[GameRow], settings: dict, date: str):
     """The opening table the stored games give (every column, mirrors sharing a value)."""
     from gridfall.connect4.openings import OpeningTable, OpeningValue
@@ -211,5 +219,5 @@ def table_from(rows: list[GameRow], settings: dict, date: str):
               f"{a} and {b}, {settings['turn'] * 1000:g} ms a move; each pair starts from the chip and "
               f"{settings['plies']} random central moves; the exact solver finished {100 * solved:.0f}% of the games "
               f"once {settings['solve_empties']} or fewer cells were empty; value = the mover's mean share over the "
-              f"pairs, 95% interval from their spread; seed {settings['seed']}; {date}")
+              f"pairs, 95% interval from their spread; seed {settings['seed']}; {date}. Rebuild: {rebuild_command(settings)}")
     return OpeningTable(width, settings["height"], dict(sorted(values.items())), method)

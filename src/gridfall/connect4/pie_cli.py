@@ -16,9 +16,6 @@ from gridfall.arena.signals import exit_code
 from gridfall.cli_options import console, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 
-REBUILD_COMMAND = ("gridfall connect4 openings --rebuild --pairs 1000 --turn-ms 100 --engines gridfall,mcts-solver "
-                   "--db pie.sqlite")
-
 
 def _engines(text: str) -> tuple[str, str]:
     names = tuple(e.strip() for e in text.split(","))
@@ -67,9 +64,10 @@ def _show(table, as_json: bool) -> None:
               help="The two built-in agents that play the pairs (each owns the chip in one game of a pair).")
 @click.option("--plies", type=click.IntRange(0, 6), default=2, show_default=True,
               help="Random central moves after the first chip, the same for both games of a pair.")
-@click.option("--solve-empties", type=click.IntRange(0, 63), default=24, show_default=True,
-              help="From this many empty cells on, the exact solver decides the game when it finishes in time.")
-@click.option("--solve-ms", type=click.FloatRange(min=1), default=500, show_default=True,
+@click.option("--solve-empties", type=click.IntRange(0, 63), default=32, show_default=True,
+              help="From this many empty cells on, the exact solver decides the game when it finishes in time "
+                   "(benchmarks/connect4_endgame.py: it does for 92% of 32-cell positions within 60 ms).")
+@click.option("--solve-ms", type=click.FloatRange(min=1), default=300, show_default=True,
               help="Time the exact solver gets at each move from --solve-empties on.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opening moves.")
 @click.option("--out", type=click.Path(dir_okay=False),
