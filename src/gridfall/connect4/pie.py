@@ -199,7 +199,7 @@ def rebuild_command(settings: dict) -> str:
     return (f"gridfall connect4 openings --rebuild --pairs {settings['pairs']} --turn-ms {settings['turn'] * 1000:g} "
             f"--engines {','.join(settings['engines'])} --plies {settings['plies']} "
             f"--solve-empties {settings['solve_empties']} --solve-ms {settings['solve_seconds'] * 1000:g} "
-            f"--seed {settings['seed']} --db pie.sqlite")
+            f"--seed {settings['seed']} --db results/connect4-pie.sqlite")
 
 
 def table_from(rows: list[GameRow], settings: dict, date: str):
