@@ -13,12 +13,16 @@ CodinGame's limits.
 for CodinGame), run by a bare interpreter: a virtual environment without gridfall, with -I.
 
     python benchmarks/connect4_strength.py [--player gridfall|export] [--games 200]
-        [--opponents greedy,mcts,mcts-solver,mcts-solver*2] [--workers 2]
+        [--opponents greedy,mcts,mcts-solver,mcts-solver*2] [--workers 2] [--record games.jsonl]
+
+``--record FILE`` appends every game to FILE as a JSON line (opponent, seats, winner, reason,
+moves, turn times), for ``benchmarks/connect4_losses.py`` to find where the games were lost.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -80,7 +84,11 @@ def main() -> None:
     parser.add_argument("--time-scale", type=float, default=1.0)
     parser.add_argument("--player", choices=("gridfall", "export"), default="gridfall",
                         help="gridfall's numba bot, or the exported pure-Python file in a bare interpreter")
+    parser.add_argument("--record", type=Path, metavar="FILE",
+                        help="append every game to FILE as a JSON line (for benchmarks/connect4_losses.py)")
     args = parser.parse_args()
+    if args.record is not None and not args.record.parent.is_dir():
+        raise SystemExit(f"--record: {args.record.parent} is not a folder")
     limits = LIMITS.scaled(args.time_scale)
     warm("connect4")  # fill the kernel cache before any bot is timed
     player = bot("gridfall", 0) if args.player == "gridfall" else exported_bot()
@@ -105,6 +113,11 @@ def main() -> None:
             records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
                                   on_done=lambda i, r, task=task: progress.advance(task))
         records = [r for r in records if r is not None]
+        if args.record is not None:
+            with args.record.open("a") as out:
+                for r in records:
+                    out.write(json.dumps({"opponent": opponent, "seats": r.seats, "winner": r.winner, "reason": r.reason,
+                                          "opening": r.opening, "moves": r.moves, "times": r.times}) + "\n")
         score, _, _ = tally(records, lambda name: name == PLAYER)
         first, _, _ = tally([r for r in records if r.seats[0] == PLAYER], lambda name: name == PLAYER)
         second, _, _ = tally([r for r in records if r.seats[1] == PLAYER], lambda name: name == PLAYER)

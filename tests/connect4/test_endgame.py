@@ -60,3 +60,43 @@ def test_out_of_time_it_says_none(solvers):
     player, _ = solvers
     cur, mask = player.position("")  # the empty 7x6 board: far beyond a millisecond
     assert exact_move(player, cur, mask, 0.001, 3) is None
+
+
+def test_a_table_kept_from_earlier_solves_gives_the_same_results(solvers):
+    """The bot keeps the solver's table from turn to turn: entries from other positions, and from
+    solves cut short by the clock, are bounds that hold, so every answer stays exact."""
+    player, judge = solvers
+    player.table.new_search()
+    assert exact_move(player, *player.position(""), 0.005, 3, keep_table=True) is None  # cut short
+    checked = 0
+    for moves, score in scored("7x6/midgame_L1")[5::40][:20]:
+        cur, mask = player.position(moves)
+        preferred = Game.from_moves(moves, 7, 6, steal=False).legal_actions()[0]
+        column = exact_move(player, cur, mask, 5.0, preferred, keep_table=True)
+        assert column is not None, moves
+        if sign(score) < 0:
+            continue
+        try:
+            child = judge.solve_moves(moves + str(column)).score
+        except ValueError:  # the move won at once
+            continue
+        assert -sign(child) == sign(score), (moves, column)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_bot_keeps_its_solver_table_within_a_game_and_forgets_it_at_the_next():
+    from gridfall.connect4.agents import make_agent
+    from gridfall.connect4.solver import GENERATION
+
+    agent = make_agent("gridfall")
+    generation = lambda: int(agent.solver.table.stats[GENERATION])  # noqa: E731
+    game = Game.from_moves("40358")
+    agent.act(game, 0.02)
+    first = generation()
+    game.apply_action(agent.act(game, 0.02))
+    game.apply_action(game.legal_actions()[0])
+    agent.act(game, 0.02)
+    assert generation() == first  # the same game: the table is kept
+    agent.act(Game.from_moves("44"), 0.02)
+    assert generation() == first + 1  # fewer chips: a new game, a fresh table

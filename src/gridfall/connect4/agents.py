@@ -92,7 +92,7 @@ class MCTSAgent:
 
 PONDER_AT_LEAST = 0.05  # seconds: below this a table move is answered at once
 PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
-EXACT_EMPTIES = 36  # from this many empty cells on, the exact solver checks the search's move
+EXACT_EMPTIES = 40  # from this many empty cells on, the exact solver checks the search's move
 EXACT_SHARE = 0.55  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
 SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's overhead after deadlines
 
@@ -112,6 +112,7 @@ class GridfallAgent:
         self._searcher = Searcher
         self.searcher = None
         self.last = None
+        self.chips = 0  # chips on the board at the last search: fewer means a new game
         self._prepare(9, 7)
 
     def _prepare(self, width: int, height: int) -> None:
@@ -138,10 +139,14 @@ class GridfallAgent:
             self._ponder(game, opening, seconds)
             return opening
         cur, mask = _engine(game)
-        exact = game.width * game.height - bin(mask).count("1") <= EXACT_EMPTIES
+        chips = bin(mask).count("1")
+        if chips < self.chips:  # a new game: the solver's table holds another game's positions
+            self.solver.table.new_search()
+        self.chips = chips
+        exact = game.width * game.height - chips <= EXACT_EMPTIES
         self.last = self.searcher.choose(cur, mask, seconds=seconds * SEARCH_SHARE if exact else seconds)
         if exact and not self.last.proven:
-            column = self.exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column)
+            column = self.exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column, keep_table=True)
             if column is not None:
                 return column
         return self.last.column
