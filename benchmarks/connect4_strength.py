@@ -36,6 +36,7 @@ from rich.table import Table
 
 from gridfall.arena.pool import run_jobs
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
+from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
 from gridfall.warmup import warm
 
 PLAYER, OPPONENT = "player", "opponent"  # the seats' names in the game records
@@ -43,7 +44,7 @@ PLAYER, OPPONENT = "player", "opponent"  # the seats' names in the game records
 
 def bot(agent: str, seed: int, factor: float = 1.0) -> str:
     """A built-in agent as a bot command, thinking ``factor`` times the default time."""
-    timing = "" if factor == 1 else f" --turn-ms {85 * factor:g} --first-turn-ms {800 * factor:g}"
+    timing = "" if factor == 1 else f" --turn-ms {TURN_MS * factor:g} --first-turn-ms {FIRST_TURN_MS * factor:g}"
     return f"{sys.executable} -m gridfall connect4 bot --agent {agent} --seed {seed}{timing}"
 
 

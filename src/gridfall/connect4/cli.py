@@ -11,6 +11,7 @@ import click
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES
+from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
 from gridfall.viewer.options import replay_option, write_replay
 
 
@@ -114,7 +115,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 
 @connect4.command()
 @click.argument("out", type=click.Path(dir_okay=False, writable=True))
-@click.option("--first-turn-ms", type=click.FloatRange(min=50, max=1000), default=800, show_default=True,
+@click.option("--first-turn-ms", type=click.FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
 @click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=75, show_default=True,
               help="Each later answer within this (CodinGame allows 100 ms: the rest is a margin).")
@@ -144,9 +145,9 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
               help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver "
                    "(MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as exported).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of random, mcts and mcts-solver.")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=85, show_default=True,
+@click.option("--turn-ms", type=click.FloatRange(min=1), default=TURN_MS, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=800, show_default=True,
+@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,
               help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
 @with_help(CONNECT4_PROTOCOL)
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:

@@ -44,8 +44,16 @@ def _read(inp: IO[str]) -> str:
     return line.strip()
 
 
-def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, first_turn: float = 0.80,
-         turn: float = 0.085, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> None:
+# The bot's own budgets, in ms, of CodinGame's 1000 (the first turn, counted from process start)
+# and 100 (each later turn).  The first turn holds the bot's start-up too (0.5-0.65 s idle, more
+# with other programs starting): with 800 ms, first turns reached 995 ms with two games at once on
+# two cores, and 2 of 600 timed out (2026-11-26), so 700.
+FIRST_TURN_MS = 700
+TURN_MS = 85
+
+
+def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, first_turn: float = FIRST_TURN_MS / 1000,
+         turn: float = TURN_MS / 1000, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> None:
     """Play the protocol on inp/out with ``agent``: ``first_turn`` seconds from process start, ``turn`` per turn.
 
     The action printed is always one of the valid actions the referee listed.
