@@ -5,7 +5,8 @@ player lost, it walks back from the end over the player's own moves, solving (we
 or loss) the position before each.  The first position from the end that the player had not yet
 lost holds the losing move; a position the solver cannot settle in ``--seconds`` means the game
 was lost further from the end than the solver reaches.  Prints one row a lost game and a
-summary by the number of empty cells at the losing move.
+summary by the number of empty cells at the losing move.  Games lost on time, by a crash or by an
+illegal answer are counted apart and not examined.
 
     python benchmarks/connect4_losses.py games.jsonl [--seconds 20] [--player player]
 """
@@ -85,7 +86,10 @@ def main() -> None:
     games = read_games(args.games)
     lost = [g for g in games if g["winner"] is not None and g["seats"][g["winner"]] != args.player
             and args.player in g["seats"]]
-    print(f"{len(games)} games, {len(lost)} lost by {args.player}", file=sys.stderr)
+    faults = [g for g in lost if g["reason"].startswith(f"{args.player}:")]  # on time, a crash, a bad answer
+    lost = [g for g in lost if g not in faults]
+    print(f"{len(games)} games, {len(lost) + len(faults)} lost by {args.player}, {len(faults)} of them by a fault "
+          f"(not examined): {sorted({g['reason'] for g in faults})}", file=sys.stderr)
     solver = Solver()
     table = Table(title=f"Losing moves of {args.player} ({args.seconds:g} s a solve)")
     for column in ("opponent", "seat", "moves", "losing move", "empty cells", "settled", "reason"):
