@@ -15,13 +15,14 @@ for CodinGame), run by a bare interpreter: a virtual environment without gridfal
     python benchmarks/connect4_strength.py [--player gridfall|export] [--games 200]
         [--opponents greedy,mcts,mcts-solver,mcts-solver*2] [--workers 2] [--record games.jsonl]
 
-``--record FILE`` appends every game to FILE as a JSON line (opponent, seats, winner, reason,
-moves, turn times), for ``benchmarks/connect4_losses.py`` to find where the games were lost.
+``--record FILE`` appends every game to FILE as a JSON line (the opponent and the referee's
+game record: seats, winner, reason, moves, turn times, messages), for ``benchmarks/connect4_losses.py`` to find where the games were lost.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import subprocess
@@ -117,8 +118,7 @@ def main() -> None:
         if args.record is not None:
             with args.record.open("a") as out:
                 for r in records:
-                    out.write(json.dumps({"opponent": opponent, "seats": r.seats, "winner": r.winner, "reason": r.reason,
-                                          "opening": r.opening, "moves": r.moves, "times": r.times}) + "\n")
+                    out.write(json.dumps({"opponent": opponent, **dataclasses.asdict(r)}) + "\n")
         score, _, _ = tally(records, lambda name: name == PLAYER)
         first, _, _ = tally([r for r in records if r.seats[0] == PLAYER], lambda name: name == PLAYER)
         second, _, _ = tally([r for r in records if r.seats[1] == PLAYER], lambda name: name == PLAYER)
