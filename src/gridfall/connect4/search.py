@@ -3,7 +3,10 @@
 Built on the solver's machinery (:mod:`gridfall.connect4.engine`): the side to
 move never considers a move that hands the opponent an immediate win, moves
 are ordered by the threats they make, and a table remembers bounds and the
-best move of every position searched.  Where the depth runs out, an
+best move of every position searched.  Principal variation search: only a
+node's first move gets the full window; the others get a null window that
+just proves them no better, and are searched again only when one is
+(12-15% fewer nodes in the middle game: ``benchmarks/connect4_search.py``).  Where the depth runs out, an
 evaluation scores the position (:func:`evaluate`); where the game ends inside
 the horizon, the score is exact (``WIN`` plus how soon), so the search becomes
 an exact solver as the board fills.
@@ -74,8 +77,8 @@ def alphabeta(cur, mask, depth, alpha, beta, g, keys, data, stats):
     if engine.can_win_next(cur, mask, g):
         return WIN + cells - n
     possible = engine.non_losing_moves(cur, mask, g)
-    if possible == 0:
-        return -(WIN + cells - n - 1)
+    if possible == 0:  # lost, unless the board is full (the root played its last cell): a draw
+        return 0 if n >= cells else -(WIN + cells - n - 1)
     if n >= cells - 2:
         return 0
     if depth <= 0:
@@ -102,7 +105,14 @@ def alphabeta(cur, mask, depth, alpha, beta, g, keys, data, stats):
     best = -(WIN + cells)
     best_move = moves[0]
     for i in range(count):
-        v = -alphabeta(cur ^ mask, mask | moves[i], depth - 1, -beta, -alpha, g, keys, data, stats)
+        # principal variation search: the first (best-ordered) move gets the full window; the
+        # rest only have to be proved no better, with a null window, unless one turns out better
+        if i == 0:
+            v = -alphabeta(cur ^ mask, mask | moves[i], depth - 1, -beta, -alpha, g, keys, data, stats)
+        else:
+            v = -alphabeta(cur ^ mask, mask | moves[i], depth - 1, -alpha - 1, -alpha, g, keys, data, stats)
+            if alpha < v < beta and not stats[ABORTED]:
+                v = -alphabeta(cur ^ mask, mask | moves[i], depth - 1, -beta, -v, g, keys, data, stats)
         if stats[ABORTED]:
             return 0
         if v > best:
@@ -143,7 +153,12 @@ def search_root(cur, mask, depth, first, g, keys, data, stats):
         move = possible & g[COLUMN + x]
         if engine.has_four(cur | move, g):
             return x, WIN + cells - n
-        v = -alphabeta(cur ^ mask, mask | move, depth - 1, -beta, -alpha, g, keys, data, stats)
+        if i == 0:
+            v = -alphabeta(cur ^ mask, mask | move, depth - 1, -beta, -alpha, g, keys, data, stats)
+        else:  # principal variation search, as in alphabeta
+            v = -alphabeta(cur ^ mask, mask | move, depth - 1, -alpha - 1, -alpha, g, keys, data, stats)
+            if v > alpha and not stats[ABORTED]:
+                v = -alphabeta(cur ^ mask, mask | move, depth - 1, -beta, -v, g, keys, data, stats)
         if stats[ABORTED]:
             return -1, 0
         if v > alpha:

@@ -1,0 +1,94 @@
+"""How deep does gridfall's Connect Four search get in the middle game, and at what cost?
+
+Plays ``--games`` games of the search against itself at a fixed depth (6 plies; the first three
+moves random, seeded), so the positions are the same on every run and every machine.  From each
+game it keeps the position at each number of empty cells asked for.  For each count it prints:
+
+* the nodes the search needs to finish ``--depth`` plies, summed over the positions (exact and
+  machine-independent: compare two versions of the search with it);
+* the median time to that depth;
+* the mean depth finished within ``--budget-ms`` (the bot's turn), which depends on the machine
+  and its load.
+
+One core, a fresh table for every position.
+
+    python benchmarks/connect4_search.py [--games 40] [--empties 40,44,48] [--depth 12] [--budget-ms 85]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from common import console, machine_line
+from rich.table import Table
+
+from gridfall.connect4 import protocol
+from gridfall.connect4.engine import from_game
+from gridfall.connect4.rules import Game
+from gridfall.connect4.search import Searcher
+
+
+def sample_positions(games: int, empties: list[int], searcher: Searcher) -> dict[int, list[tuple[int, int]]]:
+    """{empty cells: [(cur, mask)]}: one position per game and count, from fixed-depth self-play."""
+    found: dict[int, list[tuple[int, int]]] = {e: [] for e in empties}
+    for i in range(games):
+        rnd = random.Random(i)
+        game = Game(steal=False)
+        for _ in range(3):
+            game.apply_action(rnd.choice(game.legal_actions()))
+        while not game.is_terminal():
+            cur, mask = from_game(game)
+            empty = game.width * game.height - bin(mask).count("1")
+            if empty in found:
+                found[empty].append((cur, mask))
+            searcher.forget()
+            game.apply_action(searcher.choose(cur, mask, seconds=1e9, max_depth=6).column)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40, help="self-play games to take positions from (default 40)")
+    parser.add_argument("--empties", default="40,44,48", help="empty-cell counts, comma-separated (default 40,44,48)")
+    parser.add_argument("--depth", type=int, default=12, help="the fixed depth whose cost is measured (default 12)")
+    parser.add_argument("--budget-ms", type=float, default=protocol.TURN_MS,
+                        help=f"the turn for the depth-in-a-turn column (default {protocol.TURN_MS}, the bot's)")
+    args = parser.parse_args()
+    try:
+        empties = sorted({int(e) for e in args.empties.split(",")}, reverse=True)
+    except ValueError:
+        raise SystemExit(f"--empties {args.empties!r}: give whole numbers separated by commas") from None
+    if args.games < 1 or args.depth < 1 or args.budget_ms <= 0 or not all(1 <= e <= 60 for e in empties):
+        raise SystemExit("--games and --depth must be at least 1, --budget-ms above 0, --empties within 1..60")
+
+    searcher = Searcher(9, 7)
+    out = console()
+    with out.status("playing the games the positions come from"):
+        positions = sample_positions(args.games, empties, searcher)
+    table = Table(title=f"gridfall's search, 9x7, positions from {args.games} fixed-depth self-play games")
+    for name in ("empty cells", "positions", f"nodes to depth {args.depth}", f"median ms to depth {args.depth}",
+                 f"mean depth in {args.budget_ms:g} ms"):
+        table.add_column(name, justify="right")
+    for empty in empties:
+        nodes, times, depths = 0, [], []
+        for cur, mask in positions[empty]:
+            searcher.forget()
+            start = time.perf_counter()
+            nodes += searcher.choose(cur, mask, seconds=1e9, max_depth=args.depth).nodes
+            times.append(time.perf_counter() - start)
+            searcher.forget()
+            depths.append(searcher.choose(cur, mask, seconds=args.budget_ms / 1000).depth)
+        if not times:
+            table.add_row(str(empty), "0", "-", "-", "-")
+            continue
+        table.add_row(str(empty), str(len(times)), f"{nodes:,}", f"{1000 * statistics.median(times):.1f}",
+                      f"{statistics.mean(depths):.2f}")
+    out.print(table)
+    out.print(machine_line())
+
+
+if __name__ == "__main__":
+    main()

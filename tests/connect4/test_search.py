@@ -1,0 +1,101 @@
+"""The bot's alpha-beta search: its pruning (null windows, the table) never changes a value."""
+
+import random
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from gridfall.connect4 import engine
+from gridfall.connect4.rules import Game
+from gridfall.connect4.search import WIN, Searcher, evaluate
+from gridfall.connect4.solver import Solver
+
+
+def sign(v):
+    return (v > 0) - (v < 0)
+
+
+def minimax(cur, mask, depth, g):
+    """The search's value by plain negamax over the same moves and leaves, without any pruning."""
+    cells = int(g[engine.W] * g[engine.H])
+    n = int(engine.moves_played(mask))
+    if engine.can_win_next(cur, mask, g):
+        return WIN + cells - n
+    possible = int(engine.non_losing_moves(cur, mask, g))
+    if possible == 0:
+        return -(WIN + cells - n - 1)
+    if n >= cells - 2:
+        return 0
+    if depth <= 0:
+        return int(evaluate(cur, mask, g))
+    best = None
+    while possible:
+        move = possible & -possible
+        possible ^= move
+        v = -minimax(cur ^ mask, mask | np.uint64(move), depth - 1, g)
+        best = v if best is None else max(best, v)
+    return best
+
+
+def root_values(cur, mask, depth, g):
+    """{column: value} of each playable column, as the search's root sees them."""
+    cells = int(g[engine.W] * g[engine.H])
+    values = {}
+    for x in range(int(g[engine.W])):
+        move = engine.column_move(mask, x, g)
+        if move:
+            if engine.has_four(cur | move, g):
+                values[x] = WIN + cells - int(engine.moves_played(mask))
+            else:
+                values[x] = -minimax(cur ^ mask, mask | move, depth - 1, g)
+    return values
+
+
+def quiet_positions(count, plies, seed):
+    """Positions of random games in which neither side had a win at hand, with six or more safe
+    moves: where the search has real choices to prune."""
+    rnd = random.Random(seed)
+    g = engine.geometry(9, 7)
+    positions = []
+    while len(positions) < count:
+        game = Game(9, 7, steal=False)
+        length = rnd.randint(*plies)
+        for ply in range(length + 1):
+            cur, mask = (np.uint64(v) for v in engine.from_game(game))
+            safe = int(engine.non_losing_moves(cur, mask, g))
+            if engine.can_win_next(cur, mask, g) or bin(safe).count("1") < 6:
+                break
+            if ply == length:
+                positions.append((cur, mask))
+                break
+            game.apply_action(rnd.choice([x for x in range(9) if safe & int(g[engine.COLUMN + x])]))
+    return positions
+
+
+@pytest.mark.parametrize("depth", [3, 5])
+def test_the_searched_value_is_the_plain_negamax_value(depth):
+    searcher = Searcher(9, 7, table_bits=16)
+    g = searcher.g
+    for cur, mask in quiet_positions(60 if depth == 3 else 30, (4, 24), seed=depth):
+        searcher.forget()
+        decision = searcher.choose(cur, mask, seconds=1e9, max_depth=depth)
+        values = root_values(cur, mask, decision.depth, g)
+        assert decision.score == max(values.values()), (int(cur), int(mask))
+        assert values[decision.column] == decision.score
+
+
+def test_searched_to_the_end_the_result_is_exact():
+    text = resources.files("gridfall").joinpath("data", "connect4", "scored", "7x6", "endgame_L1.txt").read_text()
+    rows = [(m, int(s)) for m, s in (line.split() for line in text.splitlines() if line.strip())]
+    solver, searcher = Solver(7, 6, 18), Searcher(7, 6, table_bits=18)
+    checked = 0
+    for moves, score in rows[::8]:
+        if len(moves) < 30:  # at most 12 empty cells: a full-depth search is quick
+            continue
+        cur, mask = solver.position(moves)
+        decision = searcher.choose(cur, mask, seconds=1e9)
+        assert sign(decision.score) == sign(score), moves
+        assert (abs(decision.score) >= WIN) == (score != 0), moves  # a draw is 0, never "proven"
+        checked += 1
+    assert checked >= 20
