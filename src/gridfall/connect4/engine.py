@@ -35,7 +35,8 @@ BELOW = 4  # BELOW + k (k = 1..3): cells with y < height - k, which may move up 
 ABOVE = 7  # ABOVE + k (k = 1..3): cells with y >= k, which may move down k rows
 COLUMN = 11  # COLUMN + x: the cells of column x
 ORDER = 32  # ORDER + i: the i-th column to try (centre first)
-GEOMETRY_SIZE = 48
+EVEN_ROWS = 48  # the cells of rows 0, 2, 4, ... (counted from the bottom)
+GEOMETRY_SIZE = 49
 
 MAX_CELLS = 64
 
@@ -58,6 +59,7 @@ def geometry(width: int, height: int) -> np.ndarray:
     order = sorted(range(width), key=lambda x: (abs(2 * x - (width - 1)), x))
     for i, x in enumerate(order):
         g[ORDER + i] = x
+    g[EVEN_ROWS] = sum(int(g[BOTTOM]) << y for y in range(0, height, 2))
     return g
 
 
@@ -69,7 +71,7 @@ def bit(width: int, height: int, x: int, y: int) -> int:
 
 
 @njit(inline="always")
-def _up(p, k, g):
+def up(p, k, g):
     return (p & g[BELOW + k]) << uint64(k)
 
 
@@ -113,7 +115,7 @@ def _line_wins(a1, a2, a3, b1, b2, b3):
 def winning_cells(p, mask, g):
     """Empty cells where a chip would give the owner of ``p`` four in a row."""
     # vertical: three own chips right below
-    r = _up(p, 1, g) & _up(p, 2, g) & _up(p, 3, g)
+    r = up(p, 1, g) & up(p, 2, g) & up(p, 3, g)
     # horizontal: chips at c + k (moved left k columns) and c - k (moved right)
     r |= _line_wins(_left(p, 1, g), _left(p, 2, g), _left(p, 3, g), _right(p, 1, g), _right(p, 2, g), _right(p, 3, g))
     # diagonal /: the chip at c + k(1, 1) comes down-left to c
@@ -128,8 +130,8 @@ def winning_cells(p, mask, g):
 @njit(nogil=True, cache=True)
 def has_four(p, g):
     """Four chips of p in a row anywhere."""
-    m = p & _up(p, 1, g)
-    if m & _up(m, 2, g):
+    m = p & up(p, 1, g)
+    if m & up(m, 2, g):
         return True
     m = p & _right(p, 1, g)
     if m & _right(m, 2, g):
