@@ -1,8 +1,14 @@
-"""Shared by the benchmark scripts: a console that never cuts tables, and the machine's name."""
+"""Shared by the benchmark scripts: a console that never cuts tables, the machine's name, and the
+games of a pie-rule run (the Connect Four benchmarks' source of real positions)."""
 
 from __future__ import annotations
 
+import json
+import re
+import sqlite3
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import Console
 
@@ -22,3 +28,36 @@ def parse_options(options: list[str], where: str) -> dict:
         return parse_params(options, where)
     except ValueError as e:
         raise SystemExit(str(e)) from None
+
+
+@dataclass
+class PieRunGame:
+    """One game of a pie-rule run (``gridfall connect4 openings --rebuild --db FILE``)."""
+
+    column: int  # the first chip's column
+    pair: int  # the pair's number within that column; its two games share their opening
+    seats: list[str]  # the engines, first player first
+    moves: list[int]  # every column played, the first chip included
+    winner: int | None  # the winning seat (the exact solver's verdict where it finished the game)
+
+
+def pie_run_games(path: Path) -> list[PieRunGame]:
+    """The games of a pie-rule run database, in the order they were stored; exits naming the problem."""
+    if not path.is_file():
+        raise SystemExit(f"{path}: no such file (make one with gridfall connect4 openings --rebuild --db {path})")
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        rows = connection.execute("SELECT job, seats, moves, result FROM games ORDER BY id").fetchall()
+    except sqlite3.DatabaseError as error:
+        raise SystemExit(f"{path}: not a gridfall run database ({error})") from None
+    games = []
+    for job, seats, moves, result in rows:
+        found = re.fullmatch(r"column (\d+) pair (\d+) game [01]", job)
+        try:
+            games.append(PieRunGame(int(found[1]), int(found[2]), json.loads(seats), [int(m) for m in json.loads(moves)],
+                                    json.loads(result)["winner"]))
+        except (TypeError, ValueError, KeyError):
+            raise SystemExit(f"{path}: game {job!r} is not a pie-rule game") from None
+    if not games:
+        raise SystemExit(f"{path}: holds no games")
+    return games

@@ -20,13 +20,10 @@ weights fitted on all the games, scaled so the lowest-threat term weighs as in t
 from __future__ import annotations
 
 import argparse
-import json
-import re
-import sqlite3
 from pathlib import Path
 
 import numpy as np
-from common import console, machine_line
+from common import console, machine_line, pie_run_games
 from rich.table import Table
 
 from gridfall.connect4 import engine
@@ -39,28 +36,6 @@ SETS = {
     "without even rows": ("lowest threats", "centre"),
     "current": ("lowest threats", "even rows", "centre"),
 }
-
-
-def read_games(path: Path) -> list[tuple[int, list[str], list[int], int | None]]:
-    """(pair number, seats, moves, winner seat or None) of every game of a pie-rule run."""
-    if not path.is_file():
-        raise SystemExit(f"{path}: no such file (make one with gridfall connect4 openings --rebuild --db {path})")
-    try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        rows = connection.execute("SELECT job, seats, moves, result FROM games").fetchall()
-    except sqlite3.DatabaseError as error:
-        raise SystemExit(f"{path}: not a gridfall run database ({error})") from None
-    games = []
-    for job, seats, moves, result in rows:
-        pair = re.search(r"column (\d+) pair (\d+)", job)
-        try:
-            games.append((int(pair[1]) * 100_000 + int(pair[2]), json.loads(seats), json.loads(moves),
-                          json.loads(result)["winner"]))
-        except (TypeError, ValueError, KeyError):
-            raise SystemExit(f"{path}: game {job!r} is not a pie-rule game") from None
-    if not games:
-        raise SystemExit(f"{path}: holds no games")
-    return games
 
 
 def terms(cur: int, mask: int, g: np.ndarray) -> list[float]:
@@ -80,7 +55,9 @@ def positions(games, low: int, high: int):
     """(terms, gridfall to move, result for the side to move, pair) of every quiet position."""
     g = engine.geometry(9, 7)
     rows = []
-    for pair, seats, moves, winner in games:
+    for run_game in games:
+        pair, seats, moves, winner = (run_game.column * 100_000 + run_game.pair, run_game.seats, run_game.moves,
+                                      run_game.winner)
         game = Game(9, 7, steal=False)
         for ply, move in enumerate(moves):
             if low <= 63 - ply <= high:
@@ -130,7 +107,7 @@ def main() -> None:
     if not 1 <= args.low <= args.high <= 62:
         raise SystemExit("--from and --to: 1 <= from <= to <= 62 empty cells")
     out = console()
-    games = read_games(Path(args.db))
+    games = pie_run_games(Path(args.db))
     with out.status(f"reading the positions of {len(games):,} games"):
         x, gridfall, y, pair = positions(games, args.low, args.high)
     fold = (pair % 2).astype(bool)

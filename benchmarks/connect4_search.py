@@ -1,8 +1,9 @@
 """How deep does gridfall's Connect Four search get in the middle game, and at what cost?
 
-Plays ``--games`` games of the search against itself at a fixed depth (6 plies; the first three
-moves random, seeded), so the positions are the same on every run and every machine.  From each
-game it keeps the position at each number of empty cells asked for.  For each count it prints:
+Takes its positions from the first ``--games`` games of a pie-rule run (gridfall's bot against
+MCTS-Solver, ``results/connect4-pie.sqlite`` by default): from each game, the position at each
+number of empty cells asked for, where the side to move cannot win at once.  The same positions
+on every run, whatever the search's version.  For each count it prints:
 
 * the nodes the search needs to finish ``--depth`` plies, summed over the positions (exact and
   machine-independent: compare two versions of the search with it);
@@ -12,46 +13,47 @@ game it keeps the position at each number of empty cells asked for.  For each co
 
 One core, a fresh table for every position.
 
-    python benchmarks/connect4_search.py [--games 40] [--empties 40,44,48] [--depth 12] [--budget-ms 85]
+    python benchmarks/connect4_search.py [--db results/connect4-pie.sqlite] [--games 60] [--empties 40,44,48]
+        [--depth 12] [--budget-ms 85]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
+from pathlib import Path
 
-from common import console, machine_line
+import numpy as np
+from common import PieRunGame, console, machine_line, pie_run_games
 from rich.table import Table
 
 from gridfall.connect4 import protocol
-from gridfall.connect4.engine import from_game
+from gridfall.connect4.engine import can_win_next, from_game, geometry
 from gridfall.connect4.rules import Game
 from gridfall.connect4.search import Searcher
 
 
-def sample_positions(games: int, empties: list[int], searcher: Searcher) -> dict[int, list[tuple[int, int]]]:
-    """{empty cells: [(cur, mask)]}: one position per game and count, from fixed-depth self-play."""
+def sample_positions(games: list[PieRunGame], empties: list[int]) -> dict[int, list[tuple[int, int]]]:
+    """{empty cells: [(cur, mask)]}: one position per game and count, the side to move unable to win at once."""
+    g = geometry(9, 7)
     found: dict[int, list[tuple[int, int]]] = {e: [] for e in empties}
-    for i in range(games):
-        rnd = random.Random(i)
+    for run_game in games:
         game = Game(steal=False)
-        for _ in range(3):
-            game.apply_action(rnd.choice(game.legal_actions()))
-        while not game.is_terminal():
+        for move in run_game.moves:
             cur, mask = from_game(game)
             empty = game.width * game.height - bin(mask).count("1")
-            if empty in found:
+            if empty in found and not can_win_next(np.uint64(cur), np.uint64(mask), g):
                 found[empty].append((cur, mask))
-            searcher.forget()
-            game.apply_action(searcher.choose(cur, mask, seconds=1e9, max_depth=6).column)
+            game.apply_action(move)
     return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="self-play games to take positions from (default 40)")
+    parser.add_argument("--db", type=Path, default=Path("results/connect4-pie.sqlite"),
+                        help="the pie-rule run whose games give the positions (default results/connect4-pie.sqlite)")
+    parser.add_argument("--games", type=int, default=60, help="games to take positions from, the first stored (default 60)")
     parser.add_argument("--empties", default="40,44,48", help="empty-cell counts, comma-separated (default 40,44,48)")
     parser.add_argument("--depth", type=int, default=12, help="the fixed depth whose cost is measured (default 12)")
     parser.add_argument("--budget-ms", type=float, default=protocol.TURN_MS,
@@ -64,11 +66,11 @@ def main() -> None:
     if args.games < 1 or args.depth < 1 or args.budget_ms <= 0 or not all(1 <= e <= 60 for e in empties):
         raise SystemExit("--games and --depth must be at least 1, --budget-ms above 0, --empties within 1..60")
 
+    games = pie_run_games(args.db)[:args.games]
+    positions = sample_positions(games, empties)
     searcher = Searcher(9, 7)
     out = console()
-    with out.status("playing the games the positions come from"):
-        positions = sample_positions(args.games, empties, searcher)
-    table = Table(title=f"gridfall's search, 9x7, positions from {args.games} fixed-depth self-play games")
+    table = Table(title=f"gridfall's search, 9x7, positions from the first {len(games)} games of {args.db}")
     for name in ("empty cells", "positions", f"nodes to depth {args.depth}", f"median ms to depth {args.depth}",
                  f"mean depth in {args.budget_ms:g} ms"):
         table.add_column(name, justify="right")

@@ -39,6 +39,7 @@ def load_searcher(path: Path):
         raise SystemExit(f"{path}: no such file (git show REV:src/gridfall/connect4/search.py > {path})")
     spec = importlib.util.spec_from_file_location(f"baseline_search_{abs(hash(path.resolve()))}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     try:
         spec.loader.exec_module(module)
         return module.Searcher
