@@ -10,9 +10,9 @@ games share their opening).  Every model also gets a constant and a "gridfall to
 that the two engines' strength does not leak into the terms' weights.
 
 The sets: the evaluation gridfall used until 2026-11-26 (all threats counted, stacked threats,
-centre), the lowest threat of each column alone, and the current evaluation
-(:func:`gridfall.connect4.search.evaluation_terms`).  The last block prints the current terms'
-weights fitted on all the games, scaled so the lowest-threat term weighs as in the code.
+centre), the current evaluation (:func:`gridfall.connect4.search.evaluation_terms`) and the
+current one without some of its terms.  The last line prints the current terms' weights fitted
+on all the games, scaled so the lowest-threat term weighs as in the code, beside the code's.
 
     python benchmarks/connect4_eval_fit.py [results/connect4-pie.sqlite] [--from 39] [--to 49]
 """
@@ -28,13 +28,14 @@ from rich.table import Table
 
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import Game
-from gridfall.connect4.search import LOWEST_WEIGHT, evaluation_terms
+from gridfall.connect4.search import EVEN_ROW_WEIGHT, LOWEST_WEIGHT, THREAT_WEIGHT, evaluation_terms
 
 TERMS = ("all threats", "stacked threats", "centre", "lowest threats", "even rows")
 SETS = {
     "until 2026-11-26": ("all threats", "stacked threats", "centre"),
     "without even rows": ("lowest threats", "centre"),
-    "current": ("lowest threats", "even rows", "centre"),
+    "without all threats": ("lowest threats", "even rows", "centre"),
+    "current": ("lowest threats", "even rows", "centre", "all threats"),
 }
 
 
@@ -47,8 +48,8 @@ def terms(cur: int, mask: int, g: np.ndarray) -> list[float]:
     def stacked(cells: int) -> int:  # two threats one above the other
         return bin(cells & (cells >> 1) & ~top).count("1")
 
-    lowest, even, centre = evaluation_terms(cur, mask, g)
-    return [bin(mine).count("1") - bin(theirs).count("1"), stacked(mine) - stacked(theirs), centre, lowest, even]
+    lowest, even, centre, threats = evaluation_terms(cur, mask, g)
+    return [threats, stacked(mine) - stacked(theirs), centre, lowest, even]
 
 
 def positions(games, low: int, high: int):
@@ -123,8 +124,10 @@ def main() -> None:
     names = SETS["current"]
     w = fit(design(x, gridfall, names), y)[2:]
     scale = LOWEST_WEIGHT / w[0]
-    out.print("The current evaluation's terms fitted on all the games, scaled to lowest threats = "
-              f"{LOWEST_WEIGHT}: " + ", ".join(f"{n} {scale * v:.1f}" for n, v in zip(names, w)))
+    code = {"lowest threats": LOWEST_WEIGHT, "even rows": EVEN_ROW_WEIGHT, "centre": 1, "all threats": THREAT_WEIGHT}
+    out.print(f"The current evaluation's terms fitted on all the games, scaled to lowest threats = {LOWEST_WEIGHT} "
+              "(the code's weight in brackets): "
+              + ", ".join(f"{n} {scale * v:.1f} ({code[n]})" for n, v in zip(names, w)))
     out.print(machine_line())
 
 

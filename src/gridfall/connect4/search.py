@@ -33,12 +33,15 @@ EXACT, LOWER, UPPER = 1, 2, 3
 NODES, GENERATION, BUDGET, ABORTED, DEADLINE = 0, 1, 2, 3, 4  # fields of the stats array
 
 
-LOWEST_WEIGHT, EVEN_ROW_WEIGHT = 16, 15  # the centre term weighs 1 (benchmarks/connect4_eval_fit.py)
+# the centre term weighs 1; LOWEST and EVEN_ROW from a logistic fit to game results
+# (benchmarks/connect4_eval_fit.py), THREAT by matches between versions at depth 11
+# (benchmarks/connect4_search_match.py: 2, 4 and 8 scored 53%, 58% and 56% against 0)
+LOWEST_WEIGHT, EVEN_ROW_WEIGHT, THREAT_WEIGHT = 16, 15, 4
 
 
 @njit(nogil=True, cache=True)
 def evaluation_terms(cur, mask, g):
-    """The evaluation's three terms, each from the side to move's point of view.
+    """The evaluation's four terms, each from the side to move's point of view.
 
     * lowest threats: of all the empty cells that would complete four for either player, only
       the lowest in its column is likely to be played out (the column is blocked there), so
@@ -47,7 +50,8 @@ def evaluation_terms(cur, mask, g):
       unless a chip was stolen) wants those lowest threats on rows 0, 2, 4, 6, as the first
       player of classic Connect Four wants odd rows (counted from 1): +1 for each of the side
       to move's when it is that player, -1 for each of the opponent's when the opponent is;
-    * centre: a chip nearer the middle column is in more lines, 0..3 a chip.
+    * centre: a chip nearer the middle column is in more lines, 0..3 a chip;
+    * threats: all the cells that would complete four, the side to move's minus the opponent's.
     """
     opp = cur ^ mask
     mine = engine.winning_cells(cur, mask, g)
@@ -72,17 +76,17 @@ def evaluation_terms(cur, mask, g):
         weight = 3 - min(3, abs(2 * x - (width - 1)) // 2)
         if weight > 0:
             centre += weight * (np.int64(popcount(cur & g[COLUMN + x])) - np.int64(popcount(opp & g[COLUMN + x])))
-    return lowest_term, even_term, centre
+    threat_term = np.int64(popcount(mine)) - np.int64(popcount(theirs))
+    return lowest_term, even_term, centre, threat_term
 
 
 @njit(nogil=True, cache=True)
 def evaluate(cur, mask, g):
     """A heuristic score for the side to move (far below WIN in magnitude): the weighted sum of
-    :func:`evaluation_terms`.  The weights are a logistic fit to the results of 4,000 games
-    between gridfall and MCTS-Solver, from their positions 39-49 cells before the end; the lowest
-    threats predict the result far better than a count of all threats did."""
-    lowest, even, centre = evaluation_terms(cur, mask, g)
-    return LOWEST_WEIGHT * lowest + EVEN_ROW_WEIGHT * even + centre
+    :func:`evaluation_terms`.  The lowest threats predict the game's result far better than the
+    count of all threats that this evaluation was until 2026-11-26 (with stacked threats)."""
+    lowest, even, centre, threats = evaluation_terms(cur, mask, g)
+    return LOWEST_WEIGHT * lowest + EVEN_ROW_WEIGHT * even + centre + THREAT_WEIGHT * threats
 
 
 @njit(inline="always")
