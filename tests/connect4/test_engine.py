@@ -67,3 +67,18 @@ def test_geometry_refuses_boards_that_do_not_fit():
     with pytest.raises(ValueError):
         engine.geometry(9, 8)
     assert engine.geometry(8, 8)[engine.BOARD] == np.uint64(2**64 - 1)
+
+
+@pytest.mark.parametrize("size", [(9, 7), (7, 6), (4, 16), (16, 4)])
+def test_lowest_in_columns_keeps_the_lowest_cell_of_each_column(size):
+    w, h = size
+    g = engine.geometry(w, h)
+    rnd = random.Random(w * 100 + h)
+    for _ in range(500):
+        density = rnd.choice([0.05, 0.2, 0.5])
+        cells = sum(1 << i for i in range(w * h) if rnd.random() < density)
+        expected = 0
+        for x in range(w):
+            column = cells & (((1 << h) - 1) << (x * h))
+            expected |= column & -column  # the lowest bit of the column
+        assert int(engine.lowest_in_columns(np.uint64(cells), g)) == expected

@@ -8,7 +8,7 @@ import pytest
 
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import Game
-from gridfall.connect4.search import WIN, Searcher, evaluate
+from gridfall.connect4.search import WIN, Searcher, evaluate, evaluation_terms
 from gridfall.connect4.solver import Solver
 
 
@@ -99,3 +99,43 @@ def test_searched_to_the_end_the_result_is_exact():
         assert (abs(decision.score) >= WIN) == (score != 0), moves  # a draw is 0, never "proven"
         checked += 1
     assert checked >= 20
+
+
+def test_the_lowest_threat_terms_agree_with_a_scan_of_each_column():
+    g = engine.geometry(9, 7)
+    seen = 0
+    for cur, mask in quiet_positions(300, (10, 40), seed=7) + random_positions_with_threats(300):
+        mine, theirs = int(engine.winning_cells(cur, mask, g)), int(engine.winning_cells(cur ^ mask, mask, g))
+        lowest = even = 0
+        side_wants_even = bin(int(mask)).count("1") % 2 == 0
+        for x in range(9):
+            for y in range(7):
+                cell = 1 << (x * 7 + y)
+                if (mine | theirs) & cell:  # the lowest threat of column x
+                    if mine & cell and not theirs & cell:
+                        lowest += 1
+                        even += y % 2 == 0 and side_wants_even
+                    elif theirs & cell and not mine & cell:
+                        lowest -= 1
+                        even -= y % 2 == 0 and not side_wants_even
+                    break
+        terms = evaluation_terms(cur, mask, g)
+        assert (terms[0], terms[1]) == (lowest, even), (int(cur), int(mask))
+        assert terms[3] == bin(mine).count("1") - bin(theirs).count("1")
+        seen += lowest != 0
+    assert seen > 50  # the positions do have threats to count
+
+
+def random_positions_with_threats(count):
+    """Positions of random games, threats and all, before anyone has won."""
+    rnd = random.Random(11)
+    positions = []
+    while len(positions) < count:
+        game = Game(9, 7, steal=False)
+        for _ in range(rnd.randint(15, 50)):
+            game.apply_action(rnd.choice(game.legal_actions()))
+            if game.is_terminal():
+                break
+        else:
+            positions.append(tuple(np.uint64(v) for v in engine.from_game(game)))
+    return positions

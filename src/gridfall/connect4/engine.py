@@ -128,6 +128,21 @@ def winning_cells(p, mask, g):
 
 
 @njit(nogil=True, cache=True)
+def lowest_in_columns(cells, g):
+    """The lowest cell of ``cells`` in each column (one bit a column at most)."""
+    # every cell at or above one of its column's cells: a prefix-or up the columns, shifting by
+    # 1, 2, 3, 3, ... rows until a whole column is covered (6 rows in three steps on 9x7); there
+    # is no spare bit between columns, so up() drops what would spill into the next column
+    above = cells
+    covered = 0
+    while covered < np.int64(g[H]) - 1:
+        shift = min(covered + 1, 3)
+        above |= up(above, shift, g)
+        covered += shift
+    return cells & ~up(above, 1, g)
+
+
+@njit(nogil=True, cache=True)
 def has_four(p, g):
     """Four chips of p in a row anywhere."""
     m = p & up(p, 1, g)

@@ -56,12 +56,7 @@ def evaluation_terms(cur, mask, g):
     opp = cur ^ mask
     mine = engine.winning_cells(cur, mask, g)
     theirs = engine.winning_cells(opp, mask, g)
-    threats = mine | theirs
-    # every cell at or above a threat of its column: a prefix-or up each column (1 + 2 + 3 rows)
-    above = threats | engine.up(threats, 1, g)
-    above |= engine.up(above, 2, g)
-    above |= engine.up(above, 3, g)
-    lowest = threats & ~engine.up(above, 1, g)
+    lowest = engine.lowest_in_columns(mine | theirs, g)
     my_lowest = lowest & mine & ~theirs
     their_lowest = lowest & theirs & ~mine
     lowest_term = np.int64(popcount(my_lowest)) - np.int64(popcount(their_lowest))
