@@ -28,7 +28,12 @@ from rich.table import Table
 
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import Game
-from gridfall.connect4.search import EVEN_ROW_WEIGHT, LOWEST_WEIGHT, THREAT_WEIGHT, evaluation_terms
+from gridfall.connect4.search import (
+    EVEN_ROW_WEIGHT,
+    LOWEST_WEIGHT,
+    THREAT_WEIGHT,
+    evaluation_terms,
+)
 
 TERMS = ("all threats", "stacked threats", "centre", "lowest threats", "even rows")
 SETS = {
