@@ -54,6 +54,7 @@ def test_the_shipped_table_is_whole_and_symmetric():
     assert sorted(t.values) == list(range(9))
     for x in range(9):
         v = t.values[x]
-        assert v == t.values[8 - x] and 0 <= v.low <= v.share <= v.high <= 1 and v.pairs >= 2
+        assert v == t.values[8 - x] and 0 <= v.low <= v.share <= v.high <= 1
+        assert v.pairs >= 1000  # the method asks for 1,000 seat-swapped pairs an opening
     assert "pairs" in t.method
     assert OpeningTable.from_data(t.to_data()) == t
