@@ -47,8 +47,10 @@ def _read(inp: IO[str]) -> str:
 # The bot's own budgets, in ms, of CodinGame's 1000 (the first turn, counted from process start)
 # and 100 (each later turn).  The first turn holds the bot's start-up too (0.5-0.65 s idle, more
 # with other programs starting): with 800 ms, first turns reached 995 ms with two games at once on
-# two cores, and 2 of 600 timed out (2026-11-26), so 700.
-FIRST_TURN_MS = 700
+# two cores, and 2 of 600 timed out (2026-11-26), so 700.  With 700, a later run lost 20 of 600
+# games on the second player's first turn (the referee starts a bot at its first turn; the
+# median first turn was 855 ms, the 90th percentile 959 ms), so 600.
+FIRST_TURN_MS = 600
 TURN_MS = 85
 
 
