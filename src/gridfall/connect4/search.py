@@ -5,11 +5,11 @@ move never considers a move that hands the opponent an immediate win, moves
 are ordered by the threats they make, and a table remembers bounds and the
 best move of every position searched.  Principal variation search: only a
 node's first move gets the full window; the others get a null window that
-just proves them no better, and are searched again only when one is
-(12-15% fewer nodes in the middle game: ``benchmarks/connect4_search.py``).  Where the depth runs out, an
-evaluation scores the position (:func:`evaluate`); where the game ends inside
-the horizon, the score is exact (``WIN`` plus how soon), so the search becomes
-an exact solver as the board fills.
+just proves them no better, and are searched again only when one is (about
+10% fewer nodes in the middle game: ``benchmarks/connect4_search.py``).
+Where the depth runs out, an evaluation scores the position (:func:`evaluate`);
+where the game ends inside the horizon, the score is exact (``WIN`` plus how
+soon), so the search becomes an exact solver as the board fills.
 
 Depth by depth, under a deadline: Python runs depth 1, 2, 3, ... until time is
 up; the kernel reads the CPU's cycle counter every 1024 nodes
