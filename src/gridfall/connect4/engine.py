@@ -71,7 +71,7 @@ def bit(width: int, height: int, x: int, y: int) -> int:
 
 
 @njit(inline="always")
-def up(p, k, g):
+def _up(p, k, g):
     return (p & g[BELOW + k]) << uint64(k)
 
 
@@ -115,7 +115,7 @@ def _line_wins(a1, a2, a3, b1, b2, b3):
 def winning_cells(p, mask, g):
     """Empty cells where a chip would give the owner of ``p`` four in a row."""
     # vertical: three own chips right below
-    r = up(p, 1, g) & up(p, 2, g) & up(p, 3, g)
+    r = _up(p, 1, g) & _up(p, 2, g) & _up(p, 3, g)
     # horizontal: chips at c + k (moved left k columns) and c - k (moved right)
     r |= _line_wins(_left(p, 1, g), _left(p, 2, g), _left(p, 3, g), _right(p, 1, g), _right(p, 2, g), _right(p, 3, g))
     # diagonal /: the chip at c + k(1, 1) comes down-left to c
@@ -132,21 +132,21 @@ def lowest_in_columns(cells, g):
     """The lowest cell of ``cells`` in each column (one bit a column at most)."""
     # every cell at or above one of its column's cells: a prefix-or up the columns, shifting by
     # 1, 2, 3, 3, ... rows until a whole column is covered (6 rows in three steps on 9x7); there
-    # is no spare bit between columns, so up() drops what would spill into the next column
+    # is no spare bit between columns, so _up() drops what would spill into the next column
     above = cells
     covered = 0
     while covered < np.int64(g[H]) - 1:
         shift = min(covered + 1, 3)
-        above |= up(above, shift, g)
+        above |= _up(above, shift, g)
         covered += shift
-    return cells & ~up(above, 1, g)
+    return cells & ~_up(above, 1, g)
 
 
 @njit(nogil=True, cache=True)
 def has_four(p, g):
     """Four chips of p in a row anywhere."""
-    m = p & up(p, 1, g)
-    if m & up(m, 2, g):
+    m = p & _up(p, 1, g)
+    if m & _up(m, 2, g):
         return True
     m = p & _right(p, 1, g)
     if m & _right(m, 2, g):
