@@ -153,6 +153,10 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol."""
     from gridfall import STARTED
+
+    # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:
+    # 0.17 s of a first turn that also holds the start-up.  No bot kernel does linear algebra.
+    sys.modules.setdefault("scipy", None)
     from gridfall.connect4.agents import make_agent
     from gridfall.connect4.protocol import play
 

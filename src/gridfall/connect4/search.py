@@ -212,8 +212,8 @@ class Searcher:
         self.g = engine.geometry(width, height)
         self.width, self.height = width, height
         # np.full, not np.zeros: touch every page now, not during the first timed search
-        self.keys = np.full(1 << table_bits, 0, dtype=np.uint64)
-        self.data = np.full((1 << table_bits, 4), 0, dtype=np.int64)
+        self.keys = np.zeros(1 << table_bits, dtype=np.uint64)
+        self.data = np.zeros((1 << table_bits, 4), dtype=np.int64)
         self.stats = np.zeros(5, dtype=np.int64)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
