@@ -21,8 +21,8 @@ import time
 from common import console, machine_line
 from rich.table import Table
 
-from gridfall.connect4.rules import Game
 from gridfall.connect4.protocol import turn_input
+from gridfall.connect4.rules import Game
 from gridfall.warmup import warm
 
 COMMAND = [sys.executable, "-m", "gridfall", "connect4", "bot", "--first-turn-ms", "1"]
