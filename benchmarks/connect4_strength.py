@@ -93,7 +93,7 @@ def main() -> None:
         raise SystemExit(f"--record: {args.record.parent} is not a folder")
     limits = LIMITS.scaled(args.time_scale)
     warm("connect4")  # fill the kernel cache before any bot is timed
-    player = bot("gridfall", 0) if args.player == "gridfall" else exported_bot()
+    export = exported_bot() if args.player == "export" else None
     table = Table(title=f"{args.player} vs built-in opponents, {args.games} games each, CodinGame limits x{args.time_scale:g}")
     for column in ("opponent", "W", "D", "L", "score", "as first", "as second", "Elo [95%]", "player timeouts",
                    "opponent timeouts", "player's first turn", "player's slowest turn", "minutes"):
@@ -104,6 +104,7 @@ def main() -> None:
 
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
+            player = bot("gridfall", i) if export is None else export  # gridfall's seed: its variety
             seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()

@@ -8,7 +8,7 @@ import pytest
 
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import Game
-from gridfall.connect4.search import WIN, Searcher, evaluate, evaluation_terms
+from gridfall.connect4.search import WIN, Searcher, _noise, evaluate, evaluation_terms
 from gridfall.connect4.solver import Solver
 
 
@@ -16,8 +16,9 @@ def sign(v):
     return (v > 0) - (v < 0)
 
 
-def minimax(cur, mask, depth, g):
-    """The search's value by plain negamax over the same moves and leaves, without any pruning."""
+def minimax(cur, mask, depth, g, stats=None):
+    """The search's value by plain negamax over the same moves and leaves, without any pruning
+    (``stats``: a searcher's, whose seeded noise the leaves then carry)."""
     cells = int(g[engine.W] * g[engine.H])
     n = int(engine.moves_played(mask))
     if engine.can_win_next(cur, mask, g):
@@ -28,17 +29,17 @@ def minimax(cur, mask, depth, g):
     if n >= cells - 2:
         return 0
     if depth <= 0:
-        return int(evaluate(cur, mask, g))
+        return int(evaluate(cur, mask, g)) + (0 if stats is None else int(_noise(cur, mask, stats)))
     best = None
     while possible:
         move = possible & -possible
         possible ^= move
-        v = -minimax(cur ^ mask, mask | np.uint64(move), depth - 1, g)
+        v = -minimax(cur ^ mask, mask | np.uint64(move), depth - 1, g, stats)
         best = v if best is None else max(best, v)
     return best
 
 
-def root_values(cur, mask, depth, g):
+def root_values(cur, mask, depth, g, stats=None):
     """{column: value} of each playable column, as the search's root sees them."""
     cells = int(g[engine.W] * g[engine.H])
     values = {}
@@ -48,7 +49,7 @@ def root_values(cur, mask, depth, g):
             if engine.has_four(cur | move, g):
                 values[x] = WIN + cells - int(engine.moves_played(mask))
             else:
-                values[x] = -minimax(cur ^ mask, mask | move, depth - 1, g)
+                values[x] = -minimax(cur ^ mask, mask | move, depth - 1, g, stats)
     return values
 
 
@@ -83,6 +84,42 @@ def test_the_searched_value_is_the_plain_negamax_value(depth):
         values = root_values(cur, mask, decision.depth, g)
         assert decision.score == max(values.values()), (int(cur), int(mask))
         assert values[decision.column] == decision.score
+
+
+def test_with_variety_the_searched_value_is_negamax_over_the_noisy_leaves():
+    searcher = Searcher(9, 7, table_bits=16, variety=3, seed=12345)
+    g = searcher.g
+    for cur, mask in quiet_positions(40, (4, 24), seed=8):
+        searcher.forget()
+        decision = searcher.choose(cur, mask, seconds=1e9, max_depth=4)
+        values = root_values(cur, mask, decision.depth, g, searcher.stats)
+        assert decision.score == max(values.values()), (int(cur), int(mask))
+        plain = max(root_values(cur, mask, decision.depth, g).values())
+        assert abs(decision.score - plain) <= 3  # the noise, 0..3 a leaf, moves a value by at most 3
+
+
+def test_seeds_vary_the_choice_and_a_seed_repeats_it():
+    positions = quiet_positions(40, (6, 20), seed=9)
+
+    def choices(seed):
+        searcher = Searcher(9, 7, table_bits=16, variety=3, seed=seed)
+        return [searcher.choose(cur, mask, seconds=1e9, max_depth=5).column for cur, mask in positions]
+
+    first = choices(1)
+    assert choices(1) == first
+    differing = sum(a != b for a, b in zip(first, choices(2)))
+    assert 2 <= differing <= 20  # some choices change, most hold: the noise is small
+    plain = Searcher(9, 7, table_bits=16)
+    assert [plain.choose(cur, mask, seconds=1e9, max_depth=5).column for cur, mask in positions] != first
+
+
+def test_reseeding_empties_the_table():
+    searcher = Searcher(9, 7, table_bits=16, variety=3, seed=1)
+    cur, mask = quiet_positions(1, (10, 10), seed=3)[0]
+    searcher.choose(cur, mask, seconds=1e9, max_depth=6)
+    again = searcher.choose(cur, mask, seconds=1e9, max_depth=6).nodes
+    searcher.reseed(2)
+    assert searcher.choose(cur, mask, seconds=1e9, max_depth=6).nodes > 3 * again
 
 
 def test_searched_to_the_end_the_result_is_exact():

@@ -95,16 +95,20 @@ PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
 EXACT_EMPTIES = 40  # from this many empty cells on, the exact solver checks the search's move
 EXACT_SHARE = 0.55  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
 SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's overhead after deadlines
+VARIETY = 3  # the search's evaluation noise (Searcher's variety): about a centre chip's worth
 
 
 class GridfallAgent:
     """The opening table for the first move and the STEAL decision (pondering the position it
     leaves for the rest of that turn), then iterative deepening alpha-beta, checked by the exact
-    solver once few cells are empty (:mod:`.endgame`)."""
+    solver once few cells are empty (:mod:`.endgame`).
+
+    The search's evaluation carries a little seeded noise (``VARIETY``), reseeded every game from
+    ``seed`` and the game's number, so the bot does not repeat a lost game move for move."""
 
     name = "gridfall"
 
-    def __init__(self):
+    def __init__(self, seed: int = 0):
         from gridfall.connect4.openings import OpeningTable
         from gridfall.connect4.search import Searcher
 
@@ -112,7 +116,9 @@ class GridfallAgent:
         self._searcher = Searcher
         self.searcher = None
         self.last = None
-        self.chips = 0  # chips on the board at the last search: fewer means a new game
+        self.chips = 0  # chips on the board at the last move: fewer means a new game
+        self.seed = seed
+        self.games = 0  # games begun before the current one
         self._prepare(9, 7)
 
     def _prepare(self, width: int, height: int) -> None:
@@ -120,7 +126,7 @@ class GridfallAgent:
         from gridfall.connect4.rules import Game as _Game
         from gridfall.connect4.solver import Solver
 
-        self.searcher = self._searcher(width, height)
+        self.searcher = self._searcher(width, height, variety=VARIETY, seed=self._game_seed())
         self.solver = Solver(width, height, table_bits=21)
         game = _Game(width, height, steal=False)
         game.apply_action(width // 2)
@@ -131,18 +137,23 @@ class GridfallAgent:
         self.exact_move = exact_move
         warm(self.solver)
 
+    def _game_seed(self) -> int:
+        return hash((self.seed, self.games))
+
     def act(self, game: Game, seconds: float) -> int:
         if self.searcher.width != game.width or self.searcher.height != game.height:
             self._prepare(game.width, game.height)
+        cur, mask = _engine(game)
+        chips = bin(mask).count("1")
+        if chips < self.chips:  # a new game: a new seed, and the solver's table holds another game's positions
+            self.games += 1
+            self.searcher.reseed(self._game_seed())
+            self.solver.table.new_search()
+        self.chips = chips
         opening = self.openings.decide(game)
         if opening is not None:
             self._ponder(game, opening, seconds)
             return opening
-        cur, mask = _engine(game)
-        chips = bin(mask).count("1")
-        if chips < self.chips:  # a new game: the solver's table holds another game's positions
-            self.solver.table.new_search()
-        self.chips = chips
         exact = game.width * game.height - chips <= EXACT_EMPTIES
         self.last = self.searcher.choose(cur, mask, seconds=seconds * SEARCH_SHARE if exact else seconds)
         if exact and not self.last.proven:
@@ -175,7 +186,7 @@ AGENTS = {
     "alphabeta": lambda arg, seed: AlphaBetaAgent(_depth(arg)),
     "mcts": lambda arg, seed: MCTSAgent(seed),
     "mcts-solver": lambda arg, seed: MCTSAgent(seed, solver=True),
-    "gridfall": lambda arg, seed: GridfallAgent(),
+    "gridfall": lambda arg, seed: GridfallAgent(seed),
     "portable": lambda arg, seed: _portable(),
 }
 AGENT_NAMES = tuple(AGENTS)

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from gridfall.connect4 import engine
-from gridfall.connect4.engine import COLUMN, H, ORDER, W
+from gridfall.connect4.engine import COLUMN, ORDER, H, W
 from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount, uint64
 
 WIN = 10_000  # a proven win scores WIN + (cells left when it happens)
 EXACT, LOWER, UPPER = 1, 2, 3
-NODES, GENERATION, BUDGET, ABORTED, DEADLINE = 0, 1, 2, 3, 4  # fields of the stats array
+NODES, GENERATION, BUDGET, ABORTED, DEADLINE, SEED, VARIETY = 0, 1, 2, 3, 4, 5, 6  # fields of the stats array
 
 
 # the centre term weighs 1; LOWEST and EVEN_ROW from a logistic fit to game results
@@ -85,6 +85,19 @@ def evaluate(cur, mask, g):
 
 
 @njit(inline="always")
+def _noise(cur, mask, stats):
+    """0..stats[VARIETY], a fixed pseudo-random function of the position for each stats[SEED]
+    (a splitmix64 finaliser of the position's bits and the seed): added to the evaluation, it
+    makes a seeded search choose differently between near-equal moves, and being a function of
+    the position alone it keeps the table's stored values true."""
+    h = (cur * uint64(0x9E3779B97F4A7C15)) ^ (mask * uint64(0xC2B2AE3D27D4EB4F)) ^ uint64(stats[SEED])
+    h = (h ^ (h >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> uint64(27))) * uint64(0x94D049BB133111EB)
+    h = h ^ (h >> uint64(31))
+    return np.int64(h % uint64(stats[VARIETY] + 1))
+
+
+@njit(inline="always")
 def _probe(cur, mask, keys, stats):
     key = (engine.position_key(cur, mask) ^ (uint64(stats[GENERATION]) * uint64(0x9E3779B97F4A7C15))) | uint64(1)
     return key, np.int64(key & uint64(len(keys) - 1))
@@ -107,6 +120,8 @@ def alphabeta(cur, mask, depth, alpha, beta, g, keys, data, stats):
     if n >= cells - 2:
         return 0
     if depth <= 0:
+        if stats[VARIETY] > 0:
+            return evaluate(cur, mask, g) + _noise(cur, mask, stats)
         return evaluate(cur, mask, g)
 
     key, slot = _probe(cur, mask, keys, stats)
@@ -206,21 +221,39 @@ class Decision:
 
 
 class Searcher:
-    """Iterative deepening under a deadline; keeps its table from move to move."""
+    """Iterative deepening under a deadline; keeps its table from move to move.
 
-    def __init__(self, width: int = 9, height: int = 7, table_bits: int = 20, nodes_per_second: float = 2e6):
+    ``variety`` > 0 adds 0..variety to every evaluated position, a fixed function of the position
+    and ``seed`` (:func:`_noise`): searches with different seeds then vary between moves whose
+    values are within about that much, and a searched value moves by at most ``variety`` (a
+    player that always answers the same way loses the same game every time to an opponent that
+    has found a win against it).  0, the default, is the plain evaluation.
+    """
+
+    def __init__(self, width: int = 9, height: int = 7, table_bits: int = 20, nodes_per_second: float = 2e6,
+                 variety: int = 0, seed: int = 0):
         self.g = engine.geometry(width, height)
         self.width, self.height = width, height
         # np.full, not np.zeros: touch every page now, not during the first timed search
         self.keys = np.zeros(1 << table_bits, dtype=np.uint64)
         self.data = np.zeros((1 << table_bits, 4), dtype=np.int64)
-        self.stats = np.zeros(5, dtype=np.int64)
+        self.stats = np.zeros(7, dtype=np.int64)
+        if variety < 0:
+            raise ValueError(f"variety must be 0 or more, not {variety}")
+        self.stats[VARIETY] = variety
+        self.reseed(seed)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
 
     def forget(self) -> None:
         """Empty the table (in O(1): a new generation of keys)."""
         self.stats[GENERATION] += 1
+
+    def reseed(self, seed: int) -> None:
+        """Another seed for the evaluation's variety; the table, which holds values of the old
+        one, is emptied."""
+        self.stats[SEED] = seed & 0x7FFF_FFFF_FFFF_FFFF
+        self.forget()
 
     def choose(self, cur: int, mask: int, seconds: float, max_depth: int = 64) -> Decision:
         """The best column for the side to move within ``seconds``."""
