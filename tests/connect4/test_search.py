@@ -87,7 +87,8 @@ def test_the_searched_value_is_the_plain_negamax_value(depth):
 
 
 def test_with_variety_the_searched_value_is_negamax_over_the_noisy_leaves():
-    searcher = Searcher(9, 7, table_bits=16, variety=3, seed=12345)
+    # the leaves hold 8 to 28 chips: the noise stops at 18
+    searcher = Searcher(9, 7, table_bits=16, variety=3, seed=12345, variety_chips=18)
     g = searcher.g
     for cur, mask in quiet_positions(40, (4, 24), seed=8):
         searcher.forget()
@@ -96,6 +97,14 @@ def test_with_variety_the_searched_value_is_negamax_over_the_noisy_leaves():
         assert decision.score == max(values.values()), (int(cur), int(mask))
         plain = max(root_values(cur, mask, decision.depth, g).values())
         assert abs(decision.score - plain) <= 3  # the noise, 0..3 a leaf, moves a value by at most 3
+
+
+def test_the_noise_spans_0_to_variety_below_the_chip_limit_and_is_0_from_it():
+    stats = Searcher(9, 7, table_bits=10, variety=3, seed=7, variety_chips=20).stats
+    seen = {True: set(), False: set()}
+    for cur, mask in random_positions_with_threats(400):
+        seen[bin(int(mask)).count("1") < 20].add(int(_noise(cur, mask, stats)))
+    assert seen == {True: {0, 1, 2, 3}, False: {0}}
 
 
 def test_seeds_vary_the_choice_and_a_seed_repeats_it():
@@ -110,7 +119,10 @@ def test_seeds_vary_the_choice_and_a_seed_repeats_it():
     differing = sum(a != b for a, b in zip(first, choices(2)))
     assert 2 <= differing <= 20  # some choices change, most hold: the noise is small
     plain = Searcher(9, 7, table_bits=16)
-    assert [plain.choose(cur, mask, seconds=1e9, max_depth=5).column for cur, mask in positions] != first
+    plain_choices = [plain.choose(cur, mask, seconds=1e9, max_depth=5).column for cur, mask in positions]
+    assert plain_choices != first
+    no_chips = Searcher(9, 7, table_bits=16, variety=3, seed=1, variety_chips=0)  # noise nowhere
+    assert [no_chips.choose(cur, mask, seconds=1e9, max_depth=5).column for cur, mask in positions] == plain_choices
 
 
 def test_reseeding_empties_the_table():

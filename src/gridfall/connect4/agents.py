@@ -95,7 +95,11 @@ PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
 EXACT_EMPTIES = 40  # from this many empty cells on, the exact solver checks the search's move
 EXACT_SHARE = 0.55  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
 SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's overhead after deadlines
-VARIETY = 3  # the search's evaluation noise (Searcher's variety): about a centre chip's worth
+# the search's evaluation noise (Searcher's variety): about a centre chip's worth, in positions of
+# fewer than 32 chips, so in the bot's first ten moves or so.  At depth 11, against the same search
+# without it: 48.0% (-14 [-52, +24], 150 pairs); 46.5% with noise all game long
+# (benchmarks/connect4_search_match.py --option variety=3 --option variety_chips=32, 2026-11-26).
+VARIETY, VARIETY_CHIPS = 3, 32
 
 
 class GridfallAgent:
@@ -103,8 +107,9 @@ class GridfallAgent:
     leaves for the rest of that turn), then iterative deepening alpha-beta, checked by the exact
     solver once few cells are empty (:mod:`.endgame`).
 
-    The search's evaluation carries a little seeded noise (``VARIETY``), reseeded every game from
-    ``seed`` and the game's number, so the bot does not repeat a lost game move for move."""
+    In the opening the search's evaluation carries a little seeded noise (``VARIETY``), reseeded
+    every game from ``seed`` and the game's number, so the bot does not repeat a lost game move
+    for move."""
 
     name = "gridfall"
 
@@ -126,7 +131,8 @@ class GridfallAgent:
         from gridfall.connect4.rules import Game as _Game
         from gridfall.connect4.solver import Solver
 
-        self.searcher = self._searcher(width, height, variety=VARIETY, seed=self._game_seed())
+        self.searcher = self._searcher(width, height, variety=VARIETY, variety_chips=VARIETY_CHIPS,
+                                       seed=self._game_seed())
         self.solver = Solver(width, height, table_bits=21)
         game = _Game(width, height, steal=False)
         game.apply_action(width // 2)

@@ -30,7 +30,8 @@ from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount, uint64
 
 WIN = 10_000  # a proven win scores WIN + (cells left when it happens)
 EXACT, LOWER, UPPER = 1, 2, 3
-NODES, GENERATION, BUDGET, ABORTED, DEADLINE, SEED, VARIETY = 0, 1, 2, 3, 4, 5, 6  # fields of the stats array
+# fields of the stats array
+NODES, GENERATION, BUDGET, ABORTED, DEADLINE, SEED, VARIETY, VARIETY_CHIPS = 0, 1, 2, 3, 4, 5, 6, 7
 
 
 # the centre term weighs 1; LOWEST and EVEN_ROW from a logistic fit to game results
@@ -87,9 +88,12 @@ def evaluate(cur, mask, g):
 @njit(inline="always")
 def _noise(cur, mask, stats):
     """0..stats[VARIETY], a fixed pseudo-random function of the position for each stats[SEED]
-    (a splitmix64 finaliser of the position's bits and the seed): added to the evaluation, it
-    makes a seeded search choose differently between near-equal moves, and being a function of
-    the position alone it keeps the table's stored values true."""
+    (a splitmix64 finaliser of the position's bits and the seed), in positions of fewer than
+    stats[VARIETY_CHIPS] chips; 0 in the others.  Added to the evaluation, it makes a seeded
+    search choose differently between near-equal moves, and being a function of the position
+    alone it keeps the table's stored values true."""
+    if popcount(mask) >= stats[VARIETY_CHIPS]:
+        return np.int64(0)
     h = (cur * uint64(0x9E3779B97F4A7C15)) ^ (mask * uint64(0xC2B2AE3D27D4EB4F)) ^ uint64(stats[SEED])
     h = (h ^ (h >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
     h = (h ^ (h >> uint64(27))) * uint64(0x94D049BB133111EB)
@@ -223,24 +227,25 @@ class Decision:
 class Searcher:
     """Iterative deepening under a deadline; keeps its table from move to move.
 
-    ``variety`` > 0 adds 0..variety to every evaluated position, a fixed function of the position
-    and ``seed`` (:func:`_noise`): searches with different seeds then vary between moves whose
-    values are within about that much, and a searched value moves by at most ``variety`` (a
-    player that always answers the same way loses the same game every time to an opponent that
-    has found a win against it).  0, the default, is the plain evaluation.
+    ``variety`` > 0 adds 0..variety to every evaluated position of fewer than ``variety_chips``
+    chips, a fixed function of the position and ``seed`` (:func:`_noise`): searches with
+    different seeds then vary between moves whose values are within about that much, and a
+    searched value moves by at most ``variety`` (a player that always answers the same way loses
+    the same game every time to an opponent that has found a win against it).  0, the default,
+    is the plain evaluation.
     """
 
     def __init__(self, width: int = 9, height: int = 7, table_bits: int = 20, nodes_per_second: float = 2e6,
-                 variety: int = 0, seed: int = 0):
+                 variety: int = 0, seed: int = 0, variety_chips: int = 64):
         self.g = engine.geometry(width, height)
         self.width, self.height = width, height
         # np.full, not np.zeros: touch every page now, not during the first timed search
         self.keys = np.zeros(1 << table_bits, dtype=np.uint64)
         self.data = np.zeros((1 << table_bits, 4), dtype=np.int64)
-        self.stats = np.zeros(7, dtype=np.int64)
-        if variety < 0:
-            raise ValueError(f"variety must be 0 or more, not {variety}")
-        self.stats[VARIETY] = variety
+        self.stats = np.zeros(8, dtype=np.int64)
+        if variety < 0 or variety_chips < 0:
+            raise ValueError(f"variety and variety_chips must be 0 or more, not {variety} and {variety_chips}")
+        self.stats[VARIETY], self.stats[VARIETY_CHIPS] = variety, variety_chips
         self.reseed(seed)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
