@@ -49,10 +49,8 @@ def _read(inp: IO[str]) -> str:
 # with other programs starting): with 800 ms, first turns reached 995 ms with two games at once on
 # two cores, and 2 of 600 timed out (2026-11-26), so 700.  With 700, a later run lost 20 of 600
 # games on the second player's first turn (the referee starts a bot at its first turn; the
-# median first turn was 855 ms, the 90th percentile 959 ms), so 600.  Start-up to the first
-# answer is now 0.46 s idle, 0.51 s beside one busy core (0.58 and 0.66 before the bot stopped
-# numba importing scipy and touching its tables' pages up front:
-# ``python benchmarks/connect4_startup.py``).
+# median first turn was 855 ms, the 90th percentile 959 ms), so 600.  Since the bot stopped
+# numba importing scipy, start-up takes 0.1 s less (``python benchmarks/connect4_startup.py``).
 FIRST_TURN_MS = 600
 TURN_MS = 85
 

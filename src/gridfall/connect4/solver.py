@@ -54,8 +54,8 @@ class Table:
 
     def __init__(self, bits: int = 22):
         # np.full, not np.zeros: touch every page now rather than fault them in during a timed search
-        self.keys = np.zeros(1 << bits, dtype=np.uint64)
-        self.values = np.zeros(1 << bits, dtype=np.uint8)
+        self.keys = np.full(1 << bits, 0, dtype=np.uint64)
+        self.values = np.full(1 << bits, 0, dtype=np.uint8)
         self.stats = np.zeros(4, dtype=np.int64)  # nodes, generation, aborted, deadline (cycle counter)
         self.stats[DEADLINE] = NEVER
 
