@@ -95,11 +95,12 @@ PONDER_MARGIN = 0.01  # seconds kept back from pondering for answering
 EXACT_EMPTIES = 40  # from this many empty cells on, the exact solver checks the search's move
 EXACT_SHARE = 0.55  # of the turn, for the solver then (benchmarks/connect4_endgame.py)
 SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's overhead after deadlines
-# the search's evaluation noise (Searcher's variety): about a centre chip's worth, in positions of
-# fewer than 32 chips, so in the bot's first ten moves or so.  At depth 11, against the same search
-# without it: 48.0% (-14 [-52, +24], 150 pairs); 46.5% with noise all game long
-# (benchmarks/connect4_search_match.py --option variety=3 --option variety_chips=32, 2026-11-26).
-VARIETY, VARIETY_CHIPS = 3, 32
+# the search's evaluation noise (Searcher's variety): up to about two centre chips' worth, in
+# positions of fewer than 32 chips, so in the bot's first ten moves or so.  At depth 11, against
+# the same search without it, 150 pairs: variety 7 scored 47.8% (-15 [-53, +23]), 5 44.8%, 3 48.0%,
+# and 3 in all positions 46.5% (benchmarks/connect4_search_match.py --option variety=7 --option
+# variety_chips=32, 2026-11-26).  7 varies more lines (README, Connect Four strength).
+VARIETY, VARIETY_CHIPS = 7, 32
 
 
 class GridfallAgent:
