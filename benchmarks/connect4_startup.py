@@ -52,7 +52,8 @@ def start_once(text: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="starts at each load (default 10)")
-    parser.add_argument("--busy", default="0,1", help="comma-separated counts of spinning processes beside the bot (default 0,1)")
+    parser.add_argument("--busy", default="0,1",
+                        help="comma-separated counts of spinning processes beside the bot (default 0,1)")
     args = parser.parse_args()
     try:
         loads = [int(b) for b in args.busy.split(",")]
