@@ -36,6 +36,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from gridfall.arena.pool import run_jobs
+from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
 from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
 from gridfall.warmup import warm
@@ -52,10 +53,15 @@ def bot(agent: str, seed: int, factor: float = 1.0) -> str:
 def opponent_spec(text: str) -> tuple[str, float]:
     """``mcts-solver*2`` -> ("mcts-solver", 2.0): the agent and its time factor."""
     name, _, factor = text.partition("*")
+    if name.partition(":")[0] not in AGENT_NAMES:
+        raise SystemExit(f"--opponents: {name!r} is not a built-in agent ({', '.join(AGENT_NAMES)})")
     try:
-        return name, float(factor) if factor else 1.0
+        value = float(factor) if factor else 1.0
     except ValueError:
-        raise SystemExit(f"--opponents: {text!r}: the time factor after '*' must be a number") from None
+        value = 0.0
+    if not value > 0:
+        raise SystemExit(f"--opponents: {text!r}: the time factor after '*' must be a number above 0")
+    return name, value
 
 
 def exported_bot() -> str:
@@ -79,16 +85,24 @@ def first_turn_seconds(record, seat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=200,
+                        help="games against each opponent, seats swapped in pairs (default 200)")
     parser.add_argument("--opponents", default="greedy,mcts",
-                        help="comma-separated built-in agents; NAME*K gives that opponent K times the time")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once")
-    parser.add_argument("--time-scale", type=float, default=1.0)
+                        help="comma-separated built-in agents; NAME*K gives that opponent K times the time "
+                             "(default greedy,mcts)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="games at once (default: the number of cores)")
+    parser.add_argument("--time-scale", type=float, default=1.0,
+                        help="multiplies both seats' time limits, 1000 ms first turn and 100 ms later (default 1)")
     parser.add_argument("--player", choices=("gridfall", "export"), default="gridfall",
-                        help="gridfall's numba bot, or the exported pure-Python file in a bare interpreter")
+                        help="gridfall's numba bot, or the exported pure-Python file in a bare interpreter "
+                             "(default gridfall)")
     parser.add_argument("--record", type=Path, metavar="FILE",
                         help="append every game to FILE as a JSON line (for benchmarks/connect4_losses.py)")
     args = parser.parse_args()
+    if args.games < 1 or args.workers < 1 or not args.time_scale > 0:
+        raise SystemExit("--games and --workers must be at least 1, --time-scale above 0")
+    specs = [opponent_spec(opponent) for opponent in args.opponents.split(",")]  # every name checked before any game
     if args.record is not None and not args.record.parent.is_dir():
         raise SystemExit(f"--record: {args.record.parent} is not a folder")
     limits = LIMITS.scaled(args.time_scale)
@@ -98,8 +112,7 @@ def main() -> None:
     for column in ("opponent", "W", "D", "L", "score", "as first", "as second", "Elo [95%]", "player timeouts",
                    "opponent timeouts", "player's first turn", "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
-    for opponent in args.opponents.split(","):
-        name, factor = opponent_spec(opponent)
+    for opponent, (name, factor) in zip(args.opponents.split(","), specs):
         opponent_limits = limits.scaled(factor)
 
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):

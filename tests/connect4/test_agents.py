@@ -1,8 +1,10 @@
-"""gridfall's bot varies between games: its search's noise is reseeded at every new game."""
+"""gridfall's bot: its search's noise is reseeded at every new game, and its first move's time
+goes to the positions that can follow it."""
 
-from gridfall.connect4.agents import make_agent
-from gridfall.connect4.rules import Game
-from gridfall.connect4.search import SEED, VARIETY
+from gridfall.connect4.agents import VARIETY_CHIPS, make_agent
+from gridfall.connect4.engine import from_game
+from gridfall.connect4.rules import STEAL, Game
+from gridfall.connect4.search import SEED, VARIETY, Searcher
 
 
 def test_the_bot_reseeds_its_search_at_every_new_game_and_a_seed_repeats_its_seeds():
@@ -21,3 +23,20 @@ def test_the_bot_reseeds_its_search_at_every_new_game_and_a_seed_repeats_its_see
     again = make_agent("gridfall", seed=5)
     assert int(again.searcher.stats[SEED]) == first_game
     assert int(make_agent("gridfall", seed=6).searcher.stats[SEED]) not in (first_game, second_game)
+
+
+def test_the_first_move_ponders_both_the_stolen_chip_and_the_opponents_replies():
+    agent = make_agent("gridfall", seed=3)
+    game = Game()
+    action = agent.act(game, 0.3)
+    assert action == agent.openings.first_move
+    after = game.clone()
+    after.apply_action(action)
+    stolen = after.clone()
+    stolen.apply_action(STEAL)
+    seed = int(agent.searcher.stats[SEED])
+    for position in (after, stolen):  # the opponent to move; the bot to move, its chip taken
+        cur, mask = from_game(position)
+        pondered = agent.searcher.choose(cur, mask, seconds=1e9, max_depth=7).nodes
+        fresh = Searcher(9, 7, variety=int(agent.searcher.stats[VARIETY]), variety_chips=VARIETY_CHIPS, seed=seed)
+        assert pondered * 4 < fresh.choose(cur, mask, seconds=1e9, max_depth=7).nodes, position.moves_string()

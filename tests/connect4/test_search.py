@@ -8,7 +8,18 @@ import pytest
 
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import Game
-from gridfall.connect4.search import WIN, Searcher, _noise, evaluate, evaluation_terms
+from gridfall.connect4.search import (
+    ABORTED,
+    BUDGET,
+    DEADLINE,
+    NODES,
+    WIN,
+    Searcher,
+    _noise,
+    evaluate,
+    evaluation_terms,
+    search_root,
+)
 from gridfall.connect4.solver import Solver
 
 
@@ -97,6 +108,35 @@ def test_with_variety_the_searched_value_is_negamax_over_the_noisy_leaves():
         assert decision.score == max(values.values()), (int(cur), int(mask))
         plain = max(root_values(cur, mask, decision.depth, g).values())
         assert abs(decision.score - plain) <= 3  # the noise, 0..3 a leaf, moves a value by at most 3
+
+
+def test_a_depth_stopped_early_answers_only_with_a_move_proved_better_than_the_first():
+    # search_root from a fresh table searches every position to one depth, so its values are
+    # plain negamax values: a move it returns when stopped must beat the first move's value
+    searcher = Searcher(9, 7, table_bits=16)
+    g, stats = searcher.g, searcher.stats
+    depth, answered = 5, 0
+
+    def run(cur, mask, first, budget):
+        searcher.forget()
+        stats[NODES], stats[ABORTED], stats[BUDGET], stats[DEADLINE] = 0, 0, budget, 1 << 62
+        x, _ = search_root(cur, mask, depth, first, g, searcher.keys, searcher.data, stats)
+        return int(x), int(stats[NODES]), bool(stats[ABORTED])
+
+    for cur, mask in quiet_positions(25, (4, 20), seed=11):
+        values = root_values(cur, mask, depth, g)
+        first = min(values, key=values.get)  # the worst move first, so that later ones prove better
+        best, nodes, aborted = run(cur, mask, first, 1 << 62)
+        assert not aborted
+        for budget in [nodes * k // 8 for k in range(1, 8)] + [nodes - 1]:
+            x, _, aborted = run(cur, mask, first, budget)
+            assert aborted
+            if x >= 0:
+                answered += 1
+                assert x != first and values[x] > values[first], (int(cur), int(mask), budget)
+        if values[best] > values[first]:
+            assert x == best  # stopped at the very last node, the last move proved better is the answer
+    assert answered >= 50
 
 
 def test_the_noise_spans_0_to_variety_below_the_chip_limit_and_is_0_from_it():

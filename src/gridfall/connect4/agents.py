@@ -9,6 +9,7 @@ and never returns an illegal action.  Build one from a name with
 from __future__ import annotations
 
 import random
+import time
 
 from gridfall.connect4.rules import STEAL, Game
 
@@ -170,13 +171,23 @@ class GridfallAgent:
         return self.last.column
 
     def _ponder(self, game: Game, action: int, seconds: float) -> None:
-        """Spend a table move's time searching the position it leaves: the table keeps what the
-        search learns about the opponent's replies, so the next, short turn starts deeper."""
+        """Spend a table move's time searching the positions it can lead to: the table keeps what
+        the search learns, so the next, short turn starts deeper.
+
+        After the first move the opponent may STEAL, and then the next turn is ours, in a position
+        the search of the opponent's replies never reaches; opening where stealing does not pay
+        makes both likely (``mcts`` stole 299 of 300 first chips in column 1, in the benchmark
+        runs of 2026-11-26), so each gets half the time, the stolen one first."""
         if seconds < PONDER_AT_LEAST:
             return
+        deadline = time.perf_counter() + seconds - PONDER_MARGIN
         after = game.clone()
         after.apply_action(action)
-        self.searcher.choose(*_engine(after), seconds=seconds - PONDER_MARGIN)
+        if STEAL in after.legal_actions():
+            stolen = after.clone()
+            stolen.apply_action(STEAL)
+            self.searcher.choose(*_engine(stolen), seconds=(deadline - time.perf_counter()) / 2)
+        self.searcher.choose(*_engine(after), seconds=max(deadline - time.perf_counter(), 0.001))
 
 
 def _depth(text: str) -> int:

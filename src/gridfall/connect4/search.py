@@ -174,7 +174,10 @@ def alphabeta(cur, mask, depth, alpha, beta, g, keys, data, stats):
 
 @njit(nogil=True, cache=True)
 def search_root(cur, mask, depth, first, g, keys, data, stats):
-    """Alpha-beta over the root moves (``first`` is tried first); returns (best column, score)."""
+    """Alpha-beta over the root moves (``first`` is tried first); returns (best column, score).
+
+    Aborted by the deadline, it returns (-1, 0), or (x, 0) when a move x after the first had
+    already been proved better than the first (its null-window search failed high)."""
     cells = np.int64(g[W] * g[H])
     n = engine.moves_played(mask)
     width = np.int64(g[W])
@@ -190,6 +193,7 @@ def search_root(cur, mask, depth, first, g, keys, data, stats):
             order[count] = x
             count += 1
     best_x = order[0]
+    better = -1  # the last move proved better than the ones before it (the answer if aborted)
     alpha = -(WIN + cells + 1)
     beta = WIN + cells + 1
     for i in range(count):
@@ -202,9 +206,12 @@ def search_root(cur, mask, depth, first, g, keys, data, stats):
         else:  # principal variation search, as in alphabeta
             v = -alphabeta(cur ^ mask, mask | move, depth - 1, -alpha - 1, -alpha, g, keys, data, stats)
             if v > alpha and not stats[ABORTED]:
+                # proved better than every move before it at this depth, the previous depth's
+                # best among them: worth playing even if the deadline stops the full search
+                better = x
                 v = -alphabeta(cur ^ mask, mask | move, depth - 1, -beta, -v, g, keys, data, stats)
         if stats[ABORTED]:
-            return -1, 0
+            return better, 0
         if v > alpha:
             alpha, best_x = v, x
     return best_x, alpha
@@ -218,6 +225,7 @@ class Decision:
     nodes: int
     seconds: float
     previous_score: int = 0  # the score one depth shallower (scores swing between odd and even depths)
+    partial: bool = False  # the column comes from the unfinished deeper search, which proved it better
 
     @property
     def proven(self) -> bool:
@@ -289,6 +297,9 @@ class Searcher:
             if took > 0.003:
                 self.rate = 0.7 * self.rate + 0.3 * self.stats[NODES] / took
             if self.stats[ABORTED]:
+                if x >= 0 and decision is not None:  # the unfinished depth found a better move
+                    decision.column = int(x)
+                    decision.partial = True
                 break
             previous = decision.score if decision else int(score)
             decision = Decision(int(x), int(score), depth, total_nodes, 0.0, previous)
