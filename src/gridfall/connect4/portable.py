@@ -14,8 +14,9 @@ on top of each column so that shifted lines never run into the next column.
   double threat of the opponent is a loss seen at once.
 * The search is negamax with alpha-beta and a transposition dict, deepened one ply at a time
   until the turn's time is spent (the clock is read every 256 nodes); moves are tried best-first:
-  the last best move, then the ones that make the most winning cells, centre first.  A depth that
-  reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
+  the last best move, then the ones that make the most winning cells, centre first.  A depth the
+  clock cuts off still answers with a move it proved better than the last depth's best.  A depth
+  that reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
   cell's row counting more where it helps its owner (odd rows for the first player).
 """
 
@@ -30,7 +31,8 @@ WIN = 1_000_000  # a won position scores WIN minus the plies it takes: sooner is
 
 
 class OutOfTime(Exception):
-    """The turn's time ran out inside a search: the last finished depth answers."""
+    """The turn's time ran out inside a search: the last finished depth answers (or a move the
+    unfinished one proved better)."""
 
 
 class Board:
@@ -79,6 +81,7 @@ class Searcher:
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> (depth, flag, value, move)
         self.nodes = 0
         self.deadline = 0.0
+        self.proved = None
 
     def choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, int]:
         """(column, score, depth reached) within ``seconds``; iterative deepening."""
@@ -99,8 +102,8 @@ class Searcher:
         for depth in range(1, empty + 1):
             try:
                 score, move = self._root(current, mask, depth, moves)
-            except OutOfTime:
-                return best, score, depth - 1
+            except OutOfTime:  # the unfinished depth's answer, if it proved a move better than the first
+                return (best if self.proved is None else self._column(self.proved)), score, depth - 1
             best = self._column(move)
             moves.sort(key=lambda m: m != move)  # the best move first at the next depth
             if abs(score) >= WIN - b.cells:  # a proven win or loss: deeper changes nothing
@@ -127,10 +130,13 @@ class Searcher:
 
     def _root(self, current: int, mask: int, depth: int, moves: list[int]) -> tuple[int, int]:
         alpha, best = -WIN - 1, moves[0]
+        self.proved = None  # a move that scored above the first (the last depth's best), if any
         for move in moves:
             v = -self._negamax(current ^ mask, mask | move, depth - 1, -WIN - 1, -alpha, 1)
             if v > alpha:
                 alpha, best = v, move
+                if move != moves[0]:
+                    self.proved = move
         return alpha, best
 
     def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:

@@ -1,0 +1,69 @@
+"""The pure-Python bot's search (the CodinGame export): a depth cut off by the clock answers only
+with a move it proved better than the one it tried first."""
+
+import random
+
+from gridfall.connect4.portable import Board, OutOfTime, Searcher
+from gridfall.connect4.rules import Game
+
+
+def unlimited(board):
+    searcher = Searcher(board)
+    searcher.deadline = float("inf")  # _root and _negamax read the deadline that choose sets
+    return searcher
+
+
+class Stopped(Searcher):
+    """A searcher whose clock runs out after ``budget`` nodes, instead of at a time."""
+
+    def __init__(self, board, budget):
+        super().__init__(board)
+        self.budget = budget
+        self.deadline = float("inf")
+
+    def _negamax(self, *args):
+        if self.nodes >= self.budget:
+            raise OutOfTime
+        return super()._negamax(*args)
+
+
+def positions(count, seed):
+    """Positions from random games where the side to move has four or more moves that do not lose."""
+    rnd = random.Random(seed)
+    board = Board()
+    found = []
+    while len(found) < count:
+        game = Game(steal=False)
+        for _ in range(rnd.randint(4, 16)):
+            game.apply_action(rnd.choice([x for x in range(9) if game.position.can_play(x)]))
+            if game.is_terminal():
+                break
+        if game.is_terminal():
+            continue
+        current, mask = board.position_of(game)
+        if len(Searcher(board)._moves(current, mask)) >= 4:
+            found.append((current, mask))
+    return found
+
+
+def test_a_depth_cut_off_answers_only_with_a_move_proved_better_than_the_first():
+    board, depth, answered = Board(), 4, 0
+    for current, mask in positions(40, seed=4):
+        moves = Searcher(board)._moves(current, mask)
+        # each root move's value at this depth, one fresh search each: the test's reference
+        values = {m: -unlimited(board)._negamax(current ^ mask, mask | m, depth - 1, -2 * 10**6, 2 * 10**6, 1)
+                  for m in moves}
+        moves.sort(key=values.get)  # the worst first, so that later moves prove better
+        full = unlimited(board)
+        _, best = full._root(current, mask, depth, list(moves))
+        for k in range(1, 8):
+            stopped = Stopped(board, full.nodes * k // 8)
+            try:
+                stopped._root(current, mask, depth, list(moves))
+            except OutOfTime:
+                pass
+            if stopped.proved is not None:
+                answered += 1
+                assert values[stopped.proved] > values[moves[0]], (current, mask, k)
+        assert values[best] == max(values.values())
+    assert answered >= 20
