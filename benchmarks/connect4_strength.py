@@ -36,7 +36,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from gridfall.arena.pool import run_jobs
-from gridfall.connect4.agents import AGENT_NAMES
+from gridfall.connect4.agents import check_spec
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
 from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
 from gridfall.warmup import warm
@@ -53,8 +53,10 @@ def bot(agent: str, seed: int, factor: float = 1.0) -> str:
 def opponent_spec(text: str) -> tuple[str, float]:
     """``mcts-solver*2`` -> ("mcts-solver", 2.0): the agent and its time factor."""
     name, _, factor = text.partition("*")
-    if name.partition(":")[0] not in AGENT_NAMES:
-        raise SystemExit(f"--opponents: {name!r} is not a built-in agent ({', '.join(AGENT_NAMES)})")
+    try:
+        check_spec(name)
+    except ValueError as error:
+        raise SystemExit(f"--opponents: {error}") from None
     try:
         value = float(factor) if factor else 1.0
     except ValueError:
@@ -117,7 +119,8 @@ def main() -> None:
 
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
-            player = bot("gridfall", i) if export is None else export  # gridfall's seed: its variety
+            # the game's number seeds the player's search noise (its variety)
+            player = bot("gridfall", i) if export is None else f"GRIDFALL_SEED={i} {export}"
             seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()

@@ -67,3 +67,51 @@ def test_a_depth_cut_off_answers_only_with_a_move_proved_better_than_the_first()
                 assert values[stopped.proved] > values[moves[0]], (current, mask, k)
         assert values[best] == max(values.values())
     assert answered >= 20
+
+
+def test_the_noise_spans_0_to_variety_below_the_chip_limit_and_is_0_from_it():
+    board = Board()
+    noisy, plain = Searcher(board, variety=5, seed=8, variety_chips=10), Searcher(board)
+    seen = {True: set(), False: set()}
+    rnd = random.Random(2)
+    for _ in range(300):
+        game = Game(steal=False)
+        for _ in range(rnd.randint(2, 18)):
+            game.apply_action(rnd.choice(game.position.playable_columns()))
+            if game.is_terminal():
+                break
+        current, mask = board.position_of(game)
+        seen[bin(mask).count("1") < 10].add(noisy._evaluate(current, mask) - plain._evaluate(current, mask))
+    assert seen == {True: {0, 1, 2, 3, 4, 5}, False: {0}}
+
+
+def test_seeds_vary_the_choice_a_seed_repeats_it_and_no_variety_is_the_plain_search():
+    board = Board()
+    found = positions(30, seed=6)
+
+    def choices(**options):
+        searcher = Searcher(board, **options)
+        searcher.deadline = float("inf")
+        return [searcher._root(current, mask, 4, searcher._moves(current, mask))[1] for current, mask in found]
+
+    first = choices(variety=5, seed=1)
+    assert choices(variety=5, seed=1) == first
+    assert 1 <= sum(a != b for a, b in zip(first, choices(variety=5, seed=2))) <= 15
+    assert choices(variety=0, seed=1) == choices()
+
+
+def test_the_agent_reseeds_at_a_new_game_and_a_seed_repeats_its_games():
+    from gridfall.connect4.portable import PortableAgent
+
+    agent = PortableAgent(seed=4)
+    game = Game.from_moves("4435")
+    agent.act(game, 0.02)
+    first = agent.searcher.seed
+    game.apply_action(agent.act(game, 0.02))
+    assert agent.searcher.seed == first  # the same game, the same noise
+    agent.act(Game.from_moves("44"), 0.02)
+    assert agent.searcher.seed != first  # fewer chips: a new game
+    again = PortableAgent(seed=4)
+    again.act(Game.from_moves("4435"), 0.02)
+    assert again.searcher.seed == first
+    assert PortableAgent().seed != PortableAgent().seed  # no seed: one drawn for each
