@@ -119,8 +119,7 @@ def main() -> None:
 
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
-            # the game's number seeds the player's search noise (its variety)
-            player = bot("gridfall", i) if export is None else f"GRIDFALL_SEED={i} {export}"
+            player = bot("gridfall", i) if export is None else export  # gridfall's seed: its variety
             seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()

@@ -22,7 +22,6 @@ on top of each column so that shifted lines never run into the next column.
 
 from __future__ import annotations
 
-import random
 import time
 
 from gridfall.connect4.openings import OpeningTable
@@ -77,24 +76,12 @@ class Board:
 
 
 class Searcher:
-    """``variety`` > 0 adds 0..variety to the evaluation of every position of fewer than
-    ``variety_chips`` chips: a fixed function of the position and ``seed`` (Python's hash of
-    ints is not randomised per process), so the table's values stay true and different seeds
-    choose differently between near-equal moves (as the numba bot's search does)."""
-
-    def __init__(self, board: Board, variety: int = 0, seed: int = 0, variety_chips: int = 32):
+    def __init__(self, board: Board):
         self.b = board
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> (depth, flag, value, move)
         self.nodes = 0
         self.deadline = 0.0
         self.proved = None
-        self.variety, self.variety_chips = variety, variety_chips
-        self.seed = seed
-
-    def reseed(self, seed: int) -> None:
-        """Another seed; the table, whose values hold the old one's noise, is emptied."""
-        self.seed = seed
-        self.table.clear()
 
     def choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, int]:
         """(column, score, depth reached) within ``seconds``; iterative deepening."""
@@ -204,50 +191,27 @@ class Searcher:
         first_to_move = bin(mask).count("1") % 2 == 0  # the side to move is the first player
         my_rows = b.odd_rows if first_to_move else b.full & ~b.odd_rows
         their_rows = b.full & ~my_rows
-        score = (bin(mine).count("1") + bin(mine & my_rows).count("1")
-                 - bin(theirs).count("1") - bin(theirs & their_rows).count("1")) * 10
-        if self.variety and bin(mask).count("1") < self.variety_chips:
-            score += hash((current, mask, self.seed)) % (self.variety + 1)
-        return score
-
-
-# the search's noise: half a threat's worth (a threat counts 10), in positions of fewer than 32
-# chips.  Deterministic, the file lost all 100 games as first player to `mcts` in one line
-# (benchmarks/connect4_strength.py --player export, 2026-11-26; README, Submitting).
-VARIETY, VARIETY_CHIPS = 5, 32
+        return (bin(mine).count("1") + bin(mine & my_rows).count("1")
+                - bin(theirs).count("1") - bin(theirs & their_rows).count("1")) * 10
 
 
 class PortableAgent:
-    """The opening table's first move and STEAL decision, then the search: ``act(game, seconds)``.
-
-    ``seed`` seeds the search's noise (``VARIETY``), again at every new game; None draws one
-    from the system, so that every run of the file plays its own games."""
+    """The opening table's first move and STEAL decision, then the search: ``act(game, seconds)``."""
 
     name = "portable"
 
-    def __init__(self, table=None, margin: float = 0.015, seed: int | None = None, variety: int = VARIETY):
+    def __init__(self, table=None, margin: float = 0.015):
         self.table = table if table is not None else OpeningTable.load()
         self.margin = margin  # seconds kept back from each turn for reading and answering
-        self.seed = random.SystemRandom().getrandbits(62) if seed is None else seed
-        self.variety = variety
-        self.games = 0  # games begun before the current one
-        self.chips = 0  # chips on the board at the last move: fewer means a new game
         self.searcher = None
         self.last = None
 
     def act(self, game: Game, seconds: float) -> int:
-        chips = game.position.occupied.bit_count()
-        if chips < self.chips:
-            self.games += 1
-            if self.searcher is not None:
-                self.searcher.reseed(hash((self.seed, self.games)))
-        self.chips = chips
         opening = self.table.decide(game)
         if opening is not None:
             return opening
         if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
-            self.searcher = Searcher(Board(game.width, game.height), variety=self.variety,
-                                     seed=hash((self.seed, self.games)), variety_chips=VARIETY_CHIPS)
+            self.searcher = Searcher(Board(game.width, game.height))
         current, mask = self.searcher.b.position_of(game)
         self.last = self.searcher.choose(current, mask, max(seconds - self.margin, 0.002))
         return self.last[0]
