@@ -225,7 +225,6 @@ class Decision:
     nodes: int
     seconds: float
     previous_score: int = 0  # the score one depth shallower (scores swing between odd and even depths)
-    partial: bool = False  # the column comes from the unfinished deeper search, which proved it better
 
     @property
     def proven(self) -> bool:
@@ -297,9 +296,8 @@ class Searcher:
             if took > 0.003:
                 self.rate = 0.7 * self.rate + 0.3 * self.stats[NODES] / took
             if self.stats[ABORTED]:
-                if x >= 0 and decision is not None:  # the unfinished depth found a better move
+                if x >= 0 and decision is not None:  # the unfinished depth proved a better move
                     decision.column = int(x)
-                    decision.partial = True
                 break
             previous = decision.score if decision else int(score)
             decision = Decision(int(x), int(score), depth, total_nodes, 0.0, previous)
