@@ -119,7 +119,8 @@ def main() -> None:
 
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
-            player = bot("gridfall", i) if export is None else export  # gridfall's seed: its variety
+            # the game's number seeds the player: the numba bot's noise, the exported file's ties
+            player = bot("gridfall", i) if export is None else f"GRIDFALL_SEED={i} {export}"
             seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()

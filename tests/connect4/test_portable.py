@@ -67,3 +67,46 @@ def test_a_depth_cut_off_answers_only_with_a_move_proved_better_than_the_first()
                 assert values[stopped.proved] > values[moves[0]], (current, mask, k)
         assert values[best] == max(values.values())
     assert answered >= 20
+
+
+def test_with_a_seed_the_root_finds_exactly_the_moves_tied_for_best():
+    board, depth, ties_seen = Board(), 4, 0
+    for current, mask in positions(40, seed=5):
+        moves = Searcher(board)._moves(current, mask)
+        values = {m: -unlimited(board)._negamax(current ^ mask, mask | m, depth - 1, -2 * 10**6, 2 * 10**6, 1)
+                  for m in moves}
+        searcher = unlimited(board)
+        searcher.ties = True
+        score, _ = searcher._root(current, mask, depth, list(moves))
+        assert score == max(values.values())
+        assert searcher.tied == [m for m in moves if values[m] == score], (current, mask)
+        ties_seen += len(searcher.tied) > 1
+    assert ties_seen >= 5
+
+
+def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh():
+    from gridfall.connect4.portable import PortableAgent
+
+    board = Board()
+    found = positions(30, seed=7)
+    tied = [1, 2, 4]  # three moves tied for best: only the first two may be picked
+
+    def picks(seed):
+        searcher = Searcher(board, seed=seed)
+        return [searcher.pick(tied, current, mask) for current, mask in found]
+
+    first = picks(1)
+    assert picks(1) == first and set(first) == {1, 2}
+    assert 5 <= sum(a != b for a, b in zip(first, picks(2))) <= 25
+    agent = PortableAgent(seed=9)
+    game = Game.from_moves("4435")
+    agent.act(game, 0.02)
+    seed = agent.searcher.seed
+    game.apply_action(agent.act(game, 0.02))
+    assert agent.searcher.seed == seed  # the same game, the same seed
+    agent.act(Game.from_moves("44"), 0.02)
+    assert agent.searcher.seed != seed  # fewer chips: a new game
+    again = PortableAgent(seed=9)
+    again.act(Game.from_moves("4435"), 0.02)
+    assert again.searcher.seed == seed
+    assert PortableAgent().seed != PortableAgent().seed  # no seed: one drawn for each agent

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from gridfall.connect4.export import export_source
+from gridfall.connect4.openings import OpeningTable
 
 
 def test_the_export_plays_legal_moves_in_time_in_a_bare_interpreter(tmp_path, bare_python):
@@ -31,3 +32,16 @@ def test_the_export_is_built_from_the_rules_of_record():
     from gridfall.export import module_source
 
     assert repr(module_source("gridfall.connect4.rules")) in source
+
+
+FIRST_TURN = "0 1\n0\n" + ".........\n" * 7 + "9\n" + "".join(f"{x}\n" for x in range(9)) + "-1\n"
+
+
+def test_the_export_reads_its_seed_from_gridfall_seed_and_says_when_it_is_not_a_number(tmp_path):
+    out = tmp_path / "bot.py"
+    out.write_text(export_source())
+    for value, complaint in (("12", False), ("", False), ("abc", True)):
+        run = subprocess.run([sys.executable, "-I", str(out)], input=FIRST_TURN, capture_output=True, text=True,
+                             timeout=60, env={"GRIDFALL_SEED": value})
+        assert run.returncode == 0 and run.stdout.split() == [str(OpeningTable.load().first_move)], run.stderr
+        assert ("GRIDFALL_SEED='abc' is not a whole number" in run.stderr) == complaint, run.stderr

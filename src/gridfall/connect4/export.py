@@ -23,13 +23,22 @@ def export_source(first_turn_ms: float = FIRST_TURN_MS, turn_ms: float = 75) -> 
     """The bot's file: it answers within ``first_turn_ms`` of its start, then ``turn_ms`` a turn."""
     table = json.loads(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE).read_text())
     main = f"""
+import os as _os
+
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.portable import PortableAgent
 from gridfall.connect4.protocol import play
 
 TABLE = {table!r}
-play(PortableAgent(OpeningTable.from_data(TABLE)), _sys.stdin, _sys.stdout, started=_STARTED,
-     first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
+# GRIDFALL_SEED=N (a whole number) repeats a run's choices; without it every run draws its own seed
+_SEED = _os.environ.get("GRIDFALL_SEED") or None
+try:
+    _SEED = None if _SEED is None else int(_SEED)
+except ValueError:
+    print(f"gridfall bot: GRIDFALL_SEED={{_SEED[:40]!r}} is not a whole number; a fresh seed is drawn", file=_sys.stderr)
+    _SEED = None
+play(PortableAgent(OpeningTable.from_data(TABLE), seed=_SEED), _sys.stdin, _sys.stdout,
+     started=_STARTED, first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
 """
     return bundle(MODULES, main, title="gridfall's Connect Four bot for CodinGame (7x9 with STEAL), pure Python.",
                   prelude="import time as _time\n_STARTED = _time.monotonic()  # the first turn counts from here")

@@ -15,13 +15,15 @@ on top of each column so that shifted lines never run into the next column.
 * The search is negamax with alpha-beta and a transposition dict, deepened one ply at a time
   until the turn's time is spent (the clock is read every 256 nodes); moves are tried best-first:
   the last best move, then the ones that make the most winning cells, centre first.  A depth the
-  clock cuts off still answers with a move it proved better than the last depth's best.  A depth
-  that reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
+  clock cuts off still answers with a move it proved better than the last depth's best.  In the
+  opening a seed picks between the first two moves tied for best, so the file does not repeat a
+  lost game move for move.  A depth that reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
   cell's row counting more where it helps its owner (odd rows for the first player).
 """
 
 from __future__ import annotations
 
+import random
 import time
 
 from gridfall.connect4.openings import OpeningTable
@@ -76,12 +78,20 @@ class Board:
 
 
 class Searcher:
-    def __init__(self, board: Board):
+    """With a ``seed``, in positions of fewer than ``tie_chips`` chips, the root tells exact ties
+    from worse moves, and the answer is drawn from the moves tied for best by the seed and the
+    position: the same seed plays the same game, another seed varies it, and no move is chosen
+    that the search found worse.  Without a seed the first of the tied moves is played."""
+
+    def __init__(self, board: Board, seed: int | None = None, tie_chips: int = 16):
         self.b = board
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> (depth, flag, value, move)
         self.nodes = 0
         self.deadline = 0.0
         self.proved = None
+        self.seed, self.tie_chips = seed, tie_chips
+        self.ties = False  # whether this search's root tells ties apart
+        self.tied: list[int] = []  # the moves tied for best at the last finished depth
 
     def choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, int]:
         """(column, score, depth reached) within ``seconds``; iterative deepening."""
@@ -97,18 +107,30 @@ class Searcher:
                 return x, WIN, 1
         best, score, depth = self._column(moves[0]), 0, 0
         empty = b.cells - bin(mask).count("1")
+        self.ties = self.seed is not None and b.cells - empty < self.tie_chips
+        tied, reached = [moves[0]], 0
         if len(self.table) > 2_000_000:
             self.table.clear()
         for depth in range(1, empty + 1):
             try:
                 score, move = self._root(current, mask, depth, moves)
             except OutOfTime:  # the unfinished depth's answer, if it proved a move better than the first
-                return (best if self.proved is None else self._column(self.proved)), score, depth - 1
-            best = self._column(move)
+                if self.proved is not None:
+                    return self._column(self.proved), score, reached
+                break
+            best, tied, reached = self._column(move), self.tied, depth
             moves.sort(key=lambda m: m != move)  # the best move first at the next depth
             if abs(score) >= WIN - b.cells:  # a proven win or loss: deeper changes nothing
                 break
-        return best, score, depth
+        if len(tied) > 1:
+            best = self._column(self.pick(tied, current, mask))
+        return best, score, reached
+
+    def pick(self, tied: list[int], current: int, mask: int) -> int:
+        """One of the first two moves tied for best (in the search's order: the ones that make the
+        most winning cells, centre first), by the seed and the position.  Among all the ties the
+        threat-only evaluation leaves in the opening, edge columns too, a draw was too wild."""
+        return tied[hash((self.seed, current, mask)) % 2]
 
     def _column(self, move: int) -> int:
         return next(x for x in range(self.b.width) if move & self.b.columns[x])
@@ -131,12 +153,18 @@ class Searcher:
     def _root(self, current: int, mask: int, depth: int, moves: list[int]) -> tuple[int, int]:
         alpha, best = -WIN - 1, moves[0]
         self.proved = None  # a move that scored above the first (the last depth's best), if any
+        self.tied = [moves[0]]
+        # telling ties apart: the window's edge one above alpha makes a move worth exactly
+        # alpha come back exact, where at alpha it could come back as any bound below it
+        edge = 1 if self.ties else 0
         for move in moves:
-            v = -self._negamax(current ^ mask, mask | move, depth - 1, -WIN - 1, -alpha, 1)
+            v = -self._negamax(current ^ mask, mask | move, depth - 1, -WIN - 1, -alpha + edge, 1)
             if v > alpha:
-                alpha, best = v, move
+                alpha, best, self.tied = v, move, [move]
                 if move != moves[0]:
                     self.proved = move
+            elif v == alpha and self.ties and move != best:
+                self.tied.append(move)
         return alpha, best
 
     def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -196,22 +224,34 @@ class Searcher:
 
 
 class PortableAgent:
-    """The opening table's first move and STEAL decision, then the search: ``act(game, seconds)``."""
+    """The opening table's first move and STEAL decision, then the search: ``act(game, seconds)``.
+
+    ``seed`` picks among moves tied for best in the opening (:class:`Searcher`), again at every
+    new game; None draws one from the system, so that every run of the file plays its own
+    games (deterministic, the file lost every game as first player to ``mcts`` in one line)."""
 
     name = "portable"
 
-    def __init__(self, table=None, margin: float = 0.015):
+    def __init__(self, table=None, margin: float = 0.015, seed: int | None = None):
         self.table = table if table is not None else OpeningTable.load()
         self.margin = margin  # seconds kept back from each turn for reading and answering
+        self.seed = random.SystemRandom().getrandbits(62) if seed is None else seed
+        self.games = 0  # games begun before the current one
+        self.chips = 0  # chips on the board at the last move: fewer means a new game
         self.searcher = None
         self.last = None
 
     def act(self, game: Game, seconds: float) -> int:
+        chips = game.position.occupied.bit_count()
+        if chips < self.chips:
+            self.games += 1
+        self.chips = chips
         opening = self.table.decide(game)
         if opening is not None:
             return opening
         if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
             self.searcher = Searcher(Board(game.width, game.height))
+        self.searcher.seed = hash((self.seed, self.games))
         current, mask = self.searcher.b.position_of(game)
         self.last = self.searcher.choose(current, mask, max(seconds - self.margin, 0.002))
         return self.last[0]
