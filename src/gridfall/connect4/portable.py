@@ -128,8 +128,9 @@ class Searcher:
 
     def pick(self, tied: list[int], current: int, mask: int) -> int:
         """One of the first two moves tied for best (in the search's order: the ones that make the
-        most winning cells, centre first), by the seed and the position.  Among all the ties the
-        threat-only evaluation leaves in the opening, edge columns too, a draw was too wild."""
+        most winning cells, centre first), by the seed and the position.  The threat-only
+        evaluation leaves many ties in the opening: a pick among all of them spread the reply to
+        1, STEAL over 8 columns, edges included, where these two are 4 and 3."""
         return tied[hash((self.seed, current, mask)) % 2]
 
     def _column(self, move: int) -> int:
