@@ -46,13 +46,18 @@ def positions(count, seed):
     return found
 
 
+def root_values(board, current, mask, depth):
+    """The root's moves in the search's order, and each one's value at ``depth`` from a fresh
+    full-window search of its own: the tests' reference."""
+    moves = Searcher(board)._moves(current, mask)
+    return moves, {m: -unlimited(board)._negamax(current ^ mask, mask | m, depth - 1, -2 * 10**6, 2 * 10**6, 1)
+                   for m in moves}
+
+
 def test_a_depth_cut_off_answers_only_with_a_move_proved_better_than_the_first():
     board, depth, answered = Board(), 4, 0
     for current, mask in positions(40, seed=4):
-        moves = Searcher(board)._moves(current, mask)
-        # each root move's value at this depth, one fresh search each: the test's reference
-        values = {m: -unlimited(board)._negamax(current ^ mask, mask | m, depth - 1, -2 * 10**6, 2 * 10**6, 1)
-                  for m in moves}
+        moves, values = root_values(board, current, mask, depth)
         moves.sort(key=values.get)  # the worst first, so that later moves prove better
         full = unlimited(board)
         _, best = full._root(current, mask, depth, list(moves))
@@ -72,9 +77,7 @@ def test_a_depth_cut_off_answers_only_with_a_move_proved_better_than_the_first()
 def test_with_a_seed_the_root_finds_exactly_the_moves_tied_for_best():
     board, depth, ties_seen = Board(), 4, 0
     for current, mask in positions(40, seed=5):
-        moves = Searcher(board)._moves(current, mask)
-        values = {m: -unlimited(board)._negamax(current ^ mask, mask | m, depth - 1, -2 * 10**6, 2 * 10**6, 1)
-                  for m in moves}
+        moves, values = root_values(board, current, mask, depth)
         searcher = unlimited(board)
         searcher.ties = True
         score, _ = searcher._root(current, mask, depth, list(moves))

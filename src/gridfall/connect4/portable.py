@@ -17,8 +17,9 @@ on top of each column so that shifted lines never run into the next column.
   the last best move, then the ones that make the most winning cells, centre first.  A depth the
   clock cuts off still answers with a move it proved better than the last depth's best.  In the
   opening a seed picks between the first two moves tied for best, so the file does not repeat a
-  lost game move for move.  A depth that reaches the end of the game is exact.  At the leaves: winning cells of each side, a chip in a
-  cell's row counting more where it helps its owner (odd rows for the first player).
+  lost game move for move.  A depth that reaches the end of the game is exact.  At the leaves:
+  winning cells of each side, a chip in a cell's row counting more where it helps its owner (odd
+  rows for the first player).
 """
 
 from __future__ import annotations
@@ -79,9 +80,9 @@ class Board:
 
 class Searcher:
     """With a ``seed``, in positions of fewer than ``tie_chips`` chips, the root tells exact ties
-    from worse moves, and the answer is drawn from the moves tied for best by the seed and the
-    position: the same seed plays the same game, another seed varies it, and no move is chosen
-    that the search found worse.  Without a seed the first of the tied moves is played."""
+    from worse moves, and the seed and the position pick the answer among the moves tied for
+    best (:meth:`pick`): the same seed plays the same game, another seed varies it, and no move
+    is chosen that the search found worse.  Without a seed the first of the tied moves is played."""
 
     def __init__(self, board: Board, seed: int | None = None, tie_chips: int = 16):
         self.b = board
