@@ -88,6 +88,7 @@ def test_with_a_seed_the_root_finds_exactly_the_moves_tied_for_best():
 
 
 def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh():
+    from gridfall.connect4.agents import make_agent
     from gridfall.connect4.portable import PortableAgent
 
     board = Board()
@@ -113,3 +114,4 @@ def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh()
     again.act(Game.from_moves("4435"), 0.02)
     assert again.searcher.seed == seed
     assert PortableAgent().seed != PortableAgent().seed  # no seed: one drawn for each agent
+    assert make_agent("portable", seed=9).seed == 9  # `gridfall connect4 bot --agent portable --seed 9`

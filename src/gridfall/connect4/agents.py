@@ -205,15 +205,15 @@ AGENTS = {
     "mcts": lambda arg, seed: MCTSAgent(seed),
     "mcts-solver": lambda arg, seed: MCTSAgent(seed, solver=True),
     "gridfall": lambda arg, seed: GridfallAgent(seed),
-    "portable": lambda arg, seed: _portable(),
+    "portable": lambda arg, seed: _portable(seed),
 }
 AGENT_NAMES = tuple(AGENTS)
 
 
-def _portable():
+def _portable(seed: int):
     from gridfall.connect4.portable import PortableAgent
 
-    return PortableAgent()
+    return PortableAgent(seed=seed)
 
 
 def check_spec(spec: str) -> None:

@@ -145,7 +145,8 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
               help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver "
                    "(MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as exported).")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of random, mcts, mcts-solver and gridfall (the noise that varies its search between games).")
+              help="Seed of random, mcts, mcts-solver, gridfall (the noise that varies its search between games) "
+                   "and portable (its pick between tied moves).")
 @click.option("--turn-ms", type=click.FloatRange(min=1), default=TURN_MS, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
 @click.option("--first-turn-ms", type=click.FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,
