@@ -176,7 +176,7 @@ class GridfallAgent:
 
         After the first move the opponent may STEAL, and then the next turn is ours, in a position
         the search of the opponent's replies never reaches; opening where stealing does not pay
-        makes both likely (``mcts`` stole 599 of 600 first chips in column 1, in the benchmark
+        makes both likely (``mcts`` stole 699 of 700 first chips in column 1, in the benchmark
         runs of 2026-11-26), so each gets half the time, the stolen one first."""
         if seconds < PONDER_AT_LEAST:
             return
