@@ -106,7 +106,7 @@ class Searcher:
         for x in b.order:
             if wins & b.columns[x]:
                 return x, WIN, 1
-        best, score, depth = self._column(moves[0]), 0, 0
+        best, score = self._column(moves[0]), 0
         empty = b.cells - bin(mask).count("1")
         self.ties = self.seed is not None and b.cells - empty < self.tie_chips
         tied, reached = [moves[0]], 0
