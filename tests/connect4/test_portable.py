@@ -1,10 +1,13 @@
-"""The pure-Python bot's search (the CodinGame export): a depth cut off by the clock answers only
-with a move it proved better than the one it tried first."""
+"""The pure-Python bot's search (the CodinGame export): its threats against the rules of record,
+its values against a plain minimax, and a depth cut off by the clock answers only with a move it
+proved better than the one it tried first."""
 
 import random
 
-from gridfall.connect4.portable import Board, OutOfTime, Searcher
-from gridfall.connect4.rules import Game
+import pytest
+
+from gridfall.connect4.portable import WIN, Board, OutOfTime, Searcher
+from gridfall.connect4.rules import Game, Position
 
 
 def unlimited(board):
@@ -44,6 +47,56 @@ def positions(count, seed):
         if len(Searcher(board)._moves(current, mask)) >= 4:
             found.append((current, mask))
     return found
+
+
+@pytest.mark.parametrize("size", [(9, 7), (7, 6), (10, 6)])
+def test_winning_cells_are_the_empty_cells_where_a_chip_makes_four_by_the_rules(size):
+    width, height = size
+    board, rnd, checked = Board(width, height), random.Random(width * height), 0
+    for _ in range(60):
+        game = Game(width, height, steal=False)
+        while not game.is_terminal():
+            me = game.current_player()
+            current, mask = board.position_of(game)
+            wins = board.winning_cells(current, mask)
+            for x in range(width):
+                for y in range(height):
+                    if game.position.cell(x, y) is None:
+                        stones = list(game.position.stones)
+                        stones[me] |= game.position.bit(x, y)
+                        four = Position(width, height, tuple(stones)).has_four(me)
+                        assert four == bool(wins & game.position.bit(x, y)), (game.moves_string(), x, y)
+                        checked += four
+            game.apply_action(rnd.choice(game.legal_actions()))
+    assert checked > 300
+
+
+def plain_minimax(searcher, current, mask, depth, ply):
+    """The search's value by brute force: every legal move, no table, no order, no pruning; only
+    the leaf's exact checks (a win next, a full board, no move that does not lose at once) are the
+    search's own, since they decide what a leaf is worth."""
+    b = searcher.b
+    possible = (mask + b.bottom) & b.full
+    mine, theirs = b.winning_cells(current, mask), b.winning_cells(current ^ mask, mask)
+    if possible & mine:
+        return WIN - ply
+    if possible == 0:
+        return 0
+    if not searcher._safe(possible, theirs):
+        return -(WIN - ply - 1)
+    if depth <= 0:
+        return searcher._evaluate(mask, mine, theirs)
+    return max(-plain_minimax(searcher, current ^ mask, mask | move, depth - 1, ply + 1)
+               for move in (possible & column for column in b.columns) if move)
+
+
+def test_the_search_value_is_the_plain_minimax_value():
+    board = Board()
+    for current, mask in positions(6, seed=11):
+        searcher = unlimited(board)  # deepened as in play: the table carries entries from depth to depth
+        for depth in range(1, 6):  # from 4 plies on, transpositions meet in the table
+            score, _ = searcher._root(current, mask, depth, searcher._moves(current, mask))
+            assert score == plain_minimax(searcher, current, mask, depth, 0), (current, mask, depth)
 
 
 def root_values(board, current, mask, depth):

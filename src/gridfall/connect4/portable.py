@@ -20,6 +20,9 @@ on top of each column so that shifted lines never run into the next column.
   lost game move for move.  A depth that reaches the end of the game is exact.  At the leaves:
   winning cells of each side, a chip in a cell's row counting more where it helps its owner (odd
   rows for the first player).
+* Speed is depth here.  A node finds both sides' winning cells once and uses them for the win
+  check, the safe moves and, at a leaf, the evaluation: two calls of :func:`winning_cells` a
+  leaf.  Only nodes two plies or more from the leaves sort their moves by threats.
 """
 
 from __future__ import annotations
@@ -51,18 +54,26 @@ class Board:
         # rows 1, 3, 5, ... (from the bottom, 1-based): where the first player's threats count
         odd = sum(1 << y for y in range(0, height, 2))
         self.odd_rows = sum(odd << (x * (height + 1)) for x in range(width))
+        self.even_rows = self.full & ~self.odd_rows
+        self.ordered_columns = [self.columns[x] for x in self.order]
+        # a line's step between neighbours (horizontal, both diagonals), twice and three times
+        self.steps = [(d, 2 * d, 3 * d) for d in (height + 1, height, height + 2)]
 
     def winning_cells(self, position: int, mask: int) -> int:
-        """Empty cells that would complete a line of four of ``position``'s chips."""
-        h = self.height
-        r = (position << 1) & (position << 2) & (position << 3)  # vertical: three below
-        for d in (h + 1, h, h + 2):  # horizontal and both diagonals
-            pair = (position << d) & (position << (2 * d))
-            r |= pair & (position << (3 * d))
-            r |= pair & (position >> d)
-            pair = (position >> d) & (position >> (2 * d))
-            r |= pair & (position << d)
-            r |= pair & (position >> (3 * d))
+        """Empty cells that would complete a line of four of ``position``'s chips.
+
+        Along a direction of step d, cell c completes a line when three chips of the line are
+        there: c-d, c-2d and c-3d (``position`` shifted up by d, 2d, 3d), or c-d, c-2d and c+d,
+        and the mirror images.  Each shifted copy is made once; this is most of the search's time."""
+        p = position
+        (a, a2, a3), (b, b2, b3), (c, c2, c3) = self.steps
+        r = (p << 1) & (p << 2) & (p << 3)  # vertical: three below
+        up, down = p << a, p >> a
+        r |= up & (p << a2) & ((p << a3) | down) | down & (p >> a2) & (up | (p >> a3))
+        up, down = p << b, p >> b
+        r |= up & (p << b2) & ((p << b3) | down) | down & (p >> b2) & (up | (p >> b3))
+        up, down = p << c, p >> c
+        r |= up & (p << c2) & ((p << c3) | down) | down & (p >> c2) & (up | (p >> c3))
         return r & (self.full ^ mask)
 
     def position_of(self, game: Game) -> tuple[int, int]:
@@ -107,7 +118,7 @@ class Searcher:
             if wins & b.columns[x]:
                 return x, WIN, 1
         best, score = self._column(moves[0]), 0
-        empty = b.cells - bin(mask).count("1")
+        empty = b.cells - mask.bit_count()
         self.ties = self.seed is not None and b.cells - empty < self.tie_chips
         tied, reached = [moves[0]], 0
         if len(self.table) > 2_000_000:
@@ -140,17 +151,30 @@ class Searcher:
     def _moves(self, current: int, mask: int) -> list[int]:
         """The moves that do not lose at once, best-first (one bit each); [] if all lose."""
         b = self.b
-        possible = (mask + b.bottom) & b.full
-        opponent_wins = b.winning_cells(current ^ mask, mask)
+        safe = self._safe((mask + b.bottom) & b.full, b.winning_cells(current ^ mask, mask))
+        return self._ordered(current, mask, safe)
+
+    @staticmethod
+    def _safe(possible: int, opponent_wins: int) -> int:
+        """The playable cells that do not lose at once (0 if all lose): the one that blocks the
+        opponent's winning cell if there is one, never a cell under such a cell."""
         forced = possible & opponent_wins
         if forced:
             if forced & (forced - 1):
-                return []  # two threats: one of them wins
+                return 0  # two threats: one of them wins
             possible = forced
-        possible &= ~(opponent_wins >> 1)  # never play under the opponent's winning cell
-        moves = [possible & b.columns[x] for x in b.order if possible & b.columns[x]]
-        moves.sort(key=lambda m: -bin(b.winning_cells(current | m, mask | m)).count("1"))
+        return possible & ~(opponent_wins >> 1)
+
+    def _ordered(self, current: int, mask: int, safe: int) -> list[int]:
+        """The cells of ``safe`` as moves, those that make the most winning cells first, centre
+        first among equals.  The sort is most of an inner node's cost; a leaf never needs it."""
+        moves = self._centre_first(safe)
+        wins = self.b.winning_cells
+        moves.sort(key=lambda m: -wins(current | m, mask | m).bit_count())
         return moves
+
+    def _centre_first(self, safe: int) -> list[int]:
+        return [safe & column for column in self.b.ordered_columns if safe & column]
 
     def _root(self, current: int, mask: int, depth: int, moves: list[int]) -> tuple[int, int]:
         alpha, best = -WIN - 1, moves[0]
@@ -175,15 +199,17 @@ class Searcher:
         if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
         possible = (mask + b.bottom) & b.full
-        if possible & b.winning_cells(current, mask):
+        mine = b.winning_cells(current, mask)
+        if possible & mine:
             return WIN - ply  # win with the next chip
-        if mask & b.full == b.full or possible == 0:
+        if possible == 0:  # a full column carries past its top: none playable means a full board
             return 0
-        moves = self._moves(current, mask)
-        if not moves:
+        theirs = b.winning_cells(current ^ mask, mask)
+        safe = self._safe(possible, theirs)
+        if not safe:
             return -(WIN - ply - 1)  # the opponent wins next
         if depth <= 0:
-            return self._evaluate(current, mask)
+            return self._evaluate(mask, mine, theirs)
         key = current + mask
         entry = self.table.get(key)
         first = None
@@ -196,9 +222,12 @@ class Searcher:
                     return value
                 if flag < 0 and value <= alpha:
                     return value
-            if first in moves:
-                moves.remove(first)
-                moves.insert(0, first)
+        # after the table (a cut-off needs no order); a node whose children are leaves sorts
+        # them by centre only: sorting by threats costs more than it saves there (same answers)
+        moves = self._ordered(current, mask, safe) if depth > 1 else self._centre_first(safe)
+        if first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
         original_alpha, best_move, best = alpha, moves[0], -WIN - 1
         for move in moves:
             v = -self._negamax(current ^ mask, mask | move, depth - 1, -beta, -alpha, ply + 1)
@@ -212,17 +241,15 @@ class Searcher:
         self.table[key] = (depth, flag, best, best_move)
         return best
 
-    def _evaluate(self, current: int, mask: int) -> int:
-        """Threats of the side to move minus the opponent's; a threat on a row of its owner's
-        parity counts double (the first player wants odd rows, the second even ones)."""
+    def _evaluate(self, mask: int, mine: int, theirs: int) -> int:
+        """Threats (winning cells) of the side to move minus the opponent's; a threat on a row of
+        its owner's parity counts double (the first player wants odd rows, the second even ones)."""
         b = self.b
-        opponent = current ^ mask
-        mine, theirs = b.winning_cells(current, mask), b.winning_cells(opponent, mask)
-        first_to_move = bin(mask).count("1") % 2 == 0  # the side to move is the first player
-        my_rows = b.odd_rows if first_to_move else b.full & ~b.odd_rows
-        their_rows = b.full & ~my_rows
-        return (bin(mine).count("1") + bin(mine & my_rows).count("1")
-                - bin(theirs).count("1") - bin(theirs & their_rows).count("1")) * 10
+        first_to_move = mask.bit_count() % 2 == 0  # the side to move is the first player
+        my_rows = b.odd_rows if first_to_move else b.even_rows
+        their_rows = b.even_rows if first_to_move else b.odd_rows
+        return (mine.bit_count() + (mine & my_rows).bit_count()
+                - theirs.bit_count() - (theirs & their_rows).bit_count()) * 10
 
 
 class PortableAgent:
