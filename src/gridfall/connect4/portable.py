@@ -20,9 +20,10 @@ on top of each column so that shifted lines never run into the next column.
   lost game move for move.  A depth that reaches the end of the game is exact.  At the leaves:
   winning cells of each side, a chip in a cell's row counting more where it helps its owner (odd
   rows for the first player).
-* Speed is depth here.  A node finds both sides' winning cells once and uses them for the win
-  check, the safe moves and, at a leaf, the evaluation: two calls of :func:`winning_cells` a
-  leaf.  Only nodes two plies or more from the leaves sort their moves by threats.
+* Speed is depth here, and finding winning cells is most of the time.  A node uses both sides'
+  cells for the win check, the safe moves and, at a leaf, the evaluation; it gets them from its
+  parent where it can (the parent's opponent's cells, and the ones its move ordering found), so
+  a leaf finds one side's only.  Nodes whose children are leaves do not sort by threats.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ class Searcher:
         """The moves that do not lose at once, best-first (one bit each); [] if all lose."""
         b = self.b
         safe = self._safe((mask + b.bottom) & b.full, b.winning_cells(current ^ mask, mask))
-        return self._ordered(current, mask, safe)
+        return list(self._made(current, mask, safe))
 
     @staticmethod
     def _safe(possible: int, opponent_wins: int) -> int:
@@ -165,13 +166,14 @@ class Searcher:
             possible = forced
         return possible & ~(opponent_wins >> 1)
 
-    def _ordered(self, current: int, mask: int, safe: int) -> list[int]:
-        """The cells of ``safe`` as moves, those that make the most winning cells first, centre
-        first among equals.  The sort is most of an inner node's cost; a leaf never needs it."""
-        moves = self._centre_first(safe)
+    def _made(self, current: int, mask: int, safe: int) -> dict[int, int]:
+        """Each move of ``safe`` and the winning cells it leaves its player, those that make the
+        most first, centre first among equals.  The sort is most of an inner node's cost; a leaf
+        never needs it, and the child is handed its opponent's winning cells from here."""
         wins = self.b.winning_cells
-        moves.sort(key=lambda m: -wins(current | m, mask | m).bit_count())
-        return moves
+        made = [(move, wins(current | move, mask | move)) for move in self._centre_first(safe)]
+        made.sort(key=lambda pair: -pair[1].bit_count())
+        return dict(made)
 
     def _centre_first(self, safe: int) -> list[int]:
         return [safe & column for column in self.b.ordered_columns if safe & column]
@@ -193,18 +195,25 @@ class Searcher:
                 self.tied.append(move)
         return alpha, best
 
-    def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int,
+                 mine: int | None = None, theirs: int | None = None) -> int:
+        """The value of the position for the side to move, ``depth`` plies deep (fail-soft).
+        ``mine`` and ``theirs``, the winning cells of the side to move and of the opponent, are
+        the parent's when it knows them: its opponent's cells less the move's, and those its
+        move ordering found.  Threats are most of the search's time, so no node finds them twice."""
         b = self.b
         self.nodes += 1
         if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
         possible = (mask + b.bottom) & b.full
-        mine = b.winning_cells(current, mask)
+        if mine is None:
+            mine = b.winning_cells(current, mask)
         if possible & mine:
             return WIN - ply  # win with the next chip
         if possible == 0:  # a full column carries past its top: none playable means a full board
             return 0
-        theirs = b.winning_cells(current ^ mask, mask)
+        if theirs is None:
+            theirs = b.winning_cells(current ^ mask, mask)
         safe = self._safe(possible, theirs)
         if not safe:
             return -(WIN - ply - 1)  # the opponent wins next
@@ -224,13 +233,14 @@ class Searcher:
                     return value
         # after the table (a cut-off needs no order); a node whose children are leaves sorts
         # them by centre only: sorting by threats costs more than it saves there (same answers)
-        moves = self._ordered(current, mask, safe) if depth > 1 else self._centre_first(safe)
-        if first in moves:
+        made = self._made(current, mask, safe) if depth > 1 else dict.fromkeys(self._centre_first(safe))
+        moves = list(made)
+        if first in made:
             moves.remove(first)
             moves.insert(0, first)
         original_alpha, best_move, best = alpha, moves[0], -WIN - 1
         for move in moves:
-            v = -self._negamax(current ^ mask, mask | move, depth - 1, -beta, -alpha, ply + 1)
+            v = -self._negamax(current ^ mask, mask | move, depth - 1, -beta, -alpha, ply + 1, theirs & ~move, made[move])
             if v > best:
                 best, best_move = v, move
             if v > alpha:
