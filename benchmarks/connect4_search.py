@@ -1,5 +1,9 @@
 """How deep does gridfall's Connect Four search get in the middle game, and at what cost?
 
+``--search numba`` (the default) measures the bot's search, ``--search portable`` the exported
+file's pure-Python one (run it with ``--depth 7 --budget-ms 60``: the file's turn is 75 ms, 15 of
+them kept back).
+
 Takes its positions from the first ``--games`` games of a pie-rule run (gridfall's bot against
 MCTS-Solver, ``results/connect4-pie.sqlite`` by default): from each game, the position at each
 number of empty cells asked for, where the side to move cannot win at once.  The same positions
@@ -14,7 +18,7 @@ on every run, whatever the search's version.  For each count it prints:
 One core, a fresh table for every position.
 
     python benchmarks/connect4_search.py [--db results/connect4-pie.sqlite] [--games 60] [--empties 40,44,48]
-        [--depth 12] [--budget-ms 85]
+        [--depth 12] [--budget-ms 85] [--search numba|portable]
 """
 
 from __future__ import annotations
@@ -28,25 +32,49 @@ import numpy as np
 from common import PieRunGame, console, machine_line, pie_run_games
 from rich.table import Table
 
-from gridfall.connect4 import protocol
+from gridfall.connect4 import portable, protocol
 from gridfall.connect4.engine import can_win_next, from_game, geometry
 from gridfall.connect4.rules import Game
 from gridfall.connect4.search import Searcher
 
 
-def sample_positions(games: list[PieRunGame], empties: list[int]) -> dict[int, list[tuple[int, int]]]:
-    """{empty cells: [(cur, mask)]}: one position per game and count, the side to move unable to win at once."""
+def sample_positions(games: list[PieRunGame], empties: list[int]) -> dict[int, list[Game]]:
+    """{empty cells: [game]}: one position per game and count, the side to move unable to win at once."""
     g = geometry(9, 7)
-    found: dict[int, list[tuple[int, int]]] = {e: [] for e in empties}
+    found: dict[int, list[Game]] = {e: [] for e in empties}
     for run_game in games:
         game = Game(steal=False)
         for move in run_game.moves:
             cur, mask = from_game(game)
             empty = game.width * game.height - bin(mask).count("1")
             if empty in found and not can_win_next(np.uint64(cur), np.uint64(mask), g):
-                found[empty].append((cur, mask))
+                found[empty].append(game.clone())
             game.apply_action(move)
     return found
+
+
+def numba_search():
+    """search(game, seconds, max_depth) -> (nodes, depth reached) for the bot's search, a fresh table each time."""
+    searcher = Searcher(9, 7)
+
+    def search(game: Game, seconds: float, max_depth: int | None) -> tuple[int, int]:
+        searcher.forget()
+        cur, mask = from_game(game)
+        result = searcher.choose(cur, mask, seconds=seconds, max_depth=max_depth or 64)
+        return result.nodes, result.depth
+    return search
+
+
+def portable_search():
+    """The same for the exported file's search (``connect4/portable.py``)."""
+    board = portable.Board(9, 7)
+
+    def search(game: Game, seconds: float, max_depth: int | None) -> tuple[int, int]:
+        searcher = portable.Searcher(board)
+        current, mask = board.position_of(game)
+        depth = searcher.choose(current, mask, seconds, max_depth)[2]
+        return searcher.nodes, depth
+    return search
 
 
 def main() -> None:
@@ -58,6 +86,8 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=12, help="the fixed depth whose cost is measured (default 12)")
     parser.add_argument("--budget-ms", type=float, default=protocol.TURN_MS,
                         help=f"the turn for the depth-in-a-turn column (default {protocol.TURN_MS}, the bot's)")
+    parser.add_argument("--search", choices=("numba", "portable"), default="numba",
+                        help="the bot's numba search or the exported file's pure-Python one (default numba)")
     args = parser.parse_args()
     try:
         empties = sorted({int(e) for e in args.empties.split(",")}, reverse=True)
@@ -68,21 +98,19 @@ def main() -> None:
 
     games = pie_run_games(args.db)[:args.games]
     positions = sample_positions(games, empties)
-    searcher = Searcher(9, 7)
+    search = numba_search() if args.search == "numba" else portable_search()
     out = console()
-    table = Table(title=f"gridfall's search, 9x7, positions from the first {len(games)} games of {args.db}")
+    table = Table(title=f"gridfall's {args.search} search, 9x7, positions from the first {len(games)} games of {args.db}")
     for name in ("empty cells", "positions", f"nodes to depth {args.depth}", f"median ms to depth {args.depth}",
                  f"mean depth in {args.budget_ms:g} ms"):
         table.add_column(name, justify="right")
     for empty in empties:
         nodes, times, depths = 0, [], []
-        for cur, mask in positions[empty]:
-            searcher.forget()
+        for game in positions[empty]:
             start = time.perf_counter()
-            nodes += searcher.choose(cur, mask, seconds=1e9, max_depth=args.depth).nodes
+            nodes += search(game, 1e9, args.depth)[0]
             times.append(time.perf_counter() - start)
-            searcher.forget()
-            depths.append(searcher.choose(cur, mask, seconds=args.budget_ms / 1000).depth)
+            depths.append(search(game, args.budget_ms / 1000, None)[1])
         if not times:
             table.add_row(str(empty), "0", "-", "-", "-")
             continue

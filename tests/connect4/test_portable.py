@@ -168,3 +168,11 @@ def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh()
     assert again.searcher.seed == seed
     assert PortableAgent().seed != PortableAgent().seed  # no seed: one drawn for each agent
     assert make_agent("portable", seed=9).seed == 9  # `gridfall connect4 bot --agent portable --seed 9`
+
+
+def test_max_depth_stops_the_deepening_there():
+    board = Board()
+    for current, mask in positions(5, seed=12):
+        searcher = Searcher(board)
+        column, _, reached = searcher.choose(current, mask, 60.0, max_depth=3)
+        assert reached == 3 and (mask + board.bottom) & board.columns[column]

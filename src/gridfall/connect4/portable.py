@@ -106,8 +106,9 @@ class Searcher:
         self.ties = False  # whether this search's root tells ties apart
         self.tied: list[int] = []  # the moves tied for best at the last finished depth
 
-    def choose(self, current: int, mask: int, seconds: float) -> tuple[int, int, int]:
-        """(column, score, depth reached) within ``seconds``; iterative deepening."""
+    def choose(self, current: int, mask: int, seconds: float, max_depth: int | None = None) -> tuple[int, int, int]:
+        """(column, score, depth reached) within ``seconds``, and ``max_depth`` plies at most;
+        iterative deepening."""
         b = self.b
         self.deadline = time.monotonic() + seconds
         moves = self._moves(current, mask)
@@ -124,7 +125,7 @@ class Searcher:
         tied, reached = [moves[0]], 0
         if len(self.table) > 2_000_000:
             self.table.clear()
-        for depth in range(1, empty + 1):
+        for depth in range(1, min(empty, max_depth or empty) + 1):
             try:
                 score, move = self._root(current, mask, depth, moves)
             except OutOfTime:  # the unfinished depth's answer, if it proved a move better than the first
