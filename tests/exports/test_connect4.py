@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from gridfall.connect4.export import export_source
-from gridfall.connect4.openings import OpeningTable
+from gridfall.connect4.portable import FIRST_MOVE
 
 
 def test_the_export_plays_legal_moves_in_time_in_a_bare_interpreter(tmp_path, bare_python):
@@ -43,5 +43,5 @@ def test_the_export_reads_its_seed_from_gridfall_seed_and_says_when_it_is_not_a_
     for value, complaint in (("12", False), ("", False), ("abc", True)):
         run = subprocess.run([sys.executable, "-I", str(out)], input=FIRST_TURN, capture_output=True, text=True,
                              timeout=60, env={"GRIDFALL_SEED": value})
-        assert run.returncode == 0 and run.stdout.split() == [str(OpeningTable.load().first_move)], run.stderr
+        assert run.returncode == 0 and run.stdout.split() == [str(FIRST_MOVE)], run.stderr
         assert ("GRIDFALL_SEED='abc' is not a whole number" in run.stderr) == complaint, run.stderr
