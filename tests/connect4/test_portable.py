@@ -85,7 +85,7 @@ def plain_minimax(searcher, current, mask, depth, ply):
     if not searcher._safe(possible, theirs):
         return -(WIN - ply - 1)
     if depth <= 0:
-        return searcher._evaluate(mask, mine, theirs)
+        return searcher._evaluate(current, mask, mine, theirs)
     return max(-plain_minimax(searcher, current ^ mask, mask | move, depth - 1, ply + 1)
                for move in (possible & column for column in b.columns) if move)
 
@@ -191,3 +191,19 @@ def test_the_agent_opens_in_its_own_column_and_steals_as_the_table_says():
         expected = STEAL if table.should_steal(column) else None
         action = PortableAgent(table, seed=1).act(Game.from_moves(str(column)), 0.02)
         assert (action == STEAL) == (expected == STEAL), column
+
+
+def test_the_evaluation_counts_threats_then_chips_near_the_centre():
+    board, searcher = Board(), Searcher(Board())
+
+    def value(moves):  # for the side to move
+        current, mask = board.position_of(Game.from_moves(moves, steal=False))
+        return searcher._evaluate(current, mask, board.winning_cells(current, mask),
+                                  board.winning_cells(current ^ mask, mask))
+
+    assert value("4") == -3 and value("3") == value("5") == -2 and value("2") == -1 and value("0") == 0
+    assert value("40") == 3 and value("45") == 1  # the side to move's chip in 4, the opponent's in 5
+    # three of the first player's up column 4: its threat (row 4, not its parity) counts 10, its chips 9
+    assert value("40404") == -10 - 9
+    # and the second player's three in column 0: a threat on its own parity, doubled
+    assert value("404040") == 10 + 9 - 2 * 10
