@@ -193,17 +193,21 @@ def test_the_agent_opens_in_its_own_column_and_steals_as_the_table_says():
         assert (action == STEAL) == (expected == STEAL), column
 
 
-def test_the_evaluation_counts_threats_then_chips_near_the_centre():
-    board, searcher = Board(), Searcher(Board())
+def test_the_evaluation_is_the_numba_bots_on_random_games():
+    import numpy as np
 
-    def value(moves):  # for the side to move
-        current, mask = board.position_of(Game.from_moves(moves, steal=False))
-        return searcher._evaluate(current, mask, board.winning_cells(current, mask),
-                                  board.winning_cells(current ^ mask, mask))
+    from gridfall.connect4 import engine
+    from gridfall.connect4.search import evaluate
 
-    assert value("4") == -3 and value("3") == value("5") == -2 and value("2") == -1 and value("0") == 0
-    assert value("40") == 3 and value("45") == 1  # the side to move's chip in 4, the opponent's in 5
-    # three of the first player's up column 4: its threat (row 4, not its parity) counts 10, its chips 9
-    assert value("40404") == -10 - 9
-    # and the second player's three in column 0: a threat on its own parity, doubled
-    assert value("404040") == 10 + 9 - 2 * 10
+    g, board, searcher, rnd, seen = engine.geometry(9, 7), Board(), Searcher(Board()), random.Random(3), set()
+    for _ in range(80):
+        game = Game(steal=False)
+        while not game.is_terminal():
+            cur, mask = engine.from_game(game)
+            current, bits = board.position_of(game)
+            value = searcher._evaluate(current, bits, board.winning_cells(current, bits),
+                                       board.winning_cells(current ^ bits, bits))
+            assert value == int(evaluate(np.uint64(cur), np.uint64(mask), g)), game.moves_string()
+            seen.add(value)
+            game.apply_action(rnd.choice(game.legal_actions()))
+    assert len(seen) > 50  # the terms vary: not a constant on both sides

@@ -37,7 +37,7 @@ NODES, GENERATION, BUDGET, ABORTED, DEADLINE, SEED, VARIETY, VARIETY_CHIPS = 0, 
 # the centre term weighs 1; LOWEST and EVEN_ROW from a logistic fit to game results
 # (benchmarks/connect4_eval_fit.py), THREAT by matches between versions at depth 11
 # (benchmarks/connect4_search_match.py: 2, 4 and 8 scored 53%, 58% and 56% against 0)
-LOWEST_WEIGHT, EVEN_ROW_WEIGHT, THREAT_WEIGHT = 16, 15, 4
+LOWEST_WEIGHT, EVEN_ROW_WEIGHT, THREAT_WEIGHT = 16, 15, 4  # portable.py repeats them (stdlib); a test holds both equal
 
 
 @njit(nogil=True, cache=True)
