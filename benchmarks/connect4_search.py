@@ -1,8 +1,8 @@
 """How deep does gridfall's Connect Four search get in the middle game, and at what cost?
 
 ``--search numba`` (the default) measures the bot's search, ``--search portable`` the exported
-file's pure-Python one (run it with ``--depth 7 --budget-ms 60``: the file's turn is 75 ms, 15 of
-them kept back).
+file's pure-Python one (try ``--depth 7``); ``--budget-ms`` defaults to each one's search time
+in a turn (the bot's 85 ms; the file's 75 ms less the 15 it keeps back).
 
 Takes its positions from the first ``--games`` games of a pie-rule run (gridfall's bot against
 MCTS-Solver, ``results/connect4-pie.sqlite`` by default): from each game, the position at each
@@ -84,11 +84,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="games to take positions from, the first stored (default 60)")
     parser.add_argument("--empties", default="40,44,48", help="empty-cell counts, comma-separated (default 40,44,48)")
     parser.add_argument("--depth", type=int, default=12, help="the fixed depth whose cost is measured (default 12)")
-    parser.add_argument("--budget-ms", type=float, default=protocol.TURN_MS,
-                        help=f"the turn for the depth-in-a-turn column (default {protocol.TURN_MS}, the bot's)")
+    portable_ms = protocol.EXPORT_TURN_MS - 1000 * portable.MARGIN
+    parser.add_argument("--budget-ms", type=float,
+                        help=f"the turn for the depth-in-a-turn column (default: the search's own, {protocol.TURN_MS:g} "
+                             f"for numba, {portable_ms:g} for portable)")
     parser.add_argument("--search", choices=("numba", "portable"), default="numba",
                         help="the bot's numba search or the exported file's pure-Python one (default numba)")
     args = parser.parse_args()
+    if args.budget_ms is None:
+        args.budget_ms = protocol.TURN_MS if args.search == "numba" else portable_ms
     try:
         empties = sorted({int(e) for e in args.empties.split(",")}, reverse=True)
     except ValueError:

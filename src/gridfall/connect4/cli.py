@@ -11,7 +11,7 @@ import click
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES
-from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
+from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, TURN_MS
 from gridfall.viewer.options import replay_option, write_replay
 
 
@@ -117,7 +117,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 @click.argument("out", type=click.Path(dir_okay=False, writable=True))
 @click.option("--first-turn-ms", type=click.FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
-@click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=75, show_default=True,
+@click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
               help="Each later answer within this (CodinGame allows 100 ms: the rest is a margin).")
 def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     """Write gridfall's pure-Python bot as one file for CodinGame (Python 3.11, standard library).

@@ -7,7 +7,7 @@ import json
 from importlib import resources
 
 from gridfall.connect4.openings import TABLE_FILE
-from gridfall.connect4.protocol import FIRST_TURN_MS
+from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS
 from gridfall.export import bundle
 
 MODULES = [
@@ -19,7 +19,7 @@ MODULES = [
 ]
 
 
-def export_source(first_turn_ms: float = FIRST_TURN_MS, turn_ms: float = 75) -> str:
+def export_source(first_turn_ms: float = FIRST_TURN_MS, turn_ms: float = EXPORT_TURN_MS) -> str:
     """The bot's file: it answers within ``first_turn_ms`` of its start, then ``turn_ms`` a turn."""
     table = json.loads(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE).read_text())
     main = f"""

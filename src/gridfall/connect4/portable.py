@@ -302,6 +302,7 @@ class Searcher:
 # column 1 and not column 0, it scored 30.0% and 36.0% as first player opening in column 1 and
 # 52.5%, 54.0% and 57.0% in column 0 (100 games as first player a run; README, Submitting).
 FIRST_MOVE = 0
+MARGIN = 0.015  # seconds kept back from each turn for reading and answering
 
 
 class PortableAgent:
@@ -314,11 +315,11 @@ class PortableAgent:
 
     name = "portable"
 
-    def __init__(self, table=None, margin: float = 0.015, seed: int | None = None,
+    def __init__(self, table=None, margin: float = MARGIN, seed: int | None = None,
                  first_move: int | None = FIRST_MOVE):
         self.table = table if table is not None else OpeningTable.load()
         self.first_move = first_move
-        self.margin = margin  # seconds kept back from each turn for reading and answering
+        self.margin = margin
         self.seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         self.games = 0  # games begun before the current one
         self.chips = 0  # chips on the board at the last move: fewer means a new game
