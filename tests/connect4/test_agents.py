@@ -1,5 +1,5 @@
 """gridfall's bot: its search's noise is reseeded at every new game, and its first move's time
-goes to the positions that can follow it."""
+goes to the position it leaves."""
 
 from gridfall.connect4.agents import VARIETY_CHIPS, make_agent
 from gridfall.connect4.engine import from_game
@@ -25,7 +25,7 @@ def test_the_bot_reseeds_its_search_at_every_new_game_and_a_seed_repeats_its_see
     assert int(make_agent("gridfall", seed=6).searcher.stats[SEED]) not in (first_game, second_game)
 
 
-def test_the_first_move_ponders_both_the_stolen_chip_and_the_opponents_replies():
+def test_the_first_move_ponders_the_position_it_leaves_which_is_also_the_stolen_one():
     agent = make_agent("gridfall", seed=3)
     game = Game()
     action = agent.act(game, 0.3)
@@ -34,9 +34,10 @@ def test_the_first_move_ponders_both_the_stolen_chip_and_the_opponents_replies()
     after.apply_action(action)
     stolen = after.clone()
     stolen.apply_action(STEAL)
-    seed = int(agent.searcher.stats[SEED])
-    for position in (after, stolen):  # the opponent to move; the bot to move, its chip taken
-        cur, mask = from_game(position)
-        pondered = agent.searcher.choose(cur, mask, seconds=1e9, max_depth=7).nodes
-        fresh = Searcher(9, 7, variety=int(agent.searcher.stats[VARIETY]), variety_chips=VARIETY_CHIPS, seed=seed)
-        assert pondered * 4 < fresh.choose(cur, mask, seconds=1e9, max_depth=7).nodes, position.moves_string()
+    # from the side to move, the bot facing its stolen chip sees what the opponent sees after it
+    assert from_game(stolen) == from_game(after)
+    cur, mask = from_game(after)
+    pondered = agent.searcher.choose(cur, mask, seconds=1e9, max_depth=7).nodes
+    fresh = Searcher(9, 7, variety=int(agent.searcher.stats[VARIETY]), variety_chips=VARIETY_CHIPS,
+                     seed=int(agent.searcher.stats[SEED]))
+    assert pondered * 3 < fresh.choose(cur, mask, seconds=1e9, max_depth=7).nodes  # measured: 4.3-5.8 times
