@@ -3,7 +3,9 @@ games of a pie-rule run (the Connect Four benchmarks' source of real positions).
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import re
 import sqlite3
 import sys
@@ -20,6 +22,17 @@ def console(stderr: bool = False) -> Console:
     """A rich console, 160 columns wide when the output is a file or a pipe."""
     stream = sys.stderr if stderr else sys.stdout
     return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False)
+
+
+def duration(text: str) -> float:
+    """An argparse type for times: a finite number, 0 or more (nan or inf would never end a timed run)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of 0 or more")
+    return value
 
 
 def parse_options(options: list[str], where: str) -> dict:

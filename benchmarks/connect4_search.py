@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from common import PieRunGame, console, machine_line, pie_run_games
+from common import PieRunGame, console, duration, machine_line, pie_run_games
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--empties", default="40,44,48", help="empty-cell counts, comma-separated (default 40,44,48)")
     parser.add_argument("--depth", type=int, default=12, help="the fixed depth whose cost is measured (default 12)")
     portable_ms = protocol.EXPORT_TURN_MS - 1000 * portable.MARGIN
-    parser.add_argument("--budget-ms", type=float,
+    parser.add_argument("--budget-ms", type=duration,
                         help=f"the turn for the depth-in-a-turn column (default: the search's own, {protocol.TURN_MS:g} "
                              f"for numba, {portable_ms:g} for portable)")
     parser.add_argument("--search", choices=("numba", "portable"), default="numba",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from importlib import resources
 
-from common import console, machine_line
+from common import console, duration, machine_line
 from rich.table import Table
 
 from gridfall.connect4.solver import Solver
@@ -24,7 +24,7 @@ FILES = ["7x6/endgame_L1", "7x6/midgame_L1", "7x6/midgame_L2", "7x6/opening_L1",
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", default=",".join(FILES))
-    parser.add_argument("--seconds-per-file", type=float, default=300.0, help="stop a file after this long (0: no limit)")
+    parser.add_argument("--seconds-per-file", type=duration, default=300.0, help="stop a file after this long (0: no limit)")
     parser.add_argument("--table-bits", type=int, default=24)
     args = parser.parse_args()
     table = Table(title="Connect Four exact solver on the scored positions (one core)")

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, machine_line
+from common import console, duration, machine_line
 from rich.progress import Progress
 from rich.table import Table
 
@@ -94,7 +94,7 @@ def main() -> None:
                              "(default greedy,mcts)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="games at once (default: the number of cores)")
-    parser.add_argument("--time-scale", type=float, default=1.0,
+    parser.add_argument("--time-scale", type=duration, default=1.0,
                         help="multiplies both seats' time limits, 1000 ms first turn and 100 ms later (default 1)")
     parser.add_argument("--player", choices=("gridfall", "export"), default="gridfall",
                         help="gridfall's numba bot, or the exported pure-Python file in a bare interpreter "

@@ -58,7 +58,7 @@ def main() -> None:
         try:
             spec, _, moves = results_row(line, args.set)
             counts, groups, score, cleared = anatomy(spec, moves)
-        except (ValueError, IndexError, rules.IllegalMove) as e:
+        except (ValueError, rules.IllegalMove) as e:
             parser.error(f"{args.results}, line {number}: {e}")
         largest = groups[0].points if groups else 0
         rest = score - largest - (rules.CLEAR_BONUS if cleared else 0)

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, machine_line
+from common import console, duration, machine_line
 from rich.table import Table
 
 from gridfall.arena.limits import Limits
@@ -47,7 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
     parser.add_argument("--from", dest="results", help="a results file to embed")
-    parser.add_argument("--time", type=float, default=20.0, help="the first turn's limit, seconds (default 20)")
+    parser.add_argument("--time", type=duration, default=20.0, help="the first turn's limit, seconds (default 20)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--numba", action="store_true", help="play gridfall's numba bot beside it")
     parser.add_argument("--flavours", default="turn,one-turn")

@@ -21,7 +21,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import console, machine_line, parse_options
+from common import console, duration, machine_line, parse_options
 from rich.table import Table
 
 from gridfall.samegame.boards import load_board
@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--kind", choices=("tuning", "balanced", "dominant"), default="tuning",
                         help="tuning: the random tuning boards; balanced: 45 cells of each colour; "
                              "dominant: 65 cells of one colour and 40 of the others")
-    parser.add_argument("--time", type=float, default=10.0, help="seconds per board")
+    parser.add_argument("--time", type=duration, default=10.0, help="seconds per board")
     parser.add_argument("--algos", default="beam,nmcs,nrpa", help="ALGO[:KEY=VALUE...],... (e.g. nrpa:tabu_rank=0)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
     parser.add_argument("--seed", type=int, default=1, help="seed of every search (one seed's total moves by about 1%%)")

@@ -139,6 +139,33 @@ def test_verify_replays_a_results_file(tmp_path):
     assert result.exit_code == 1 and json.loads(result.output)["problems"] == 1
 
 
+def test_verify_names_the_line_and_what_is_wrong_with_it(tmp_path):
+    cases = [(b"1\t5\n", "bad.txt:1: expected BOARD<TAB>SCORE<TAB>...MOVES, found 2"),
+             (b"# ok\n\n1\tlots\t0 0\n", "bad.txt:3: score 'lots' is not a whole number"),
+             (b"one\t5\t0 0\n", "bad.txt:1: board 'one' is neither SET:N nor a board number"),
+             (b"standard:99\t5\t0 0\n", "bad.txt:1: standard:99: there is no board 99"),
+             (b"\xff\xfe\n", "bad.txt: cannot read it as a results file")]
+    for content, message in cases:
+        path = tmp_path / "bad.txt"
+        path.write_bytes(content)
+        result = run("samegame", "verify", str(path))
+        assert result.exit_code == 1 and message in result.output, (content, result.output)
+        assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+def test_time_flags_refuse_nan_and_infinity():
+    # click's own FloatRange lets both through, and a search given nan seconds never ended.
+    # Each case ends in a flag that is wrong anyway, so that if nan got through the test would
+    # fail on that flag instead of hanging.
+    for args in (["samegame", "solve", "standard:1", "--time", "nan", "--workers", "0"],
+                 ["samegame", "solve", "standard:1", "--time", "inf", "--workers", "0"],
+                 ["connect4", "bot", "--turn-ms", "nan", "--agent", "none"],
+                 ["connect4", "sprt", "--new", "a", "--base", "b", "--elo1", "inf", "--workers", "0"],
+                 ["match3", "play", "--time", "inf", "--agent", "none"]):
+        result = run(*args)
+        assert result.exit_code == 2 and "is not a finite number" in result.output, (args, result.output)
+
+
 def test_store_commands_round_trip(tmp_path):
     store = str(tmp_path / "s.sqlite")
     number, score, _, _, moves = next(reference_solutions())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import sys
 
 import click
@@ -30,6 +31,23 @@ def console(stderr: bool = False):
 
     stream = sys.stderr if stderr else sys.stdout
     return Console(stderr=stderr, highlight=False, width=None if stream.isatty() else PIPED_WIDTH)
+
+
+class FloatRange(click.FloatRange):
+    """click's FloatRange that also refuses nan and infinity.
+
+    click lets both through (``nan < min`` is false), and a search given nan seconds never
+    reaches its deadline: it ran on past SIGTERM, inside a kernel.
+    """
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+FINITE = FloatRange()  # any finite number
 
 
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
@@ -46,7 +64,7 @@ def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
                 kwargs[parameter] = value * scale
             return command(*args, **kwargs)
 
-        return click.option(old, hidden_name, type=float, hidden=True, default=None)(wrapper)
+        return click.option(old, hidden_name, type=FINITE, hidden=True, default=None)(wrapper)
 
     return decorate
 

@@ -163,7 +163,7 @@ def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
     s = SolutionStore(tmp_path / "s.sqlite")
     score, line = reference_line(4)
     good = f"4\t{score}\t{Line(line).text()}\n"
-    for bad, message in [("5\n", "BOARD<TAB>SCORE<TAB>MOVES"), ("6\t1\t0 0;x\n", "not properly formatted"),
+    for bad, message in [("5\n", r"BOARD<TAB>SCORE<TAB>\.\.\.MOVES, found 1"), ("6\t1\t0 0;x\n", "not properly formatted"),
                          ('{"board": 5}\n', "moves|board"), ("[1, 2]\n", "expected BOARD"),
                          ('{"board": [], "moves": "0 0"}\n', "expected 15"),
                          ("7\t1\t14 14\n", "refused by the rules")]:

@@ -13,7 +13,7 @@ from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, console, with_help
+from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
 from gridfall.viewer.options import replay_option, write_run_replay
@@ -22,11 +22,11 @@ MAX_OPENING_PLIES = 8
 
 
 def _limit_options(command):
-    command = click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+    command = click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
                            help="Multiply every limit, to relax them on a slow machine.")(command)
-    command = click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True,
+    command = click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True,
                            help="Each later turn's limit (CodinGame: 100 ms).")(command)
-    command = click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+    command = click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True,
                            help="Each player's first-turn limit (CodinGame: 1000 ms).")(command)
     command = click.option("--opening-plies", type=click.IntRange(0, MAX_OPENING_PLIES), default=2, show_default=True,
                            help="Random first moves played for both games of a pair (0: the bots play the whole "
@@ -226,11 +226,11 @@ def _json_number(v: float):
 @click.command()
 @click.option("--new", "new", required=True, help="The candidate: a command, or a built-in agent's name.")
 @click.option("--base", "base", required=True, help="The baseline: the same.")
-@click.option("--elo0", type=float, default=0.0, show_default=True, help="H0: the candidate is this much better.")
-@click.option("--elo1", type=float, default=10.0, show_default=True, help="H1: the candidate is this much better.")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+@click.option("--elo0", type=FINITE, default=0.0, show_default=True, help="H0: the candidate is this much better.")
+@click.option("--elo1", type=FINITE, default=10.0, show_default=True, help="H1: the candidate is this much better.")
+@click.option("--alpha", type=FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="The chance of accepting H1 when H0 holds.")
-@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+@click.option("--beta", type=FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="The chance of accepting H0 when H1 holds.")
 @click.option("--max-games", type=click.IntRange(min=2), default=20000, show_default=True,
               help="Stop undecided after this many games.")
@@ -317,9 +317,9 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
 @click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
 @click.option("--db", type=click.Path(dir_okay=False), default="play.sqlite", show_default=True,
               help="Where finished games are stored, as arena games (replay them with gridfall view).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True,
               help="The bot's first-turn limit.")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True, help="The bot's later turns.")
+@click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True, help="The bot's later turns.")
 def play(opponent, port, no_browser, db, first_turn_ms, turn_ms):
     """Play Connect Four 7x9 with STEAL against a bot, in your browser.
 

@@ -9,7 +9,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, console, with_help
+from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, TURN_MS
 from gridfall.viewer.options import replay_option, write_replay
@@ -39,7 +39,7 @@ DEEP = 36  # empty cells from which an exact solve may take hours: warn, and sug
 @click.argument("moves", default="")
 @click.option("--size", default="9x7", show_default=True,
               help="Board WIDTHxHEIGHT: 9x7 is CodinGame's board (the library's default too); 7x6 the classic.")
-@click.option("--time", "seconds", type=click.FloatRange(min=0.01),
+@click.option("--time", "seconds", type=FloatRange(min=0.01),
               help="Stop after this many seconds with the range of scores proven so far, marked not exact  "
                    "[default: until solved]")
 @click.option("--weak", is_flag=True, help="Only win / draw / loss (faster).")
@@ -115,9 +115,9 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 
 @connect4.command()
 @click.argument("out", type=click.Path(dir_okay=False, writable=True))
-@click.option("--first-turn-ms", type=click.FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
-@click.option("--turn-ms", type=click.FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
+@click.option("--turn-ms", type=FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
               help="Each later answer within this (CodinGame allows 100 ms: the rest is a margin).")
 def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     """Write gridfall's pure-Python bot as one file for CodinGame (Python 3.11, standard library).
@@ -147,9 +147,9 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of random, mcts, mcts-solver, gridfall (the noise that varies its search between games) "
                    "and portable (its pick between tied moves).")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=TURN_MS, show_default=True,
+@click.option("--turn-ms", type=FloatRange(min=1), default=TURN_MS, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,
               help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
 @with_help(CONNECT4_PROTOCOL)
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
@@ -194,9 +194,9 @@ def _check_players(*specs: str) -> None:
               help="Games; each pair swaps who moves first.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Games at once.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True, help="Each player's first-turn limit (CodinGame: 1000 ms), from the first byte sent to the end of the answer line.")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True, help="Each later turn's limit (CodinGame: 100 ms), from the first byte sent to the end of the answer line.")
-@click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True, help="Each player's first-turn limit (CodinGame: 1000 ms), from the first byte sent to the end of the answer line.")
+@click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True, help="Each later turn's limit (CodinGame: 100 ms), from the first byte sent to the end of the answer line.")
+@click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 @replay_option

@@ -13,7 +13,7 @@ import click
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import console, with_help
+from gridfall.cli_options import FloatRange, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.portable import FIRST_MOVE
 
@@ -60,7 +60,7 @@ def _show(table, as_json: bool) -> None:
                    "and write it.")
 @click.option("--pairs", type=click.IntRange(min=2), default=1000, show_default=True,
               help="Seat-swapped pairs of games per first chip (a column and its mirror are one).")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=100, show_default=True,
+@click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True,
               help="Thinking time per move.")
 @click.option("--engines", default="gridfall,mcts-solver", show_default=True,
               help="The two built-in agents that play the pairs (each owns the chip in one game of a pair).")
@@ -69,7 +69,7 @@ def _show(table, as_json: bool) -> None:
 @click.option("--solve-empties", type=click.IntRange(0, 63), default=32, show_default=True,
               help="From this many empty cells on, the exact solver decides the game when it finishes in time "
                    "(benchmarks/connect4_endgame.py: it does for 92% of 32-cell positions within 60 ms).")
-@click.option("--solve-ms", type=click.FloatRange(min=1), default=300, show_default=True,
+@click.option("--solve-ms", type=FloatRange(min=1), default=300, show_default=True,
               help="Time the exact solver gets at each move from --solve-empties on.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opening moves.")
 @click.option("--out", type=click.Path(dir_okay=False),

@@ -13,7 +13,7 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import console, renamed, with_help
+from gridfall.cli_options import FloatRange, console, renamed, with_help
 from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
@@ -55,11 +55,11 @@ def _print_report(report, title: str, as_json: bool) -> None:
 @match3.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
+@click.option("--time", "time_limit", type=FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds for the whole run, counted by the referee around each call (0: no limit); "
                    "loading the file may take as long again, plus 1 s for the interpreter.")
 @renamed("--time-limit", "--time", "time_limit")
-@click.option("--turn-ms", type=click.FloatRange(min=0),
+@click.option("--turn-ms", type=FloatRange(min=0),
               help="Milliseconds allowed for each call of suggest  [default: no limit per call]")
 @renamed("--per-call", "--turn-ms", "turn_ms", scale=1000)
 @click.option("--python", "python", metavar="PATH",
@@ -145,11 +145,11 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
 @match3.command()
 @click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True, help='strong: two-ply expectimax on the numba engine, --turn-ms a move; plan: two plies on the known board, growing one large cascade, within --time for the run; fast: the largest first explosion, lowest on the board; greedy: the move removing the most jewels.')
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
-@click.option("--time", "run_seconds", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
+@click.option("--time", "run_seconds", type=FloatRange(min=0.001), default=1.0, show_default=True,
               help="Seconds plan, greedy and fast may use for the whole run.")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+@click.option("--turn-ms", type=FloatRange(min=1), default=1000, show_default=True,
               help="Milliseconds strong may think per move.")
-@click.option("--budget", type=click.FloatRange(min=0.001), hidden=True,
+@click.option("--budget", type=FloatRange(min=0.001), hidden=True,
               help="The old spelling of both: seconds per move for strong, per run for greedy and fast.")
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: float | None, as_json: bool) -> None:
@@ -181,7 +181,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
 @match3.command("export")
 @click.argument("out", type=click.Path(dir_okay=False))
 @click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="plan", show_default=True, help='plan: two plies on the known board, growing one large cascade on each board and cashing it when its share of the second is spent (most of it on the 13x13 board); fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
-@click.option("--time", "time_budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+@click.option("--time", "time_budget", type=FloatRange(min=0.01), default=1.0, show_default=True,
               help="Seconds the exported player plans to use for the whole run.")
 @renamed("--time-budget", "--time", "time_budget")
 def export_suggest(out: str, agent: str, time_budget: float) -> None:
@@ -225,7 +225,7 @@ def _seeds(text: str) -> list[int]:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=FILE",
               help="A suggest file (.py or .lua) and the name to show it under.  Exactly twice.")
 @click.option("--seeds", default="1-20", show_default=True, help="The generator seeds to play: 1-20, or 1,5,9.")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0), default=1.0, show_default=True,
+@click.option("--time", "time_limit", type=FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds for each whole run (four boards), as on CodeAbbey (0: no limit).")
 @click.option("--python", "python", metavar="PATH", help="Run the files with this interpreter (python3.6, pypy3, ...).")
 @click.option("--raw", is_flag=True, help="Compare the totals themselves instead of log2(1 + total).")

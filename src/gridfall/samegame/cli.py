@@ -11,7 +11,7 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, console, renamed, with_help
+from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, renamed, with_help
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -158,7 +158,7 @@ def _store_errors(command):
 
 @samegame.command()
 @click.argument("board")
-@click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+@click.option("--time", "seconds", type=FloatRange(min=0.01), default=10.0, show_default=True,
               help="Seconds to search (the search kernels load before the clock starts; "
                    "the first use compiles them).")
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs", "anneal"]), default="auto",
@@ -254,7 +254,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 
 @samegame.command()
 @click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19800),
+@click.option("--first-turn-ms", type=FloatRange(min=100, max=19800),
               default=round(BotConfig.first_turn_budget * 1000), show_default=True,
               help="Milliseconds of the 20 s first turn to spend planning, counted from process start (the "
                    "answer comes within a few ms of it: the rest of the 20 s is the margin).")
@@ -290,9 +290,9 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Boards refereed at once (each runs its own bot process).")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=20000, show_default=True, help="The first turn's limit (CodinGame: 20 s), from the first byte sent to the end of the answer line.")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True, help="Each later turn's limit (CodinGame: 50 ms), from the first byte sent to the end of the answer line.")
-@click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=1), default=20000, show_default=True, help="The first turn's limit (CodinGame: 20 s), from the first byte sent to the end of the answer line.")
+@click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True, help="Each later turn's limit (CodinGame: 50 ms), from the first byte sent to the end of the answer line.")
+@click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
@@ -351,7 +351,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
 @samegame.command()
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="Board set to solve.")
-@click.option("--time", "seconds", type=click.FloatRange(min=1.5), default=20.0, show_default=True,
+@click.option("--time", "seconds", type=FloatRange(min=1.5), default=20.0, show_default=True,
               help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
@@ -414,7 +414,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
                    "the solution store's.")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The set that bare board numbers in --from refer to.")
-@click.option("--first-turn-ms", type=click.FloatRange(min=100, max=19_500), default=18_500, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=100, max=19_500), default=18_500, show_default=True,
               help="How long the exported bot searches an unknown board, from its start (the platform allows 20 s).")
 @_store_options
 @_store_errors
@@ -530,15 +530,20 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
 
     from gridfall.samegame.store import results_row
 
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise click.ClickException(f"{path}: cannot read it as a results file: {e}") from None
     rows, problems = [], 0
-    for line_no, line in enumerate(open(path), start=1):
+    for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         try:
             spec, claimed, moves = results_row(line, set_name)
             board = load_board(spec)
-        except (ValueError, IndexError, BoardError) as e:
-            raise click.ClickException(f"{path}:{line_no}: not 'BOARD<TAB>SCORE<TAB>...MOVES': {e}") from None
+        except (ValueError, BoardError) as e:
+            raise click.ClickException(f"{path}:{line_no}: {e}") from None
         judged = rules.judge(board, rules.split_one_turn(moves), strict=strict)
         ok = judged.ok and judged.score == claimed
         problems += not ok
@@ -566,11 +571,11 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
                    "solution store).  Exactly twice.")
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
-@click.option("--first-turn-ms", type=click.FloatRange(min=1), default=20000, show_default=True,
+@click.option("--first-turn-ms", type=FloatRange(min=1), default=20000, show_default=True,
               help="The first turn's limit (CodinGame: 20 s).")
-@click.option("--turn-ms", type=click.FloatRange(min=1), default=50, show_default=True,
+@click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True,
               help="Each later turn's limit (CodinGame: 50 ms).")
-@click.option("--time-scale", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+@click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
               help="Multiply every limit, to relax them on a slow machine.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

@@ -107,11 +107,17 @@ def provenance_line(number: int, entry: "Entry") -> str:
 def results_row(line: str, set_name: str) -> tuple[str, int, str]:
     """A results row as (board spec, claimed score, moves); a bare number is a board of ``set_name``.
 
-    Raises ValueError or IndexError on a malformed row.
+    Raises ValueError, naming what is wrong, on a malformed row.
     """
     fields = line.rstrip("\n").split("\t")
-    spec = fields[0] if ":" in fields[0] else f"{set_name}:{int(fields[0])}"
-    return spec, int(fields[1]), fields[-1]
+    if len(fields) < 3:
+        raise ValueError(f"expected BOARD<TAB>SCORE<TAB>...MOVES, found {len(fields)} tab-separated field(s)")
+    board, score = fields[0], fields[1]
+    if ":" not in board and not board.isdigit():
+        raise ValueError(f"board {board!r} is neither SET:N nor a board number")
+    if not score.isdigit():
+        raise ValueError(f"score {score!r} is not a whole number")
+    return board if ":" in board else f"{set_name}:{int(board)}", int(score), fields[-1]
 
 
 def campaign_history(text: str) -> list[str]:
@@ -287,8 +293,6 @@ class SolutionStore:
             if found is not None and not isinstance(found, str):
                 raise ValueError(f"found {found!r} is not a date")
         else:
-            if line.count("\t") < 2:
-                raise ValueError("expected BOARD<TAB>SCORE<TAB>MOVES")
             spec, _, moves = results_row(line, set_name)
             board, algo, seconds, seed, found = load_board(spec), "imported", 0.0, None, None
             how = provenance.get(line.split("\t")[0])  # the file's "# N: algo, S s search, ..." line

@@ -127,8 +127,8 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
             continue
         try:
             spec, score, moves = results_row(text, set_name)
-        except (ValueError, IndexError):
-            raise ValueError(f"{path}: line {number} is not a results row (board, score, moves)") from None
+        except ValueError as e:
+            raise ValueError(f"{path}: line {number} is not a results row (board, score, moves): {e}") from None
         if boards and spec not in boards:
             continue
         board = load_board(spec)
