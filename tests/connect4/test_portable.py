@@ -142,6 +142,7 @@ def test_with_a_seed_the_root_finds_exactly_the_moves_tied_for_best():
 
 def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh():
     from gridfall.connect4.agents import make_agent
+    from gridfall.connect4.book import Book
     from gridfall.connect4.portable import PortableAgent
 
     board = Board()
@@ -155,7 +156,8 @@ def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh()
     first = picks(1)
     assert picks(1) == first and set(first) == {1, 2}
     assert 5 <= sum(a != b for a, b in zip(first, picks(2))) <= 25
-    agent = PortableAgent(seed=9)
+    no_book = Book(9, 7, {}, "none")  # every move searched
+    agent = PortableAgent(seed=9, book=no_book)
     game = Game.from_moves("4435")
     agent.act(game, 0.02)
     seed = agent.searcher.seed
@@ -163,7 +165,7 @@ def test_a_seed_repeats_its_picks_another_varies_them_and_none_is_drawn_afresh()
     assert agent.searcher.seed == seed  # the same game, the same seed
     agent.act(Game.from_moves("44"), 0.02)
     assert agent.searcher.seed != seed  # fewer chips: a new game
-    again = PortableAgent(seed=9)
+    again = PortableAgent(seed=9, book=no_book)
     again.act(Game.from_moves("4435"), 0.02)
     assert again.searcher.seed == seed
     assert PortableAgent().seed != PortableAgent().seed  # no seed: one drawn for each agent

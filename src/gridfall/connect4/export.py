@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from gridfall.connect4.book import BOOK_FILE
 from gridfall.connect4.openings import TABLE_FILE
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS
 from gridfall.export import bundle
@@ -14,6 +15,7 @@ MODULES = [
     "gridfall.interface",
     "gridfall.connect4.rules",
     "gridfall.connect4.openings",
+    "gridfall.connect4.book",
     "gridfall.connect4.protocol",
     "gridfall.connect4.portable",
 ]
@@ -21,15 +23,19 @@ MODULES = [
 
 def export_source(first_turn_ms: float = FIRST_TURN_MS, turn_ms: float = EXPORT_TURN_MS) -> str:
     """The bot's file: it answers within ``first_turn_ms`` of its start, then ``turn_ms`` a turn."""
-    table = json.loads(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE).read_text())
+    data = resources.files("gridfall").joinpath("data", "connect4")
+    table = json.loads(data.joinpath(TABLE_FILE).read_text())
+    book = json.loads(data.joinpath(BOOK_FILE).read_text())
     main = f"""
 import os as _os
 
+from gridfall.connect4.book import Book
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.portable import PortableAgent
 from gridfall.connect4.protocol import play
 
 TABLE = {table!r}
+BOOK = {book!r}
 # GRIDFALL_SEED=N (a whole number) repeats a run's choices; without it every run draws its own seed
 _SEED = _os.environ.get("GRIDFALL_SEED") or None
 try:
@@ -37,7 +43,7 @@ try:
 except ValueError:
     print(f"gridfall bot: GRIDFALL_SEED={{_SEED[:40]!r}} is not a whole number; a fresh seed is drawn", file=_sys.stderr)
     _SEED = None
-play(PortableAgent(OpeningTable.from_data(TABLE), seed=_SEED), _sys.stdin, _sys.stdout,
+play(PortableAgent(OpeningTable.from_data(TABLE), seed=_SEED, book=Book.from_data(BOOK)), _sys.stdin, _sys.stdout,
      started=_STARTED, first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
 """
     return bundle(MODULES, main, title="gridfall's Connect Four bot for CodinGame (7x9 with STEAL), pure Python.",

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import time
 
+from gridfall.connect4.book import Book
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.rules import Game
 
@@ -307,7 +308,8 @@ MARGIN = 0.015  # seconds kept back from each turn for reading and answering
 
 class PortableAgent:
     """The opening table's STEAL decisions and this bot's first move (``first_move``, None for the
-    table's), then the search: ``act(game, seconds)``.
+    table's), then the opening book's move (:mod:`.book`) while it has the position, then the
+    search: ``act(game, seconds)``.  ``table`` and ``book`` default to the package's.
 
     ``seed`` picks among moves tied for best in the opening (:class:`Searcher`), again at every
     new game; None draws one from the system, so that every run of the file plays its own
@@ -316,8 +318,9 @@ class PortableAgent:
     name = "portable"
 
     def __init__(self, table=None, margin: float = MARGIN, seed: int | None = None,
-                 first_move: int | None = FIRST_MOVE):
+                 first_move: int | None = FIRST_MOVE, book=None):
         self.table = table if table is not None else OpeningTable.load()
+        self.book = book if book is not None else Book.load()
         self.first_move = first_move
         self.margin = margin
         self.seed = random.SystemRandom().getrandbits(62) if seed is None else seed
@@ -326,17 +329,28 @@ class PortableAgent:
         self.searcher = None
         self.last = None
 
+    def table_move(self, game: Game) -> int | None:
+        """The first move or the STEAL decision, or None when the book or the search decides."""
+        opening = self.table.decide(game)
+        if opening is not None and game.turn == 0 and self.first_move is not None:
+            return self.first_move
+        return opening
+
     def act(self, game: Game, seconds: float) -> int:
         chips = game.position.occupied.bit_count()
         if chips < self.chips:
             self.games += 1
         self.chips = chips
-        opening = self.table.decide(game)
+        opening = self.table_move(game)
         if opening is not None:
-            return self.first_move if game.turn == 0 and self.first_move is not None else opening
+            return opening
         if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
             self.searcher = Searcher(Board(game.width, game.height))
-        self.searcher.seed = hash((self.seed, self.games))
         current, mask = self.searcher.b.position_of(game)
+        column = self.book.move(current, mask, game.width, game.height)
+        if column is not None and game.position.can_play(column):
+            self.last = None  # no search
+            return column
+        self.searcher.seed = hash((self.seed, self.games))
         self.last = self.searcher.choose(current, mask, max(seconds - self.margin, 0.002))
         return self.last[0]

@@ -1,0 +1,72 @@
+"""``gridfall connect4 book``: show the exported file's opening book, or build it again."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from gridfall.cli_options import console
+
+
+@click.command()
+@click.option("--rebuild", is_flag=True,
+              help="Search every position of the book again and write it (about 10 minutes on 2 cores at the "
+                   "defaults).")
+@click.option("--depth", type=click.IntRange(1, 30), default=None,
+              help="Plies each position is searched to (default 14: a quarter of a second a position).")
+@click.option("--turns", type=click.IntRange(1, 10), default=None,
+              help="Positions up to this many actions into the game (default 6; each two more multiply the "
+                   "book by about nine).")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
+              help="Positions searched at once.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write the rebuilt book here instead of into the package.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
+def book(rebuild, depth, turns, workers, out, as_json):
+    """Show the opening book of the exported pure-Python file.
+
+    In every position the file can reach in its first moves (its first move
+    and STEAL decisions from the opening table, any answer of the opponent),
+    the book holds the numba search's move at a fixed depth, about 6 plies
+    deeper than the file searches in a turn.  The file plays it while the book
+    has the position, then searches.  --rebuild searches the positions again.
+    """
+    from gridfall.connect4.book import BOOK_FILE, Book
+
+    if not rebuild:
+        if depth is not None or turns is not None:
+            raise click.UsageError("--depth and --turns go with --rebuild")
+        _show(Book.load(), as_json)
+        return
+    from gridfall.connect4.book_build import DEPTH, TURNS, build
+    from gridfall.warmup import warm
+
+    err = console(stderr=True)
+    with err.status("loading the search kernels"):
+        warm("connect4")
+    try:
+        made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print)
+    except KeyboardInterrupt:
+        click.echo("stopped: nothing written (the book is written whole)", err=True)
+        sys.exit(130)
+    path = Path(out) if out else Path(str(resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE)))
+    try:
+        path.write_text(json.dumps(made.to_data(), indent=1) + "\n")
+    except OSError as e:
+        raise click.ClickException(f"{path}: cannot write the book: {e.strerror}") from None
+    err.print(f"wrote {path}")
+    _show(made, as_json)
+
+
+def _show(made, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(made.to_data()))
+        return
+    click.echo(f"Connect Four {made.width}x{made.height}: {len(made.moves):,} positions in the exported file's "
+               f"opening book")
+    click.echo(f"Method: {made.method}")

@@ -1,0 +1,102 @@
+"""The exported file's opening book: its keys, its coverage of the file's own tree, and its use."""
+
+import random
+
+from gridfall.connect4.book import Book, position_key
+from gridfall.connect4.book_build import build
+from gridfall.connect4.engine import from_game
+from gridfall.connect4.portable import Board, PortableAgent
+from gridfall.connect4.rules import STEAL, Game
+
+
+def random_games(count, seed, max_moves=30):
+    rng = random.Random(seed)
+    for _ in range(count):
+        game = Game()
+        for _ in range(rng.randrange(max_moves)):
+            if game.is_terminal():
+                break
+            game.apply_action(rng.choice(game.legal_actions()))
+        yield game
+
+
+BOARD = Board()
+
+
+def key(game):
+    return position_key(*BOARD.position_of(game), 9, 7)
+
+
+def test_a_key_is_one_position_in_either_layout():
+    # the book is keyed in the file's layout and searched in the numba engine's: one key, one position
+    by_key, by_engine = {}, {}
+    for game in random_games(400, seed=1):
+        engine_position = from_game(game)
+        assert by_key.setdefault(key(game), engine_position) == engine_position
+        assert by_engine.setdefault(engine_position, key(game)) == key(game)
+    assert len(by_key) > 300
+    # after the first chip and after a stolen one, the side to move sees the same position
+    assert key(Game.from_moves("3")) == key(_stolen(3))
+
+
+def _stolen(column):
+    game = Game()
+    game.apply_action(column)
+    game.apply_action(STEAL)
+    return game
+
+
+def _reachable(book, agent, turns):
+    """Every position where the file is to move, up to ``turns`` actions, and not decided by its table."""
+    found = []
+    frontier = [(Game(), seat) for seat in (0, 1)]
+    while frontier:
+        game, seat = frontier.pop()
+        if game.is_terminal() or game.turn > turns:
+            continue
+        if game.current_player() == seat:
+            action = agent.table_move(game)
+            if action is None:
+                found.append(game)
+                action = book.move(*BOARD.position_of(game), 9, 7)
+                assert action is not None and game.position.can_play(action), game.moves_string()
+            actions = [action]
+        else:
+            actions = game.legal_actions()
+        for a in actions:
+            child = game.clone()
+            child.apply_action(a)
+            frontier.append((child, seat))
+    return found
+
+
+def test_a_built_book_holds_every_position_of_the_files_tree_and_is_the_same_again():
+    small = build(depth=4, turns=3, workers=1)
+    agent = PortableAgent(book=small, seed=0)
+    positions = _reachable(small, agent, turns=3)
+    keys = {key(g) for g in positions}
+    assert keys == set(small.moves) and len(keys) > 50
+    assert (small.depth, small.turns) == (4, 3)
+    again = build(depth=4, turns=3, workers=2)  # from an empty table each: the order does not matter
+    assert again.moves == small.moves
+    assert Book.from_data(small.to_data()) == small
+
+
+def test_the_packaged_book_covers_the_files_tree_as_it_says():
+    book = Book.load()
+    assert book.depth >= 12 and book.turns >= 6
+    agent = PortableAgent(seed=0)
+    positions = _reachable(book, agent, book.turns)
+    assert {key(g) for g in positions} == set(book.moves)
+
+
+def test_the_file_plays_the_book_then_searches():
+    game = Game.from_moves("03")  # the file opened in column 0, the opponent answered in 3
+    for column in (1, 7):
+        agent = PortableAgent(book=Book(9, 7, {key(game): column}, "test"), seed=0)
+        assert agent.act(game, 0.05) == column and agent.last is None
+    agent = PortableAgent(book=Book(9, 7, {}, "empty"), seed=0)
+    assert agent.act(game, 0.05) in range(9) and agent.last is not None  # not in the book: searched
+    full = Game.from_moves("0" * 7 + "3")
+    agent = PortableAgent(book=Book(9, 7, {key(full): 0}, "bad"), seed=0)
+    assert agent.act(full, 0.05) != 0  # a full column in the book is not played
