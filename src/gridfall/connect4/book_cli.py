@@ -15,13 +15,14 @@ from gridfall.cli_options import console
 
 @click.command()
 @click.option("--rebuild", is_flag=True,
-              help="Search every position of the book again and write it (about 10 minutes on 2 cores at the "
+              help="Search every position of the book again and write it (2.5 minutes on 2 cores at the "
                    "defaults).")
 @click.option("--depth", type=click.IntRange(1, 30), default=None,
               help="Plies each position is searched to (default 14: a quarter of a second a position).")
 @click.option("--turns", type=click.IntRange(1, 10), default=None,
-              help="Positions up to this many actions into the game (default 6; each two more multiply the "
-                   "book by about nine).")
+              help="Positions up to this many actions into the game (default 6: 1,327 positions; each two more "
+                   "multiply the book, and its time, by about nine, and the exported file must stay under "
+                   "CodinGame's 100,000 characters).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Positions searched at once.")
 @click.option("--out", type=click.Path(dir_okay=False),
