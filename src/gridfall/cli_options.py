@@ -19,6 +19,7 @@ import functools
 import inspect
 import math
 import sys
+from pathlib import Path
 
 import click
 
@@ -48,6 +49,25 @@ class FloatRange(click.FloatRange):
 
 
 FINITE = FloatRange()  # any finite number
+
+
+def output_path(ctx, param, value):
+    """A click callback for a file to write: its folder must exist, checked before any work is done
+    (a replay asked for after an hour's run must not fail at the end)."""
+    if value is None or value == "-":
+        return value
+    folder = Path(value).absolute().parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
+    return value
+
+
+def write_file(path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path``, or stop with an error that names the path and the reason."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"{path}: cannot write it: {e.strerror or e}") from None
 
 
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):

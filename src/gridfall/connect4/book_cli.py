@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import console
+from gridfall.cli_options import console, output_path, write_file
 
 
 @click.command()
@@ -25,7 +25,7 @@ from gridfall.cli_options import console
                    "CodinGame's 100,000 characters).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Positions searched at once.")
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the rebuilt book here instead of into the package.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
 def book(rebuild, depth, turns, workers, out, as_json):
@@ -56,10 +56,7 @@ def book(rebuild, depth, turns, workers, out, as_json):
         click.echo("stopped: nothing written (the book is written whole)", err=True)
         sys.exit(130)
     path = Path(out) if out else Path(str(resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE)))
-    try:
-        path.write_text(json.dumps(made.to_data(), indent=1) + "\n")
-    except OSError as e:
-        raise click.ClickException(f"{path}: cannot write the book: {e.strerror}") from None
+    write_file(path, json.dumps(made.to_data(), indent=1) + "\n")
     err.print(f"wrote {path}")
     _show(made, as_json)
 

@@ -9,7 +9,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, with_help
+from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, output_path, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, TURN_MS
 from gridfall.viewer.options import replay_option, write_replay
@@ -114,7 +114,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 
 
 @connect4.command()
-@click.argument("out", type=click.Path(dir_okay=False, writable=True))
+@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path)
 @click.option("--first-turn-ms", type=FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
 @click.option("--turn-ms", type=FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
@@ -127,8 +127,6 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     built-in agent: `--p1 portable`).  It is refused, with the reason, if it would be
     over 100,000 characters or import anything outside the standard library.
     """
-    from pathlib import Path
-
     from gridfall.connect4.export import export_source
     from gridfall.export import ExportError
 
@@ -136,7 +134,7 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
         source = export_source(first_turn_ms=first_turn_ms, turn_ms=turn_ms)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
-    Path(out).write_text(source)
+    write_file(out, source)
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), standard library only")
 
 

@@ -13,7 +13,7 @@ import click
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import FloatRange, console, with_help
+from gridfall.cli_options import FloatRange, console, output_path, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.portable import FIRST_MOVE
 
@@ -72,7 +72,7 @@ def _show(table, as_json: bool) -> None:
 @click.option("--solve-ms", type=FloatRange(min=1), default=300, show_default=True,
               help="Time the exact solver gets at each move from --solve-empties on.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random opening moves.")
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the rebuilt table here instead of into the package.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @run_options
@@ -130,7 +130,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     if min(v.pairs for v in table.values.values()) < 2:
         raise click.ClickException(f"too few finished pairs to write a table; the games are kept in {run.path}: "
                                    "run the same command again to resume")
-    path.write_text(json.dumps(table.to_data(), indent=1) + "\n")
+    write_file(path, json.dumps(table.to_data(), indent=1) + "\n")
     err.print(f"wrote {path}" + (" (stopped early: from the pairs finished so far)" if interrupted else ""))
     _show(table, as_json)
     sys.exit(exit_code(interrupted))

@@ -11,7 +11,8 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, renamed, with_help
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path, renamed,
+                                  with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -407,7 +408,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
 
 @samegame.command()
-@click.argument("out", type=click.Path(dir_okay=False, writable=True))
+@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path)
 @click.option("--one-turn", is_flag=True, help="The one-turn flavour (all actions on one line).")
 @click.option("--from", "results", type=click.Path(exists=True, dir_okay=False),
               help="Embed the lines of this results file (e.g. results/samegame-standard.txt) instead of "
@@ -429,8 +430,6 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     protocol loop, the planner) and refused, with the reason, if it would be over
     100,000 characters or import anything outside the standard library.
     """
-    from pathlib import Path
-
     from gridfall.export import ExportError
     from gridfall.samegame.export import export_source, known_from_results, known_from_store
 
@@ -442,7 +441,7 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
         source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
-    Path(out).write_text(source)
+    write_file(out, source)
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
                f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
 
@@ -480,7 +479,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 
 
 @store.command("export")
-@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path)
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "results"]), default="jsonl", show_default=True,
               help="jsonl: every entry with its board; results: 'N<TAB>score<TAB>moves' for one --set.")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
@@ -490,9 +489,11 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
     """Write the store to OUT (- for stdout), to share it or to publish results."""
     s = _open_store(store_path)
-    stream = click.open_file(out, "w", atomic=out != "-")
-    with stream:
-        count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
+    try:
+        with click.open_file(out, "w", atomic=out != "-") as stream:
+            count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
+    except OSError as e:
+        raise click.ClickException(f"{out}: cannot write it: {e.strerror or e}") from None
     click.echo(f"exported {count} boards to {out}", err=True)
 
 

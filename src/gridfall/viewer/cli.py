@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from gridfall.cli_options import output_path
+
 
 @click.command()
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
@@ -17,7 +19,8 @@ import click
                    "(default for a results file: every row).")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The set that bare board numbers in a results file refer to.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), help="The page to write (default: RECORD.html).")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), callback=output_path,
+              help="The page to write (default: RECORD.html).")
 def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     """Write a self-contained HTML replay of stored games, to open in a browser.
 
@@ -41,6 +44,9 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     except (ValueError, OSError, UnicodeDecodeError) as e:
         raise click.BadParameter(str(e), param_hint="RECORD") from None
     target = Path(out) if out else path.with_suffix(path.suffix + ".html")
-    size = page.write(target, game_kind, f"gridfall replay: {path.name}", games)
+    try:
+        size = page.write(target, game_kind, f"gridfall replay: {path.name}", games)
+    except OSError as e:
+        raise click.ClickException(f"{target}: cannot write it: {e.strerror or e}") from None
     click.echo(f"wrote {target} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})"
                + (f"; {note}" if note else ""))

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
+from gridfall.cli_options import output_path
+
 
 def replay_option(command):
     return click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE.html",
+                        callback=output_path,
                         help="Also write a self-contained HTML replay of the games (open it in a browser).")(command)
 
 
@@ -19,7 +22,11 @@ def write_replay(path: str | None, kind: str, title: str, games: list[dict]) -> 
         return
     from gridfall.viewer import page
 
-    size = page.write(path, kind, title, games)
+    try:
+        size = page.write(path, kind, title, games)
+    except OSError as e:  # the games are judged and reported already: say so, and lose nothing else
+        click.echo(f"gridfall: cannot write the replay {path}: {e.strerror or e}", err=True)
+        return
     click.echo(f"replay: {path} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})", err=True)
 
 

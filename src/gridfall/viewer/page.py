@@ -102,7 +102,7 @@ def build_play(title: str) -> str:
 
 
 def write(path: str | Path, kind: str, title: str, games: list[dict]) -> int:
-    """Write the replay; returns its size in bytes."""
+    """Write the replay; returns its size in bytes.  OSError if it cannot be written."""
     text = build(kind, title, games)
     Path(path).write_text(text, encoding="utf-8")
     return len(text.encode("utf-8"))
