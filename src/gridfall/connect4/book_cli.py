@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from gridfall.cli_options import console, output_path, write_file
+from gridfall.connect4.book_build import DEPTH, TURNS  # numba loads only when a build runs
 
 
 @click.command()
@@ -18,9 +19,9 @@ from gridfall.cli_options import console, output_path, write_file
               help="Search every position of the book again and write it (2.5 minutes on 2 cores at the "
                    "defaults).")
 @click.option("--depth", type=click.IntRange(1, 30), default=None,
-              help="Plies each position is searched to (default 14: a quarter of a second a position).")
+              help=f"Plies each position is searched to (default {DEPTH}: a quarter of a second a position).")
 @click.option("--turns", type=click.IntRange(1, 10), default=None,
-              help="Positions up to this many actions into the game (default 6: 1,327 positions; each two more "
+              help=f"Positions up to this many actions into the game (default {TURNS}; each two more "
                    "multiply the book, and its time, by about nine, and the exported file must stay under "
                    "CodinGame's 100,000 characters).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
@@ -44,7 +45,7 @@ def book(rebuild, depth, turns, workers, out, as_json):
             raise click.UsageError("--depth and --turns go with --rebuild")
         _show(Book.load(), as_json)
         return
-    from gridfall.connect4.book_build import DEPTH, TURNS, build
+    from gridfall.connect4.book_build import build
     from gridfall.warmup import warm
 
     err = console(stderr=True)
