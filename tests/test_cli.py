@@ -298,3 +298,12 @@ def test_a_file_to_write_is_checked_before_the_work_and_a_failed_write_is_named(
         result = run(*args)
         assert result.exit_code == 1 and "cannot write it: File name too long" in result.output, result.output
         assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def test_a_campaigns_rounds_are_checked_before_any_board_is_searched(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    for rounds, message in (("bogus:1", "unknown algorithm 'bogus'"), ("nrpa:nan", "SECONDS a positive number"),
+                            ("nrpa:inf", "SECONDS a positive number"), ("nrpa:0", "SECONDS a positive number")):
+        result = run("samegame", "campaign", "--set", "standard", "--boards", "1", "--store", store,
+                     "--rounds", rounds, "--db", str(tmp_path / "c.sqlite"))
+        assert result.exit_code == 2 and message in result.output, (rounds, result.output)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.line import Line
-from gridfall.samegame.search import clock
+from gridfall.samegame.search import clock, resolve_algo
 
 STOPPING = threading.Event()  # set by a stop: board passes under way start no further round
 
@@ -47,10 +47,11 @@ def parse_rounds(text: str) -> list[Round]:
         seconds, *options = rest.split(":") if rest else [""]
         try:
             time_limit = float(seconds)
-            if time_limit <= 0:
+            if not math.isfinite(time_limit) or time_limit <= 0:  # nan would never end
                 raise ValueError
         except ValueError:
             raise ValueError(f"{part!r}: expected ALGO:SECONDS[:KEY=VALUE...], SECONDS a positive number") from None
+        resolve_algo(algo, time_limit)  # an unknown name fails here, before any board is searched
         rounds.append(Round(algo, time_limit, tuple(parse_params(options, part).items())))
     return rounds
 
