@@ -4,8 +4,8 @@ The tree is the file's own: from the empty board with the file as either player,
 first move and STEAL decisions are its opening table's (:meth:`PortableAgent.table_move`),
 the opponent tries every legal action, and every other position where the file is to move,
 up to ``turns`` actions into the game, is searched to ``depth`` plies from an empty table
-(so each answer is the same whatever order the positions are searched in, and the book can be
-rebuilt to the byte).  The file then plays that answer, and the tree goes on from it.
+(so each answer is the same whatever order the positions are searched in, and a rebuild gives
+the same moves; only the date in its method changes).  The file then plays that answer, and the tree goes on from it.
 """
 
 from __future__ import annotations
