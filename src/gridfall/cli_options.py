@@ -1,4 +1,5 @@
-"""What the game CLIs share: the spelling of time flags, and hidden aliases for renamed flags.
+"""What the game CLIs share: the spelling and checking of time flags, hidden aliases for renamed
+flags, files to write, and the console.
 
 Time flags have two spellings in every command:
 
@@ -6,8 +7,12 @@ Time flags have two spellings in every command:
 - ``--first-turn-ms`` / ``--turn-ms``: the time of each turn of a protocol, in milliseconds
   (a referee's limits, a bot's own budgets), as the platforms state them.
 
-``--time-scale`` multiplies a referee's limits.  A flag renamed to this scheme keeps its old
-spelling for one release as a hidden alias (:func:`renamed`), with a note on stderr.
+``--time-scale`` multiplies a referee's limits.  Every number flag is a finite
+:class:`FloatRange`.  A flag renamed to this scheme keeps its old spelling for one release as a
+hidden alias (:func:`renamed`), with a note on stderr.
+
+A file a command writes is checked before the work (:func:`output_path`: its folder exists) and
+written by :func:`write_file`, which names the file and the reason when it cannot.
 
 Every table goes through :func:`console`: no markup highlighting of numbers, and the full width
 of a line (not 80 columns) when the output is a pipe or a file.
