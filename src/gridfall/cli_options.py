@@ -67,12 +67,17 @@ def output_path(ctx, param, value):
     return value
 
 
+def cannot_write(path, error: OSError) -> click.ClickException:
+    """The error that stops a command whose output file cannot be written."""
+    return click.ClickException(f"{path}: cannot write it: {error.strerror or error}")
+
+
 def write_file(path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path``, or stop with an error that names the path and the reason."""
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as e:
-        raise click.ClickException(f"{path}: cannot write it: {e.strerror or e}") from None
+        raise cannot_write(path, e) from None
 
 
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):

@@ -11,8 +11,8 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path, renamed,
-                                  with_help, write_file)
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, cannot_write, console, output_path,
+                                  renamed, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -493,7 +493,7 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
         with click.open_file(out, "w", atomic=out != "-") as stream:
             count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
     except OSError as e:
-        raise click.ClickException(f"{out}: cannot write it: {e.strerror or e}") from None
+        raise cannot_write(out, e) from None
     click.echo(f"exported {count} boards to {out}", err=True)
 
 

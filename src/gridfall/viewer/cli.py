@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import output_path
+from gridfall.cli_options import output_path, write_file
 
 
 @click.command()
@@ -44,9 +44,8 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     except (ValueError, OSError, UnicodeDecodeError) as e:
         raise click.BadParameter(str(e), param_hint="RECORD") from None
     target = Path(out) if out else path.with_suffix(path.suffix + ".html")
-    try:
-        size = page.write(target, game_kind, f"gridfall replay: {path.name}", games)
-    except OSError as e:
-        raise click.ClickException(f"{target}: cannot write it: {e.strerror or e}") from None
+    text = page.build(game_kind, f"gridfall replay: {path.name}", games)
+    write_file(target, text)
+    size = len(text.encode("utf-8"))
     click.echo(f"wrote {target} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})"
                + (f"; {note}" if note else ""))
