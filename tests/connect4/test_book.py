@@ -2,10 +2,13 @@
 
 import random
 
-from gridfall.connect4.book import Book, position_key
-from gridfall.connect4.book_build import build
+import pytest
+
+from gridfall.connect4.book import Book
+from gridfall.connect4.book_build import build, engine_layout
 from gridfall.connect4.engine import from_game
-from gridfall.connect4.portable import Board, PortableAgent
+from gridfall.connect4.openings import OpeningTable
+from gridfall.connect4.portable import FIRST_MOVE, Board, PortableAgent
 from gridfall.connect4.rules import STEAL, Game
 
 
@@ -24,16 +27,17 @@ BOARD = Board()
 
 
 def key(game):
-    return position_key(*BOARD.position_of(game), 9, 7)
+    return Book(9, 7, {}, "keys").key(*BOARD.position_of(game))
 
 
-def test_a_key_is_one_position_in_either_layout():
-    # the book is keyed in the file's layout and searched in the numba engine's: one key, one position
-    by_key, by_engine = {}, {}
+def test_a_key_is_one_position_and_the_search_sees_the_same_one():
+    # the book is keyed in the file's layout and searched in the numba engine's
+    by_key = {}
     for game in random_games(400, seed=1):
+        current, mask = BOARD.position_of(game)
         engine_position = from_game(game)
+        assert (engine_layout(current, 9, 7), engine_layout(mask, 9, 7)) == engine_position
         assert by_key.setdefault(key(game), engine_position) == engine_position
-        assert by_engine.setdefault(engine_position, key(game)) == key(game)
     assert len(by_key) > 300
     # after the first chip and after a stolen one, the side to move sees the same position
     assert key(Game.from_moves("3")) == key(_stolen(3))
@@ -73,18 +77,32 @@ def _reachable(book, agent, turns):
 def test_a_built_book_holds_every_position_of_the_files_tree_and_is_the_same_again():
     small = build(depth=4, turns=3, workers=1)
     agent = PortableAgent(book=small, seed=0)
-    positions = _reachable(small, agent, turns=3)
+    positions = _reachable(small, agent, turns=3)  # the tree by the rules of record, not by the walk
     keys = {key(g) for g in positions}
     assert keys == set(small.moves) and len(keys) > 50
     assert (small.depth, small.turns) == (4, 3)
     again = build(depth=4, turns=3, workers=2)  # from an empty table each: the order does not matter
     assert again.moves == small.moves
-    assert Book.from_data(small.to_data()) == small
+    data = small.to_data()
+    assert len(data["tree"]) == len(positions)  # one digit a position of the tree, transpositions too
+    assert Book.from_data(data) == small
+
+
+def test_a_corrupt_tree_is_refused_by_name():
+    data = Book.load().to_data()
+    for tree in (data["tree"][:-1], data["tree"] + "0", "x" + data["tree"][1:]):
+        with pytest.raises(ValueError, match="corrupt book"):
+            Book.from_data({**data, "tree": tree})
+    with pytest.raises(ValueError, match="lacks first_move, stolen"):
+        Book.from_data({key: value for key, value in data.items() if key not in ("first_move", "stolen")})
 
 
 def test_the_packaged_book_covers_the_files_tree_as_it_says():
     book = Book.load()
     assert book.depth >= 12 and book.turns >= 6
+    # built for the file's own first move and steals: a change to either leaves the book stale
+    table = OpeningTable.load()
+    assert book.first_move == FIRST_MOVE and book.stolen == tuple(c for c in range(9) if table.should_steal(c))
     agent = PortableAgent(seed=0)
     positions = _reachable(book, agent, book.turns)
     assert {key(g) for g in positions} == set(book.moves)

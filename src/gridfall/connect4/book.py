@@ -6,11 +6,15 @@ of a second in the opening.  Games against ``mcts`` were mostly lost by the 15th
 the exact solver could say where, so the file plays the deeper search's move while the book
 has the position.
 
-A position is keyed by its chips seen from the side to move, as Pons' solver keys them:
-``current + mask + bottom row`` (unique: the bottom row's bit marks each column's first empty
-cell above the chips), written in base 36.  A position reached in another order finds the same
-entry, and the position after the first chip finds the entry made after a stolen one: they
-are the same position from the side to move.
+The trick that keeps it small: the book is the file's own game tree (:func:`walk`), and its text
+is just the file's column at each of the tree's positions, one digit each, in the order a walk
+visits them.  The walk knows everything else: its first move and the first chips it steals (its
+opening table's, stored with the book), and every action of the opponent.  Reading the book
+walks the tree again and keys each digit by its position, Pons' ``current + mask + bottom row``
+(unique: the bottom row's bit marks each column's first empty cell above the chips), so a
+position reached in another order finds its entry, and so does the position after a stolen
+first chip: it is the position after the first chip, seen from the side to move.  Keyed entries
+cost 16 characters each; a digit costs one, so the book goes two actions deeper in the same room.
 
 Standard library only: the exported file carries this module, with the book as data.
 """
@@ -20,30 +24,77 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import Callable
 
 BOOK_FILE = "book-9x7.json"
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a column's digit (boards up to 36 wide)
+FIELDS = ("width", "height", "method", "depth", "turns", "first_move", "stolen", "tree")
 
 
-def position_key(current: int, mask: int, width: int, height: int) -> str:
-    """The book's key of a position: (current, mask) as the file lays them out
-    (:meth:`.portable.Board.position_of`: ``height + 1`` bits a column, bottom first)."""
-    bottom = sum(1 << (x * (height + 1)) for x in range(width))
-    number, text = current + mask + bottom, ""
-    while number:
-        number, digit = divmod(number, 36)
-        text = DIGITS[digit] + text
-    return text
+def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int, ...],
+         choose: Callable[[int, int], int | None]) -> None:
+    """Visit the file's tree: the file as first player, then as second, every opponent action
+    (STEAL first when it may, then the columns left to right), up to ``turns`` actions played.
+
+    Where the file moves and its table does not decide (``first_move``; STEAL after a first chip
+    in ``stolen``), ``choose(current, mask)`` gives its column (side to move's chips first, the
+    layout of :class:`.portable.Board`), or None to go no deeper there.  Depth first, the
+    file's move before the opponent's answers: the order of the book's digits."""
+    stride = height + 1
+    bottom = sum(1 << (x * stride) for x in range(width))
+    full = bottom * ((1 << height) - 1)
+    columns = [((1 << height) - 1) << (x * stride) for x in range(width)]
+
+    def won(chips: int) -> bool:
+        for step in (1, stride - 1, stride, stride + 1):  # vertical, both diagonals, horizontal
+            pairs = chips & (chips >> step)
+            if pairs & (pairs >> 2 * step):
+                return True
+        return False
+
+    def after(current: int, mask: int, column: int, actions: int, visit) -> None:
+        move = (mask + bottom) & columns[column]
+        if actions < turns and not won(current | move) and mask | move != full:
+            visit(current ^ mask, mask | move, actions + 1)
+
+    def files_turn(current: int, mask: int, actions: int) -> None:
+        if actions == 0:
+            column = first_move
+        elif actions == 1 and (mask.bit_length() - 1) // stride in stolen:
+            if actions < turns:
+                opponents_turn(current, mask, actions + 1)  # STEAL: the same chips, the other side to move
+            return
+        else:
+            column = choose(current, mask)
+            if column is None:
+                return
+        after(current, mask, column, actions, opponents_turn)
+
+    def opponents_turn(current: int, mask: int, actions: int) -> None:
+        if actions == 1 and actions < turns:
+            files_turn(current, mask, actions + 1)  # the opponent steals the file's first chip
+        playable = (mask + bottom) & full
+        for column in range(width):
+            if playable & columns[column]:
+                after(current, mask, column, actions, files_turn)
+
+    files_turn(0, 0, 0)
+    opponents_turn(0, 0, 0)
 
 
 @dataclass
 class Book:
     width: int
     height: int
-    moves: dict[str, int]  # position key -> the column to play
+    moves: dict[int, int]  # position key (Book.key) -> the column to play
     method: str
     depth: int = 0  # the plies each position was searched to
     turns: int = 0  # the positions the file can reach with up to this many actions played
+    first_move: int = 0  # the file's tree as it was built: its first move,
+    stolen: tuple[int, ...] = ()  # and the first chips it steals
+
+    def key(self, current: int, mask: int) -> int:
+        return current + mask + sum(1 << (x * (self.height + 1)) for x in range(self.width))
 
     @classmethod
     def load(cls) -> "Book":
@@ -52,18 +103,47 @@ class Book:
 
     @classmethod
     def from_data(cls, data: dict) -> "Book":
-        """The book from its JSON object: ``moves`` is one text of ``KEY:COLUMN`` entries, comma-separated
-        (the exported file carries it, and CodinGame allows 100,000 characters)."""
-        entries = (entry.split(":") for entry in data["moves"].split(",") if entry)
-        return cls(data["width"], data["height"], {key: int(column) for key, column in entries}, data["method"],
-                   data.get("depth", 0), data.get("turns", 0))
+        """The book from its JSON object; ``tree`` holds the file's column at each position of its
+        tree, in the walk's order.  ValueError if the text and the tree disagree in length."""
+        missing = [field for field in FIELDS if field not in data]
+        if missing:
+            raise ValueError(f"the opening book lacks {', '.join(missing)} (a corrupt book, or one from before "
+                             f"the book was a tree)")
+        book = cls(data["width"], data["height"], {}, data["method"], data["depth"], data["turns"],
+                   data["first_move"], tuple(data["stolen"]))
+        digits = iter(data["tree"])
+
+        def read(current: int, mask: int) -> int:
+            column = DIGITS.find(next(digits, "?"))
+            if not 0 <= column < book.width:
+                raise ValueError(f"the opening book's tree ends early or holds {column!r} (a corrupt book)")
+            book.moves[book.key(current, mask)] = column
+            return column
+
+        book.walk(read)
+        if next(digits, None) is not None:
+            raise ValueError("the opening book's tree is longer than its walk (a corrupt book)")
+        return book
 
     def to_data(self) -> dict:
+        digits: list[str] = []
+
+        def write(current: int, mask: int) -> int:
+            column = self.moves[self.key(current, mask)]
+            digits.append(DIGITS[column])
+            return column
+
+        self.walk(write)
         return {"width": self.width, "height": self.height, "method": self.method, "depth": self.depth,
-                "turns": self.turns, "moves": ",".join(f"{key}:{column}" for key, column in sorted(self.moves.items()))}
+                "turns": self.turns, "first_move": self.first_move, "stolen": list(self.stolen),
+                "tree": "".join(digits)}
+
+    def walk(self, choose: Callable[[int, int], int | None], turns: int | None = None) -> None:
+        """:func:`walk` over this book's tree (to ``turns`` actions if given)."""
+        walk(self.width, self.height, self.turns if turns is None else turns, self.first_move, self.stolen, choose)
 
     def move(self, current: int, mask: int, width: int, height: int) -> int | None:
         """The book's column in this position (side to move first), or None."""
         if (width, height) != (self.width, self.height):
             return None
-        return self.moves.get(position_key(current, mask, width, height))
+        return self.moves.get(self.key(current, mask))

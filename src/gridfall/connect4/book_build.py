@@ -15,8 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from typing import Callable
 
-from gridfall.connect4.book import Book, position_key
-from gridfall.connect4.rules import Game
+from gridfall.connect4.book import Book
+from gridfall.connect4.rules import STEAL, Game
 
 DEPTH = 14  # about a quarter of a second a position in the opening (benchmarks/connect4_search.py)
 TURNS = 6  # the file's positions up to this many actions into a game: its first three or four moves
@@ -30,56 +30,54 @@ def _search(position: tuple[int, int, int, int, int]) -> int:
     from gridfall.connect4.search import Searcher
 
     current, mask, width, height, depth = position
+    current, mask = engine_layout(current, width, height), engine_layout(mask, width, height)
     if _searcher is None or (_searcher.width, _searcher.height) != (width, height):
         _searcher = Searcher(width, height)
     _searcher.forget()
     return _searcher.choose(current, mask, seconds=1e9, max_depth=depth).column
 
 
+def engine_layout(chips: int, width: int, height: int) -> int:
+    """Chips in the file's layout (a spare bit atop each column) in the numba engine's (none)."""
+    column = (1 << height) - 1
+    return sum(((chips >> (x * (height + 1))) & column) << (x * height) for x in range(width))
+
+
 def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURNS, workers: int = 1,
           progress: Callable[[str], None] = lambda line: None) -> Book:
     """The book for the file's tree up to ``turns`` actions, searched to ``depth`` plies."""
-    from gridfall.connect4.engine import from_game
-    from gridfall.connect4.portable import Board, PortableAgent
+    from gridfall.connect4.portable import PortableAgent
 
     agent = PortableAgent(book=Book(width, height, {}, "none"), seed=0)  # its table moves only
-    board = Board(width, height)  # the file's layout gives the keys; the numba engine has its own
-
-    def key(game: Game) -> str:
-        return position_key(*board.position_of(game), width, height)
-
-    moves: dict[str, int] = {}
+    first = Game(width, height, steal=True)
+    stolen = []
+    for column in range(width):
+        game = first.clone()
+        game.apply_action(column)
+        if agent.table_move(game) == STEAL:
+            stolen.append(column)
+    book = Book(width, height, {}, "", depth, turns, agent.table_move(first), tuple(stolen))
     started = time.monotonic()
-    # (game, the file's seat): the file moves first, or second
-    frontier = [(Game(width, height, steal=True), seat) for seat in (0, 1)]
     with ProcessPoolExecutor(workers) as pool:
-        for turn in range(turns + 1):
-            to_search: dict[str, tuple[int, int, int, int, int]] = {}
-            for game, seat in frontier:
-                if game.current_player() == seat and agent.table_move(game) is None:
-                    to_search[key(game)] = (*from_game(game), width, height, depth)
+        # a level at a time: walk the tree as far as the book reaches, search the positions the
+        # walk stops at, then walk one action deeper
+        for level in range(turns + 1):
+            to_search: dict[int, tuple[int, int, int, int, int]] = {}
+
+            def choose(current: int, mask: int) -> int | None:
+                key = book.key(current, mask)
+                if key not in book.moves:
+                    to_search[key] = (current, mask, width, height, depth)
+                return book.moves.get(key)
+
+            book.walk(choose, turns=level)
             keys = sorted(to_search)
-            moves.update(zip(keys, pool.map(_search, [to_search[k] for k in keys])))
-            progress(f"turn {turn}: {len(keys)} positions searched to depth {depth}, {len(moves)} in the book "
-                     f"({time.monotonic() - started:.0f} s)")
-            if turn == turns:
-                break
-            following = []
-            for game, seat in frontier:
-                if game.current_player() == seat:
-                    action = agent.table_move(game)
-                    actions = [moves[key(game)] if action is None else action]
-                else:
-                    actions = game.legal_actions()
-                for action in actions:
-                    child = game.clone()
-                    child.apply_action(action)
-                    if not child.is_terminal():
-                        following.append((child, seat))
-            frontier = following
-    method = (f"The numba search (gridfall.connect4.search, no variety) to depth {depth} from an empty table, "
-              f"in each of the {len(moves):,} positions the exported file can reach with up to {turns} actions "
-              f"played (its first move and STEAL decisions from the opening table, every legal answer of the "
-              f"opponent); {date.today().isoformat()}.  Rebuild: gridfall connect4 book --rebuild --depth {depth} "
-              f"--turns {turns}")
-    return Book(width, height, moves, method, depth, turns)
+            book.moves.update(zip(keys, pool.map(_search, [to_search[k] for k in keys])))
+            progress(f"actions {level}: {len(keys)} positions searched to depth {depth}, {len(book.moves)} in the "
+                     f"book ({time.monotonic() - started:.0f} s)")
+    book.method = (f"The numba search (gridfall.connect4.search, no variety) to depth {depth} from an empty table, "
+                   f"in each of the {len(book.moves):,} positions the exported file can reach with up to {turns} "
+                   f"actions played (its first move and STEAL decisions from the opening table, every legal answer "
+                   f"of the opponent); {date.today().isoformat()}.  Rebuild: gridfall connect4 book --rebuild "
+                   f"--depth {depth} --turns {turns}")
+    return book
