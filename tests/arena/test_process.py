@@ -92,6 +92,29 @@ def test_close_kills_the_whole_process_group(tmp_path):
     assert bot.proc.poll() is not None
 
 
+def test_a_bot_run_through_a_shell_leaves_no_zombie(tmp_path):
+    """The shell and the bot die together; a bot dead first is adopted dead by the referee (a
+    subreaper), and must be reaped there, not left a zombie for the rest of the run."""
+    from gridfall.arena.reaper import SUBREAPER
+
+    if not SUBREAPER:
+        pytest.skip("only a Linux subreaper adopts a bot's orphans")
+    children = []
+    script = tmp_path / "bot.py"
+    script.write_text("import os, sys, time\nopen(sys.argv[1], 'w').write(str(os.getpid()))\n"
+                      "print('ready', flush=True)\ntime.sleep(60)\n")
+    for i in range(5):
+        pid_file = tmp_path / f"bot{i}.pid"
+        # "; true" keeps the shell from exec-ing the bot: the bot is the shell's child
+        bot = BotProcess(["sh", "-c", f"'{sys.executable}' '{script}' '{pid_file}'; true"])
+        assert bot.read_line(time.monotonic() + 10) == "ready"
+        children.append(int(pid_file.read_text()))
+        bot.close()
+    time.sleep(0.2)
+    left = [pid for pid in children if os.path.exists(f"/proc/{pid}")]
+    assert left == [], f"zombies left: {left}"
+
+
 def test_bots_started_and_closed_at_once_in_threads_never_kill_each_other():
     """Closing a bot kills the strays adopted by the referee; a bot another thread is starting at
     that moment must not be taken for one (it is registered under the same lock as it starts)."""

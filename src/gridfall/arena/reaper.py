@@ -35,8 +35,9 @@ def _become_subreaper() -> bool:
 SUBREAPER = _become_subreaper()
 
 
-def _processes() -> dict[int, tuple[int, int, int]]:
-    """pid -> (parent, process group, session) of every live process (zombies left out), Linux only."""
+def _processes(zombies: bool = False) -> dict[int, tuple[int, int, int]]:
+    """pid -> (parent, process group, session) of every live process (or, with ``zombies``, of
+    every process that has exited and waits to be reaped), Linux only."""
     table = {}
     try:
         names = os.listdir("/proc")
@@ -52,7 +53,7 @@ def _processes() -> dict[int, tuple[int, int, int]]:
             continue
         # "pid (command) state ppid pgrp session ...": the command may hold spaces and parentheses
         fields = stat[stat.rfind(")") + 2:].split()
-        if len(fields) < 4 or fields[0] in ("Z", "X"):
+        if len(fields) < 4 or (fields[0] in ("Z", "X")) != zombies:
             continue
         table[int(name)] = (int(fields[1]), int(fields[2]), int(fields[3]))
     return table
@@ -105,7 +106,19 @@ def kill_tree(root: int, live_roots=lambda: frozenset(), lock=None) -> None:
             break
         killed |= targets
         time.sleep(0.005)
-    _reap(killed)
+    _reap(killed | _orphaned_zombies())
+
+
+def _orphaned_zombies() -> set[int]:
+    """Our exited children from bots' sessions that nobody else will reap.
+
+    A bot run through a shell (``sh -c "python3 bot.py"``) dies with its shell; if the bot is
+    dead first, the subreaper adopts it dead, after the look that found the live processes, and
+    it would stay a zombie for the rest of the run (a 600-game match left hundreds).  A session
+    leader is left alone: that is a bot's root, which its own ``Popen.wait`` reaps with its exit code."""
+    me, my_session = os.getpid(), os.getsid(0)
+    return {pid for pid, (parent, _, session) in _processes(zombies=True).items()
+            if parent == me and session not in (my_session, pid)}
 
 
 def _reap(pids: set[int], wait: float = 0.5) -> None:
