@@ -8,7 +8,7 @@ from gridfall.connect4.book import Book
 from gridfall.connect4.book_build import build, engine_layout
 from gridfall.connect4.engine import from_game
 from gridfall.connect4.openings import OpeningTable
-from gridfall.connect4.portable import FIRST_MOVE, Board, PortableAgent
+from gridfall.connect4.portable import Board, PortableAgent
 from gridfall.connect4.rules import STEAL, Game
 
 
@@ -100,9 +100,9 @@ def test_a_corrupt_tree_is_refused_by_name():
 def test_the_packaged_book_covers_the_files_tree_as_it_says():
     book = Book.load()
     assert book.depth >= 12 and book.turns >= 6
-    # built for the file's own first move and steals: a change to either leaves the book stale
+    # built for the table's first move and steals: a change to either leaves the book stale
     table = OpeningTable.load()
-    assert book.first_move == FIRST_MOVE and book.stolen == tuple(c for c in range(9) if table.should_steal(c))
+    assert book.first_move == table.first_move and book.stolen == tuple(c for c in range(9) if table.should_steal(c))
     agent = PortableAgent(seed=0)
     positions = _reachable(book, agent, book.turns)
     assert {key(g) for g in positions} == set(book.moves)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from gridfall.connect4.export import export_source
-from gridfall.connect4.portable import FIRST_MOVE
+from gridfall.connect4.openings import OpeningTable
 
 
 def test_the_export_plays_legal_moves_in_time_in_a_bare_interpreter(tmp_path, bare_python):
@@ -43,7 +43,7 @@ def test_the_export_reads_its_seed_from_gridfall_seed_and_says_when_it_is_not_a_
     for value, complaint in (("12", False), ("", False), ("abc", True)):
         run = subprocess.run([sys.executable, "-I", str(out)], input=FIRST_TURN, capture_output=True, text=True,
                              timeout=60, env={"GRIDFALL_SEED": value})
-        assert run.returncode == 0 and run.stdout.split() == [str(FIRST_MOVE)], run.stderr
+        assert run.returncode == 0 and run.stdout.split() == [str(OpeningTable.load().first_move)], run.stderr
         assert ("GRIDFALL_SEED='abc' is not a whole number" in run.stderr) == complaint, run.stderr
 
 
@@ -56,7 +56,8 @@ def test_the_export_plays_its_books_move(tmp_path):
     out.write_text(export_source())
     book = Book.load()
     # as first player after two answers; as second after an edge chip, which the table does not steal
-    for moves in (f"{FIRST_MOVE}3", f"{FIRST_MOVE}4", "0", "8"):
+    first = OpeningTable.load().first_move
+    for moves in (f"{first}3", f"{first}4", "0", "8"):
         game = Game.from_moves(moves)
         expected = book.moves[book.key(*Board().position_of(game))]
         turn = (f"{game.turn % 2} {1 - game.turn % 2}\n{game.turn}\n" + "".join(r + "\n" for r in game.position.rows_text())

@@ -15,7 +15,6 @@ from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import FloatRange, console, output_path, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
-from gridfall.connect4.portable import FIRST_MOVE
 
 
 def _engines(text: str) -> tuple[str, str]:
@@ -49,8 +48,7 @@ def _show(table, as_json: bool) -> None:
         out.add_row(str(x), f"{100 * v.share:.1f}%", f"{100 * v.low:.1f}-{100 * v.high:.1f}%", f"{v.pairs:,}",
                     "STEAL" if table.should_steal(x) else "plays on", f">= {100 * v.first_player_floor:.1f}%")
     console().print(out)
-    click.echo(f"gridfall opens in column {table.first_move} (the exported pure-Python file in column {FIRST_MOVE}: "
-               "portable.FIRST_MOVE).")
+    click.echo(f"gridfall opens in column {table.first_move}, and so does the exported pure-Python file.")
     click.echo(f"Method: {table.method}")
 
 

@@ -298,18 +298,13 @@ class Searcher:
                 + centre + THREAT_WEIGHT * (mine.bit_count() - theirs.bit_count()))
 
 
-# This bot's own first move.  The opening table's (column 1) is measured for the numba bot, which
-# plays the position after a stolen chip well.  This one does not: against `mcts`, which steals
-# column 1 and not column 0, it scored 30.0% and 36.0% as first player opening in column 1 and
-# 52.5%, 54.0% and 57.0% in column 0 (100 games as first player a run; README, Submitting).
-FIRST_MOVE = 0
 MARGIN = 0.015  # seconds kept back from each turn for reading and answering
 
 
 class PortableAgent:
-    """The opening table's STEAL decisions and this bot's first move (``first_move``, None for the
-    table's), then the opening book's move (:mod:`.book`) while it has the position, then the
-    search: ``act(game, seconds)``.  ``table`` and ``book`` default to the package's.
+    """The opening table's first move and STEAL decisions, then the opening book's move
+    (:mod:`.book`) while it has the position, then the search: ``act(game, seconds)``.
+    ``table`` and ``book`` default to the package's.
 
     ``seed`` picks among moves tied for best in the opening (:class:`Searcher`), again at every
     new game; None draws one from the system, so that every run of the file plays its own
@@ -317,11 +312,9 @@ class PortableAgent:
 
     name = "portable"
 
-    def __init__(self, table=None, margin: float = MARGIN, seed: int | None = None,
-                 first_move: int | None = FIRST_MOVE, book=None):
+    def __init__(self, table=None, margin: float = MARGIN, seed: int | None = None, book=None):
         self.table = table if table is not None else OpeningTable.load()
         self.book = book if book is not None else Book.load()
-        self.first_move = first_move
         self.margin = margin
         self.seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         self.games = 0  # games begun before the current one
@@ -331,10 +324,7 @@ class PortableAgent:
 
     def table_move(self, game: Game) -> int | None:
         """The first move or the STEAL decision, or None when the book or the search decides."""
-        opening = self.table.decide(game)
-        if opening is not None and game.turn == 0 and self.first_move is not None:
-            return self.first_move
-        return opening
+        return self.table.decide(game)
 
     def act(self, game: Game, seconds: float) -> int:
         chips = game.position.occupied.bit_count()

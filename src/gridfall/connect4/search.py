@@ -13,8 +13,9 @@ soon), so the search becomes an exact solver as the board fills.
 
 Depth by depth, under a deadline: Python runs depth 1, 2, 3, ... until time is
 up; the kernel reads the CPU's cycle counter every 1024 nodes
-(:func:`gridfall.jit.cycle_counter`) and aborts a depth that would overrun,
-whose result is then thrown away, so the clock is always kept.
+(:func:`gridfall.jit.cycle_counter`) and aborts a depth that would overrun, so
+the clock is always kept.  An aborted depth still answers when it proved a move
+better than the last depth's best (searched first); else the last depth does.
 """
 
 from __future__ import annotations
