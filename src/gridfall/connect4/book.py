@@ -93,8 +93,11 @@ class Book:
     first_move: int = 0  # the file's tree as it was built: its first move,
     stolen: tuple[int, ...] = ()  # and the first chips it steals
 
+    def __post_init__(self):
+        self._bottom = sum(1 << (x * (self.height + 1)) for x in range(self.width))  # not a field: made once
+
     def key(self, current: int, mask: int) -> int:
-        return current + mask + sum(1 << (x * (self.height + 1)) for x in range(self.width))
+        return current + mask + self._bottom
 
     @classmethod
     def load(cls) -> "Book":
