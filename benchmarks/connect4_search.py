@@ -33,6 +33,7 @@ from common import PieRunGame, console, duration, machine_line, pie_run_games
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
+from gridfall.connect4.book import position_of
 from gridfall.connect4.engine import can_win_next, from_game, geometry
 from gridfall.connect4.rules import Game
 from gridfall.connect4.search import Searcher
@@ -71,7 +72,7 @@ def portable_search():
 
     def search(game: Game, seconds: float, max_depth: int | None) -> tuple[int, int]:
         searcher = portable.Searcher(board)
-        current, mask = board.position_of(game)
+        current, mask = position_of(game)
         depth = searcher.choose(current, mask, seconds, max_depth)[2]
         return searcher.nodes, depth
     return search

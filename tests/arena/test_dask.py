@@ -5,6 +5,7 @@ import os
 import signal
 import sqlite3
 import time
+from contextlib import contextmanager
 
 from tests.adapters.extras import need
 from tests.arena.arena_cli import gridfall_json, pick
@@ -56,10 +57,30 @@ def test_a_killed_worker_costs_only_its_jobs_in_flight(tmp_path):
     finally:
         executor.close()
     assert not interrupted and killed
+    # the killed worker's bots were adopted by this process; closing killed and reaped them
+    assert _adopted_bots() == []
     assert sorted(results) == sorted(job.key for job in jobs)  # every pair finished, none lost
     for key, moves in expected.items():
         assert results[key] == moves
     assert all(len(r) == 2 for r in results.values())
+
+
+def _stat(pid):
+    """The fields of /proc/PID/stat after the command: state, parent, group, session, ..."""
+    return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+
+
+def _adopted_bots():
+    """Our children, live or zombies, in a session not ours: bots whose referee died."""
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = _stat(name)
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and int(fields[3]) != os.getsid(0):
+            found.append((int(name), fields[0]))
+    return found
 
 
 def test_a_campaign_on_a_dask_local_cluster_finds_the_local_pools_lines(tmp_path):
@@ -77,8 +98,9 @@ def test_a_campaign_on_a_dask_local_cluster_finds_the_local_pools_lines(tmp_path
     assert len(local) == 6 and local == dask
 
 
-def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
-    """The multi-machine path of the README: a `dask scheduler`, a `dask worker`, --cluster tcp://."""
+@contextmanager
+def _tcp_cluster():
+    """A `dask scheduler` and a `dask worker` (two nannies, a worker process each) on loopback."""
     import socket
     import subprocess
     import sys
@@ -93,11 +115,7 @@ def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                                "--nworkers", "2", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        out = gridfall_json(*_league(tmp_path / "tcp.sqlite", ["--cluster", address]))
-        assert sum(b["games"] for b in out["leaderboard"]) == 16
-        local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
-        assert _games(tmp_path / "tcp.sqlite") == _games(tmp_path / "local.sqlite")
-        assert out["leaderboard"] == local["leaderboard"]
+        yield address
     finally:
         for process in (worker, scheduler):
             process.terminate()
@@ -105,6 +123,59 @@ def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
+    """The multi-machine path of the README: a `dask scheduler`, a `dask worker`, --cluster tcp://."""
+    with _tcp_cluster() as address:
+        out = gridfall_json(*_league(tmp_path / "tcp.sqlite", ["--cluster", address]))
+        assert sum(b["games"] for b in out["leaderboard"]) == 16
+        local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
+        assert _games(tmp_path / "tcp.sqlite") == _games(tmp_path / "local.sqlite")
+        assert out["leaderboard"] == local["leaderboard"]
+
+
+def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
+    """The worker's nanny adopts the bots of its dead worker and kills them (dask_nanny)."""
+    import sys
+
+    from gridfall.arena.executor import DaskExecutor
+    from gridfall.arena.limits import Limits
+    from gridfall.connect4.match import PairJob, opening, play_pair
+
+    hung = tmp_path / "hung.py"  # writes its pid, then never answers and ignores the end of its input
+    hung.write_text("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                    "open(sys.argv[1] + '.' + str(os.getpid()), 'w').close()\ntime.sleep(1000)\n")
+    bot = f"{sys.executable} -I {hung} {tmp_path / 'pid'}"
+    with _tcp_cluster() as address:
+        executor = DaskExecutor(address)
+        try:
+            job = PairJob("pair 0", ("hung", "first"), (bot, pick("first")), opening(1, 0, 2), Limits(60.0, 60.0), 0)
+            future = executor.submit(play_pair, job)
+            deadline = time.monotonic() + 60
+            while not list(tmp_path.glob("pid.*")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            (pid_file,) = tmp_path.glob("pid.*")
+            pid = int(pid_file.suffix[1:])
+            # kill the worker whose game holds the bot: the parent of the bot's session leader
+            session = int(_stat(pid)[3])
+            os.kill(int(_stat(session)[1]), signal.SIGKILL)
+            deadline = time.monotonic() + 30
+            while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not os.path.exists(f"/proc/{pid}"), "the dead worker's bot is still running"
+            # the game runs again on the restarted worker; this time the cluster stops mid-game
+            deadline = time.monotonic() + 60
+            while len(list(tmp_path.glob("pid.*"))) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            (again,) = {int(p.suffix[1:]) for p in tmp_path.glob("pid.*")} - {pid}
+            executor.cancel([future])
+        finally:
+            executor.close()
+    deadline = time.monotonic() + 30
+    while os.path.exists(f"/proc/{again}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{again}"), "a bot outlived the cluster's workers"
 
 
 def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):

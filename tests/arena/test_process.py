@@ -142,3 +142,34 @@ def test_a_child_that_leaves_the_session_is_killed_with_its_bot():
     time.sleep(0.2)
     alive = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
     assert alive == []
+
+
+def test_the_bots_of_a_referee_that_died_are_killed_and_reaped(tmp_path):
+    """A referee in another process of ours (a Dask worker) killed mid-game leaves its bots to us,
+    the subreaper: kill_strays ends the live one and reaps the dead one, and spares our own bots."""
+    import subprocess
+
+    from gridfall.arena.process import kill_strays
+    from gridfall.arena.reaper import SUBREAPER
+
+    if not SUBREAPER:
+        pytest.skip("only a Linux subreaper adopts a dead referee's bots")
+    # the "referee" starts a bot that never ends and one that ends at once, each in its own
+    # session as the referee does, and dies without waiting for either
+    referee = ("import os, subprocess, sys\n"
+               "quiet = dict(start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+               "hung = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(1000)'], **quiet)\n"
+               "done = subprocess.Popen(['true'], **quiet)\n"
+               "print(hung.pid, done.pid, flush=True)\nos._exit(0)\n")
+    with BotProcess(python_bot("import sys\nfor line in sys.stdin: print(line.strip(), flush=True)")) as ours:
+        run = subprocess.run([sys.executable, "-c", referee], capture_output=True, text=True, timeout=30)
+        hung, done = map(int, run.stdout.split())
+        state = lambda: open(f"/proc/{done}/stat").read().rsplit(")", 1)[1].split()[0]  # noqa: E731
+        deadline = time.monotonic() + 10
+        while state() != "Z" and time.monotonic() < deadline:  # adopted, then dead: a zombie
+            time.sleep(0.01)
+        assert state() == "Z"
+        assert kill_strays() == {hung, done}
+        assert not os.path.exists(f"/proc/{hung}") and not os.path.exists(f"/proc/{done}")
+        assert ours.ask("still here\n", 10)[0] == "still here"
+    assert kill_strays() == set()

@@ -1,7 +1,9 @@
-"""gridfall's bot: its search's noise is reseeded at every new game, and its first move's time
-goes to the position it leaves."""
+"""gridfall's bot: its search's noise is reseeded at every new game, its first move's time
+goes to the position it leaves, and it plays the opening book's moves while the book lasts."""
 
-from gridfall.connect4.agents import VARIETY_CHIPS, make_agent
+import random
+
+from gridfall.connect4.agents import BOOK_SEATS, VARIETY_CHIPS, make_agent
 from gridfall.connect4.engine import from_game
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.search import SEED, VARIETY, Searcher
@@ -43,3 +45,31 @@ def test_the_first_move_ponders_the_position_it_leaves_which_is_also_the_stolen_
     # the ponder's table cuts the nodes to depth 7 by 2.6-5.8 times in the runs measured (it depends
     # on how deep the ponder got); without a ponder, by none
     assert pondered * 3 < fresh.choose(cur, mask, seconds=1e9, max_depth=7).nodes * 2
+
+
+def test_the_bot_plays_the_books_move_as_second_player_for_the_books_whole_tree():
+    # the book is the exported file's tree, and the bot opens and steals as the file does, so
+    # whatever the first player plays the bot finds its position in the book for the book's turns
+    agent = make_agent("gridfall", seed=1)
+    assert BOOK_SEATS == (1,)
+    rnd, played = random.Random(4), 0
+    for _ in range(16):
+        game = Game()
+        while game.turn <= agent.book.turns and not game.is_terminal():
+            if game.current_player() == 1:
+                expected = agent.openings.decide(game)
+                if expected is None:
+                    expected = agent.book.lookup(game)
+                    assert expected is not None, game.moves_string()
+                    played += 1
+                assert agent.act(game, 0.01) == expected, game.moves_string()
+                game.apply_action(expected)
+            else:
+                game.apply_action(rnd.choice(game.legal_actions()))
+    assert played >= 16 * 3
+    # as first player the search answers, though the book has the position
+    first = Game.from_moves(str(agent.openings.first_move))
+    first.apply_action(STEAL)
+    assert agent.book.lookup(first) is not None
+    agent.act(first, 0.05)
+    assert agent.last is not None

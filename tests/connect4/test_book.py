@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from gridfall.connect4.book import Book
+from gridfall.connect4.book import Book, position_of
 from gridfall.connect4.book_build import build, engine_layout
 from gridfall.connect4.engine import from_game
 from gridfall.connect4.openings import OpeningTable
-from gridfall.connect4.portable import Board, PortableAgent
+from gridfall.connect4.portable import PortableAgent
 from gridfall.connect4.rules import STEAL, Game
 
 
@@ -23,18 +23,15 @@ def random_games(count, seed, max_moves=30):
         yield game
 
 
-BOARD = Board()
-
-
 def key(game):
-    return Book(9, 7, {}, "keys").key(*BOARD.position_of(game))
+    return Book(9, 7, {}, "keys").key(*position_of(game))
 
 
 def test_a_key_is_one_position_and_the_search_sees_the_same_one():
     # the book is keyed in the file's layout and searched in the numba engine's
     by_key = {}
     for game in random_games(400, seed=1):
-        current, mask = BOARD.position_of(game)
+        current, mask = position_of(game)
         engine_position = from_game(game)
         assert (engine_layout(current, 9, 7), engine_layout(mask, 9, 7)) == engine_position
         assert by_key.setdefault(key(game), engine_position) == engine_position
@@ -62,7 +59,7 @@ def _reachable(book, agent, turns):
             action = agent.table_move(game)
             if action is None:
                 found.append(game)
-                action = book.move(*BOARD.position_of(game), 9, 7)
+                action = book.move(*position_of(game), 9, 7)
                 assert action is not None and game.position.can_play(action), game.moves_string()
             actions = [action]
         else:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from gridfall.connect4.book import position_of
 from gridfall.connect4.portable import WIN, Board, OutOfTime, Searcher
 from gridfall.connect4.rules import Game, Position
 
@@ -43,7 +44,7 @@ def positions(count, seed):
                 break
         if game.is_terminal():
             continue
-        current, mask = board.position_of(game)
+        current, mask = position_of(game)
         if len(Searcher(board)._moves(current, mask)) >= 4:
             found.append((current, mask))
     return found
@@ -57,7 +58,7 @@ def test_winning_cells_are_the_empty_cells_where_a_chip_makes_four_by_the_rules(
         game = Game(width, height, steal=False)
         while not game.is_terminal():
             me = game.current_player()
-            current, mask = board.position_of(game)
+            current, mask = position_of(game)
             wins = board.winning_cells(current, mask)
             for x in range(width):
                 for y in range(height):
@@ -204,7 +205,7 @@ def test_the_evaluation_is_the_numba_bots_on_random_games():
         game = Game(steal=False)
         while not game.is_terminal():
             cur, mask = engine.from_game(game)
-            current, bits = board.position_of(game)
+            current, bits = position_of(game)
             value = searcher._evaluate(current, bits, board.winning_cells(current, bits),
                                        board.winning_cells(current ^ bits, bits))
             assert value == int(evaluate(np.uint64(cur), np.uint64(mask), g)), game.moves_string()

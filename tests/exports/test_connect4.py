@@ -49,7 +49,6 @@ def test_the_export_reads_its_seed_from_gridfall_seed_and_says_when_it_is_not_a_
 
 def test_the_export_plays_its_books_move(tmp_path):
     from gridfall.connect4.book import Book
-    from gridfall.connect4.portable import Board
     from gridfall.connect4.rules import Game
 
     out = tmp_path / "bot.py"
@@ -59,7 +58,7 @@ def test_the_export_plays_its_books_move(tmp_path):
     first = OpeningTable.load().first_move
     for moves in (f"{first}3", f"{first}4", "0", "8"):
         game = Game.from_moves(moves)
-        expected = book.moves[book.key(*Board().position_of(game))]
+        expected = book.lookup(game)
         turn = (f"{game.turn % 2} {1 - game.turn % 2}\n{game.turn}\n" + "".join(r + "\n" for r in game.position.rows_text())
                 + f"{len(game.legal_actions())}\n" + "".join(f"{a}\n" for a in game.legal_actions()) + "3\n")
         run = subprocess.run([sys.executable, "-I", str(out)], input=turn, capture_output=True, text=True, timeout=60)

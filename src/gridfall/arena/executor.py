@@ -11,7 +11,8 @@ the run database and the solution store, and the workers only send results back.
 * :class:`DaskExecutor` (``gridfall[dask]``) sends jobs to a Dask distributed scheduler
   (``tcp://HOST:8786``) or to a LocalCluster it starts (``local:N``: N worker processes, one
   thread each).  A worker that dies costs only its jobs in flight: the scheduler runs them again
-  elsewhere.  Workers need gridfall installed; built-in bot names are resolved on the worker.
+  elsewhere, and its nanny kills the bots it left (:mod:`.dask_nanny`).
+  Workers need gridfall installed; built-in bot names are resolved on the worker.
 """
 
 from __future__ import annotations
@@ -114,6 +115,14 @@ class DaskExecutor:
         except (OSError, TimeoutError) as e:
             raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
         self.address = address
+        from gridfall.arena.dask_nanny import BotSweeper
+
+        try:
+            self.client.register_plugin(BotSweeper())
+        except Exception as e:  # a nanny that cannot import gridfall, or a scheduler that refuses plugins
+            self.close()
+            raise ExecutorError(f"--cluster {address}: the workers' nannies cannot run gridfall's bot sweeper "
+                                f"({type(e).__name__}: {e}); install gridfall on every worker") from None
 
     def describe(self) -> str:
         return f"Dask at {self.address} ({self.slots()} worker threads)"

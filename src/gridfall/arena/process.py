@@ -33,6 +33,7 @@ import threading
 import time
 from collections import deque
 
+from gridfall.arena import reaper
 from gridfall.arena.reaper import kill_tree
 
 _live: set["BotProcess"] = set()
@@ -48,6 +49,12 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+
+
+def kill_strays() -> set[int]:
+    """Kill and reap the bots of a referee that died in another process of ours (reaper.kill_strays),
+    leaving this process's own live bots alone."""
+    return reaper.kill_strays(lambda: {bot.proc.pid for bot in _live}, _live_lock)
 
 
 class BotFailure(Exception):

@@ -109,6 +109,33 @@ def kill_tree(root: int, live_roots=lambda: frozenset(), lock=None) -> None:
     _reap(killed | _orphaned_zombies())
 
 
+def kill_strays(live_roots=lambda: frozenset(), lock=None) -> set[int]:
+    """Kill and reap the bots whose referee died: our children in a session that is neither ours
+    nor a live bot's (returns their pids).
+
+    A referee in a child process of ours, such as a Dask worker (the child of its nanny), starts
+    its bots as its own children.  Killed mid-game, it leaves them running, and the subreaper
+    adopts them: a bot that never reads its closed input would run for as long as we do, and
+    one that exits would stay a zombie.  Nothing else waits for them, so this does.  ``live_roots``
+    and ``lock`` are :func:`kill_tree`'s: the bots this process runs are left alone."""
+    if not sys.platform.startswith("linux"):
+        return set()
+    me, my_session = os.getpid(), os.getsid(0)
+    with lock if lock is not None else contextlib.nullcontext():
+        live = set(live_roots())
+        table = {**_processes(), **_processes(zombies=True)}
+        strays = {pid for pid, (parent, _, session) in table.items()
+                  if parent == me and session != my_session and session not in live}
+    for pid in strays:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        kill_tree(pid, live_roots, lock)  # its group, session and children too
+    _reap(strays)
+    return strays
+
+
 def _orphaned_zombies() -> set[int]:
     """Our exited children from bots' sessions that nobody else will reap.
 

@@ -101,12 +101,20 @@ SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's
 # and 3 in all positions 46.5% (benchmarks/connect4_search_match.py --option variety=7 --option
 # variety_chips=32, 2026-11-26).  7 varies more lines (README, Connect Four strength).
 VARIETY, VARIETY_CHIPS = 7, 32
+# The seats in which the bot plays the opening book's moves (the exported file's, searched to
+# depth 14).  Against mcts, mcts-solver and mcts-solver*2, 200 games each, both seats
+# (benchmarks/connect4_strength.py, 2026-11-26/27, AMD EPYC): as second player the book lost 2
+# games in 800, the search alone 11 in 400.  As first player the book scored 88.0% against mcts
+# and 84.0% against the mcts-solvers (200 games each), the search alone 90.8% and 82.8% (400
+# each): nothing to gain there, so the first seat keeps the search's varied lines.
+BOOK_SEATS = (1,)
 
 
 class GridfallAgent:
-    """The opening table for the first move and the STEAL decision (pondering the position it
-    leaves for the rest of that turn), then iterative deepening alpha-beta, checked by the exact
-    solver once few cells are empty (:mod:`.endgame`).
+    """The opening table for the first move and the STEAL decision, then the opening book
+    (:mod:`.book`, the same as the exported file's) while it has the position, pondering the
+    position each such move leaves for the rest of the turn; then iterative deepening
+    alpha-beta, checked by the exact solver once few cells are empty (:mod:`.endgame`).
 
     In the opening the search's evaluation carries a little seeded noise (``VARIETY``), reseeded
     every game from ``seed`` and the game's number, so the bot does not repeat a lost game move
@@ -115,10 +123,12 @@ class GridfallAgent:
     name = "gridfall"
 
     def __init__(self, seed: int = 0):
+        from gridfall.connect4.book import Book
         from gridfall.connect4.openings import OpeningTable
         from gridfall.connect4.search import Searcher
 
         self.openings = OpeningTable.load()
+        self.book = Book.load()
         self._searcher = Searcher
         self.searcher = None
         self.last = None
@@ -158,6 +168,8 @@ class GridfallAgent:
             self.solver.table.new_search()
         self.chips = chips
         opening = self.openings.decide(game)
+        if opening is None and game.current_player() in BOOK_SEATS:
+            opening = self.book.lookup(game)
         if opening is not None:
             self._ponder(game, opening, seconds)
             return opening
@@ -170,8 +182,8 @@ class GridfallAgent:
         return self.last.column
 
     def _ponder(self, game: Game, action: int, seconds: float) -> None:
-        """Spend a table move's time searching the position it leaves: the table keeps what the
-        search learns, so the next, short turn starts deeper.
+        """Spend a table or book move's time searching the position it leaves: the table keeps
+        what the search learns, so the next turn starts deeper.
 
         After the first move this also covers STEAL: the search sees a position from the side to
         move, and the bot facing its stolen chip sees exactly what the opponent faces after the

@@ -1,5 +1,7 @@
-"""The exported file's opening book: its move in every position it can reach in its first few
+"""The opening book: the exported file's move in every position it can reach in its first few
 moves, chosen by the numba search to a fixed depth (``gridfall connect4 book --rebuild``).
+The numba bot opens and steals as the file does, so it plays the same book as second player
+(:data:`.agents.BOOK_SEATS` says why not as first).
 
 The exported file searches about 8 plies in a turn; the numba search reaches 14 in a quarter
 of a second in the opening.  Games against ``mcts`` were mostly lost by the 15th ply, before
@@ -150,3 +152,13 @@ class Book:
         if (width, height) != (self.width, self.height):
             return None
         return self.moves.get(self.key(current, mask))
+
+    def lookup(self, game) -> int | None:
+        """The book's column for a rules Game, or None."""
+        return self.move(*position_of(game), game.width, game.height)
+
+
+def position_of(game) -> tuple[int, int]:
+    """(current, mask) of a rules Game: the side to move's chips, and all chips (the rules'
+    own bitboards, a spare bit atop each column)."""
+    return game.position.stones[game.current_player()], game.position.occupied

@@ -123,8 +123,8 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     """Write gridfall's pure-Python bot as one file for CodinGame (Python 3.11, standard library).
 
     The file is bundled from the package's own modules: the rules of record, the
-    opening table, the protocol loop and the pure-Python search (``portable``, also a
-    built-in agent: `--p1 portable`).  It is refused, with the reason, if it would be
+    opening table and book, the protocol loop and the pure-Python search (``portable``,
+    also a built-in agent: `--p1 portable`).  It is refused, with the reason, if it would be
     over 100,000 characters or import anything outside the standard library.
     """
     from gridfall.connect4.export import export_source

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 import time
 
-from gridfall.connect4.book import Book
+from gridfall.connect4.book import Book, position_of
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.rules import Game
 
@@ -85,18 +85,6 @@ class Board:
         up, down = p << c, p >> c
         r |= up & (p << c2) & ((p << c3) | down) | down & (p >> c2) & (up | (p >> c3))
         return r & (self.full ^ mask)
-
-    def position_of(self, game: Game) -> tuple[int, int]:
-        """(current, mask) of a rules Game, the side to move's chips first."""
-        me = game.current_player()
-        current = mask = 0
-        for player in (0, 1):
-            for x, y in game.position.chips(player):
-                bit = 1 << (x * (self.height + 1) + y)
-                mask |= bit
-                if player == me:
-                    current |= bit
-        return current, mask
 
 
 class Searcher:
@@ -336,7 +324,7 @@ class PortableAgent:
             return opening
         if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
             self.searcher = Searcher(Board(game.width, game.height))
-        current, mask = self.searcher.b.position_of(game)
+        current, mask = position_of(game)
         column = self.book.move(current, mask, game.width, game.height)
         if column is not None and game.position.can_play(column):
             self.last = None  # no search
