@@ -3,7 +3,7 @@ goes to the position it leaves, and it plays the opening book's moves while the 
 
 import random
 
-from gridfall.connect4.agents import BOOK_SEATS, VARIETY_CHIPS, make_agent
+from gridfall.connect4.agents import BOOK_LAST_TURN, VARIETY_CHIPS, make_agent
 from gridfall.connect4.engine import from_game
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.search import SEED, VARIETY, Searcher
@@ -47,29 +47,29 @@ def test_the_first_move_ponders_the_position_it_leaves_which_is_also_the_stolen_
     assert pondered * 3 < fresh.choose(cur, mask, seconds=1e9, max_depth=7).nodes * 2
 
 
-def test_the_bot_plays_the_books_move_as_second_player_for_the_books_whole_tree():
+def test_the_bot_plays_the_book_as_second_player_and_its_first_reply_as_first():
     # the book is the exported file's tree, and the bot opens and steals as the file does, so
-    # whatever the first player plays the bot finds its position in the book for the book's turns
+    # whatever the opponent plays the bot finds its positions in the book
     agent = make_agent("gridfall", seed=1)
-    assert BOOK_SEATS == (1,)
-    rnd, played = random.Random(4), 0
-    for _ in range(16):
-        game = Game()
+    assert BOOK_LAST_TURN == (2, agent.book.turns)
+    rnd, booked = random.Random(4), {0: 0, 1: 0}
+    for number in range(24):
+        seat, game = number % 2, Game()
         while game.turn <= agent.book.turns and not game.is_terminal():
-            if game.current_player() == 1:
+            if game.current_player() == seat:
                 expected = agent.openings.decide(game)
                 if expected is None:
                     expected = agent.book.lookup(game)
                     assert expected is not None, game.moves_string()
-                    played += 1
+                    if game.turn > BOOK_LAST_TURN[seat]:
+                        agent.last = None
+                        agent.act(game, 0.01)
+                        assert agent.last is not None  # past its book turns: the search answers
+                        game.apply_action(expected)
+                        continue
+                    booked[seat] += 1
                 assert agent.act(game, 0.01) == expected, game.moves_string()
                 game.apply_action(expected)
             else:
                 game.apply_action(rnd.choice(game.legal_actions()))
-    assert played >= 16 * 3
-    # as first player the search answers, though the book has the position
-    first = Game.from_moves(str(agent.openings.first_move))
-    first.apply_action(STEAL)
-    assert agent.book.lookup(first) is not None
-    agent.act(first, 0.05)
-    assert agent.last is not None
+    assert booked[0] == 12 and booked[1] >= 12 * 3  # one reply a game as first player

@@ -101,20 +101,28 @@ SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's
 # and 3 in all positions 46.5% (benchmarks/connect4_search_match.py --option variety=7 --option
 # variety_chips=32, 2026-11-26).  7 varies more lines (README, Connect Four strength).
 VARIETY, VARIETY_CHIPS = 7, 32
-# The seats in which the bot plays the opening book's moves (the exported file's, searched to
-# depth 14).  Against mcts, mcts-solver and mcts-solver*2, 200 games each, both seats
-# (benchmarks/connect4_strength.py, 2026-11-26/27, AMD EPYC): as second player the book lost 2
-# games in 800, the search alone 11 in 400.  As first player the book scored 88.0% against mcts
-# and 84.0% against the mcts-solvers (200 games each), the search alone 90.8% and 82.8% (400
-# each): nothing to gain there, so the first seat keeps the search's varied lines.
-BOOK_SEATS = (1,)
+# The last turn (actions already played) at which the bot plays the opening book's move (the
+# exported file's, searched to depth 14; it goes to turn 8), as first player and as second.
+# Against mcts, mcts-solver and mcts-solver*2, 200 games each, both seats
+# (benchmarks/connect4_strength.py, 2026-11-26/27, AMD EPYC):
+# - as second player the whole book lost 2 games in 800, the search alone 11 in 400;
+# - as first player the whole book scored 88.0% against mcts and 84.0% against the mcts-solvers
+#   (200 games each), the search alone 90.8% and 82.8% (400 each).  The search varies its reply
+#   to 1, STEAL (3, 4, 2 or 5); after its own 3 it scored 100% against mcts (90 games) and 88.8%
+#   against mcts-solver (76).  The book's reply is 3: with the book for that reply only, then
+#   the search, the bot scored 95.5% and 98.0% against mcts (two runs), 87.5% against
+#   mcts-solver and 82.0% against mcts-solver*2 as first player; 97.8%, 99.0%, 93.8% and 91.0%
+#   over both seats.
+BOOK_LAST_TURN = (2, 8)
 
 
 class GridfallAgent:
     """The opening table for the first move and the STEAL decision, then the opening book
-    (:mod:`.book`, the same as the exported file's) while it has the position, pondering the
-    position each such move leaves for the rest of the turn; then iterative deepening
-    alpha-beta, checked by the exact solver once few cells are empty (:mod:`.endgame`).
+    (:mod:`.book`, the same as the exported file's): as second player while it has the
+    position, as first player for the reply to the opponent's first action only
+    (``BOOK_LAST_TURN``).  Each such move's turn is spent pondering the position it leaves.
+    Then iterative deepening alpha-beta, checked by the exact solver once few cells are empty
+    (:mod:`.endgame`).
 
     In the opening the search's evaluation carries a little seeded noise (``VARIETY``), reseeded
     every game from ``seed`` and the game's number, so the bot does not repeat a lost game move
@@ -168,7 +176,7 @@ class GridfallAgent:
             self.solver.table.new_search()
         self.chips = chips
         opening = self.openings.decide(game)
-        if opening is None and game.current_player() in BOOK_SEATS:
+        if opening is None and game.turn <= BOOK_LAST_TURN[game.current_player()]:
             opening = self.book.lookup(game)
         if opening is not None:
             self._ponder(game, opening, seconds)

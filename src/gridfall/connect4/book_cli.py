@@ -1,5 +1,5 @@
-"""``gridfall connect4 book``: show the opening book (the exported file's, and the numba bot's as
-second player), or build it again."""
+"""``gridfall connect4 book``: show the opening book (the exported file's, and the numba bot's),
+or build it again."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def book(rebuild, depth, turns, workers, out, as_json):
     the book holds the numba search's move at a fixed depth, about 6 plies
     deeper than the file searches in a turn.  The file plays it while the book
     has the position, then searches; the numba bot, which opens and steals as
-    the file does, plays it as second player.  --rebuild searches the
-    positions again.
+    the file does, plays it too (as first player, its first reply only).
+    --rebuild searches the positions again.
     """
     from gridfall.connect4.book import BOOK_FILE, Book
 
