@@ -105,7 +105,7 @@ VARIETY, VARIETY_CHIPS = 7, 32
 # exported file's, searched to depth 14; it goes to turn 8), as first player and as second.
 # Against mcts, mcts-solver and mcts-solver*2, 200 games each, both seats
 # (benchmarks/connect4_strength.py, 2026-11-26/27, AMD EPYC):
-# - as second player the whole book lost 2 games in 800, the search alone 11 in 400;
+# - as second player the whole book lost 2 games in 1,200, the search alone 11 in 400;
 # - as first player the whole book scored 88.0% against mcts and 84.0% against the mcts-solvers
 #   (200 games each), the search alone 90.8% and 82.8% (400 each).  The search varies its reply
 #   to 1, STEAL (3, 4, 2 or 5); after its own 3 it scored 100% against mcts (90 games) and 88.8%
