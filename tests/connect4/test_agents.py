@@ -1,5 +1,5 @@
 """gridfall's bot: its search's noise is reseeded at every new game, its first move's time
-goes to the position it leaves, and it plays the opening book's moves while the book lasts."""
+goes to the position it leaves, and it plays the opening book's moves (as first player, one)."""
 
 import random
 
