@@ -322,13 +322,13 @@ class PortableAgent:
         opening = self.table_move(game)
         if opening is not None:
             return opening
-        if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
-            self.searcher = Searcher(Board(game.width, game.height))
-        current, mask = position_of(game)
-        column = self.book.move(current, mask, game.width, game.height)
+        column = self.book.lookup(game)
         if column is not None and game.position.can_play(column):
             self.last = None  # no search
             return column
+        if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
+            self.searcher = Searcher(Board(game.width, game.height))
+        current, mask = position_of(game)
         self.searcher.seed = hash((self.seed, self.games))
         self.last = self.searcher.choose(current, mask, max(seconds - self.margin, 0.002))
         return self.last[0]
