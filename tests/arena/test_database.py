@@ -53,6 +53,20 @@ def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
         RunDatabase(corrupt, "k", {})
 
 
+def test_a_damaged_row_is_refused_at_open_naming_it_and_the_way_out(tmp_path):
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 4}) as db:
+        db.add(_row("pair 0 game 0"), _row("pair 0 game 1"))
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE games SET result = '{bad' WHERE job = 'pair 0 game 1'")
+    with pytest.raises(RunDatabaseError, match=r"run.sqlite: game row 2 is damaged.*DELETE FROM games WHERE id = 2"):
+        RunDatabase(path, "connect4 league", {"games": 4})
+    with sqlite3.connect(path) as connection:  # the way out the message gives
+        connection.execute("DELETE FROM games WHERE id = 2")
+    with RunDatabase(path, "connect4 league", {"games": 4}) as db:
+        assert db.done() == {"pair 0 game 0"}
+
+
 def test_a_row_is_committed_when_add_returns(tmp_path):
     path = tmp_path / "run.sqlite"
     db = RunDatabase(path, "k", {})

@@ -42,3 +42,28 @@ def test_bad_records_get_clear_errors(tmp_path):
     missing = gridfall("view", str(db), "--job", "pair 9 game 0")
     assert missing.returncode == 2 and "no game 'pair 9 game 0'" in missing.stderr
     assert gridfall("view", str(tmp_path / "nowhere.sqlite")).returncode == 2
+
+
+def test_damaged_and_foreign_files_get_errors_naming_them(tmp_path):
+    """A file that starts like SQLite but is not, bytes that are not text, a run database with a
+    damaged row and one of another shape: each an error naming the file, never a traceback."""
+    fake = tmp_path / "fake.sqlite"
+    fake.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\x00\xff\xfe\x80")
+    shaped = tmp_path / "shaped.sqlite"
+    with sqlite3.connect(shaped) as connection:
+        connection.executescript("CREATE TABLE run (key TEXT); CREATE TABLE games (id INTEGER, job TEXT);")
+    db = tmp_path / "league.sqlite"
+    gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "2",
+                  "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET moves = '[1, 2' WHERE id = (SELECT MIN(id) FROM games)")
+    (first_id,), = sqlite3.connect(db).execute("SELECT MIN(id) FROM games").fetchall()
+    for path, says in [(fake, "a damaged SQLite file"), (binary, "byte 1 is not UTF-8"),
+                       (shaped, "cannot read its games: a damaged file, or not a gridfall run database"),
+                       (db, f"game row {first_id} is damaged, a field is not JSON")]:
+        done = gridfall("view", str(path), "-o", str(tmp_path / "page.html"))
+        assert done.returncode == 2, (path, done.stderr)
+        assert str(path) in done.stderr and says in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "page.html").exists()

@@ -86,6 +86,7 @@ class RunDatabase:
         except sqlite3.DatabaseError as e:
             raise RunDatabaseError(f"{self.path}: not a gridfall run database ({e})") from None
         self._check_run(kind, settings, command or [])
+        self.rows()  # a damaged row is refused now, before any game is played
 
     def _check_run(self, kind: str, settings: dict, command: list[str]) -> None:
         settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
@@ -130,11 +131,8 @@ class RunDatabase:
 
     def rows(self) -> list[GameRow]:
         """Every stored game, in the order they finished."""
-        out = []
-        for values in self.connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id"):
-            fields = {c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
-            out.append(GameRow(**fields))
-        return out
+        with self.lock:
+            return stored_rows(self.connection, self.path)
 
     def close(self) -> None:
         self.connection.close()
@@ -144,3 +142,23 @@ class RunDatabase:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:
+    """Every game stored in a run database, in the order they finished.  A damaged file or row
+    raises RunDatabaseError naming it, and how to replay a damaged row's game."""
+    try:
+        stored = connection.execute(f"SELECT id, {', '.join(COLUMNS)} FROM games ORDER BY id").fetchall()
+    except sqlite3.Error as e:
+        raise RunDatabaseError(f"{path}: cannot read its games: a damaged file, or not a gridfall run database "
+                               f"({e})") from None
+    rows = []
+    for number, *values in stored:
+        try:
+            fields = {c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
+        except (ValueError, TypeError) as e:
+            raise RunDatabaseError(f"{path}: game row {number} is damaged, a field is not JSON ({e}); delete it "
+                                   f"to play that game again: sqlite3 {path} 'DELETE FROM games WHERE id = {number}'"
+                                   ) from None
+        rows.append(GameRow(**fields))
+    return rows

@@ -6,10 +6,11 @@ that does not replay raises ValueError naming it.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
-from gridfall.arena.database import GameRow
+from gridfall.arena.database import GameRow, RunDatabaseError, stored_rows
 
 MAX_GAMES = 100  # games in one page when none are named: a larger run gets a note and --job
 
@@ -19,14 +20,23 @@ def kind_of_file(path: Path) -> str:
     with open(path, "rb") as f:
         head = f.read(16)
     if head.startswith(b"SQLite format 3"):
-        tables = {name for (name,) in sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {name for (name,) in _query(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "games" in tables and "run" in tables:
             return "run"
         if "solutions" in tables:
             return "store"
         raise ValueError(f"{path}: an SQLite file that is neither a run database nor a solution store")
     return "results"
+
+
+def _query(path: Path, sql: str) -> list[tuple]:
+    """The rows of ``sql`` on the database at ``path``, read-only; sqlite3's errors (a damaged
+    page, a table of another shape) as ValueError naming the file."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+            return connection.execute(sql).fetchall()
+    except sqlite3.Error as e:
+        raise ValueError(f"{path}: a damaged SQLite file, or not one of gridfall's ({e})") from None
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
@@ -69,15 +79,13 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
 
 def run_games(path: Path, jobs: tuple[str, ...]) -> tuple[str, list[dict], str]:
     """(kind, page games, note) for the named jobs of a run database (all, up to MAX_GAMES, if none)."""
-    import json
-
-    from gridfall.arena.database import COLUMNS, JSON_COLUMNS
-
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    rows = []
-    for values in connection.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id"):
-        fields = {c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
-        rows.append(GameRow(**fields))
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+            rows = stored_rows(connection, path)
+    except RunDatabaseError as e:
+        raise ValueError(str(e)) from None
+    except sqlite3.Error as e:  # opening it
+        raise ValueError(f"{path}: cannot open it ({e})") from None
     note = ""
     if jobs:
         by_job = {row.job: row for row in rows}
@@ -121,8 +129,13 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
     from gridfall.samegame.replay import replay_game
     from gridfall.samegame.store import results_row
 
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: neither a results file (text) nor an SQLite database "
+                         f"(byte {e.start} is not UTF-8)") from None
     games = []
-    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, text in enumerate(lines, start=1):
         if not text.strip() or text.startswith("#"):
             continue
         try:
