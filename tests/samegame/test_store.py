@@ -166,7 +166,12 @@ def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
     for bad, message in [("5\n", r"BOARD<TAB>SCORE<TAB>\.\.\.MOVES, found 1"), ("6\t1\t0 0;x\n", "not properly formatted"),
                          ('{"board": 5}\n', "moves|board"), ("[1, 2]\n", "expected BOARD"),
                          ('{"board": [], "moves": "0 0"}\n', "expected 15"),
-                         ("7\t1\t14 14\n", "refused by the rules")]:
+                         ("7\t1\t14 14\n", "refused by the rules"),
+                         (f"4\t{score + 1}\t{Line(line).text()}\n",
+                          rf"claims {score + 1} but replays to {score} on standard:4 \(another set\?"),
+                         ('{"board": %s, "moves": "%s", "score": 7}\n' % (json.dumps(load_board("standard:4").text()
+                                                                                 .splitlines()), Line(line).text()),
+                          f"claims 7 but replays to {score} on its board")]:
         path = tmp_path / "mixed.txt"
         path.write_text(good + bad)
         with pytest.raises(StoreError, match=message) as e:

@@ -506,8 +506,10 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
 def store_import(path: str, set_name: str, store_path: str | None) -> None:
     """Merge PATH (jsonl as exported, or a results file) into the store.
 
-    Every line is replayed first; a malformed line or one the rules refuse is named, and then
-    nothing is imported.  Otherwise every line is merged in one transaction.
+    Every line is replayed first; a malformed line, one the rules refuse or one
+    that replays to another score than it claims (a file of another --set, say)
+    is named, and then nothing is imported.  Otherwise every line is merged in
+    one transaction.
     """
     s = _open_store(store_path)
     read, improved = s.import_file(path, set_name)

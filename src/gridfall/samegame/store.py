@@ -251,8 +251,9 @@ class SolutionStore:
     def import_file(self, path: str, set_name: str = "standard") -> tuple[int, int]:
         """Import JSON lines (as exported) or a results file; returns (lines read, improvements).
 
-        The whole file is read and every line replayed first; a line that is malformed or that the
-        rules refuse raises StoreError naming it, and nothing is written.  Then every line is offered
+        The whole file is read and every line replayed first; a line that is malformed, that the
+        rules refuse or that replays to another score than it claims raises StoreError naming it,
+        and nothing is written.  Then every line is offered
         in one transaction: all of them count, or none.
         """
         try:
@@ -292,13 +293,19 @@ class SolutionStore:
                 raise ValueError(f"seed {seed!r} is not an integer")
             if found is not None and not isinstance(found, str):
                 raise ValueError(f"found {found!r} is not a date")
+            claimed, spec = data.get("score"), "its board"
+            if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int)):
+                raise ValueError(f"score {claimed!r} is not a whole number")
         else:
-            spec, _, moves = results_row(line, set_name)
+            spec, claimed, moves = results_row(line, set_name)
             board, algo, seconds, seed, found = load_board(spec), "imported", 0.0, None, None
             how = provenance.get(line.split("\t")[0])  # the file's "# N: algo, S s search, ..." line
             if how:
                 algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
                 seed = None if how["seed"] == "None" else int(how["seed"])
         line_moves = Line.from_text(moves)
-        replay(board, line_moves.text())  # refuse a line the rules refuse, before anything is written
+        score = replay(board, line_moves.text())  # refuse a line the rules refuse, before anything is written
+        if claimed is not None and score != claimed:  # a line for another board, often: a results file of another set
+            raise ValueError(f"the line claims {claimed} but replays to {score} on {spec}"
+                             + ("" if spec == "its board" else " (another set? --set names the set of bare numbers)"))
         return board, line_moves, algo, seconds, seed, found
