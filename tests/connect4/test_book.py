@@ -47,13 +47,15 @@ def _stolen(column):
     return game
 
 
-def _reachable(book, agent, turns):
-    """Every position where the file is to move, up to ``turns`` actions, and not decided by its table."""
+def _reachable(book, agent, turns, stolen_turns=None):
+    """Every position where the file is to move, up to ``turns`` actions (``stolen_turns`` after the
+    opponent steals the file's first chip), and not decided by its table."""
     found = []
     frontier = [(Game(), seat) for seat in (0, 1)]
     while frontier:
         game, seat = frontier.pop()
-        if game.is_terminal() or game.turn > turns:
+        stolen_from_the_file = seat == 0 and game.history[1:2] == [STEAL]
+        if game.is_terminal() or game.turn > (stolen_turns if stolen_from_the_file and stolen_turns else turns):
             continue
         if game.current_player() == seat:
             action = agent.table_move(game)
@@ -85,6 +87,28 @@ def test_a_built_book_holds_every_position_of_the_files_tree_and_is_the_same_aga
     assert Book.from_data(data) == small
 
 
+def test_the_line_after_a_stolen_first_chip_reaches_further_and_a_build_extends_a_book():
+    small = build(depth=4, turns=3, workers=1)
+    deeper = build(depth=4, turns=3, stolen_turns=6, workers=1)
+    agent = PortableAgent(book=deeper, seed=0)
+    positions = _reachable(deeper, agent, turns=3, stolen_turns=6)
+    assert {key(g) for g in positions} == set(deeper.moves)
+    stolen_line = [g for g in positions if g.history[1:2] == [STEAL] and g.turn > 3]
+    assert len(stolen_line) > 50 and {g.turn for g in stolen_line} == {4, 6}  # two more moves of the file
+    assert set(small.moves) < set(deeper.moves)
+    assert all(deeper.moves[k] == column for k, column in small.moves.items())
+    assert Book.from_data(deeper.to_data()) == deeper and deeper.to_data()["stolen_turns"] == 6
+    # extending the small book searches only the new positions, to the same answers
+    searched = []
+    extended = build(depth=4, turns=3, stolen_turns=6, workers=1, known=small, progress=searched.append)
+    assert extended.moves == deeper.moves
+    assert sum(int(line.split(": ")[1].split()[0]) for line in searched) == len(deeper.moves) - len(small.moves)
+    # a book without stolen_turns (made before it existed) reaches as far in every line
+    data = small.to_data()
+    del data["stolen_turns"]
+    assert Book.from_data(data).stolen_turns == 3
+
+
 def test_a_corrupt_tree_is_refused_by_name():
     data = Book.load().to_data()
     for tree in (data["tree"][:-1], data["tree"] + "0", "x" + data["tree"][1:]):
@@ -101,7 +125,7 @@ def test_the_packaged_book_covers_the_files_tree_as_it_says():
     table = OpeningTable.load()
     assert book.first_move == table.first_move and book.stolen == tuple(c for c in range(9) if table.should_steal(c))
     agent = PortableAgent(seed=0)
-    positions = _reachable(book, agent, book.turns)
+    positions = _reachable(book, agent, book.turns, book.stolen_turns)
     assert {key(g) for g in positions} == set(book.moves)
 
 

@@ -18,6 +18,11 @@ position reached in another order finds its entry, and so does the position afte
 first chip: it is the position after the first chip, seen from the side to move.  Keyed entries
 cost 16 characters each; a digit costs one, so the book goes two actions deeper in the same room.
 
+The tree after the opponent steals the file's first chip goes two actions further than the rest
+(``stolen_turns``): there the file plays against the stolen chip, its weakest line, and that is
+one of the ten answers to its first chip, so one more move of the file fits there where one more
+everywhere would not fit in CodinGame's 100,000 characters.
+
 Standard library only: the exported file carries this module, with the book as data.
 """
 
@@ -34,9 +39,10 @@ FIELDS = ("width", "height", "method", "depth", "turns", "first_move", "stolen",
 
 
 def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int, ...],
-         choose: Callable[[int, int], int | None]) -> None:
+         choose: Callable[[int, int], int | None], stolen_turns: int | None = None) -> None:
     """Visit the file's tree: the file as first player, then as second, every opponent action
-    (STEAL first when it may, then the columns left to right), up to ``turns`` actions played.
+    (STEAL first when it may, then the columns left to right), up to ``turns`` actions played;
+    up to ``stolen_turns`` (default ``turns``) after the opponent steals the file's first chip.
 
     Where the file moves and its table does not decide (``first_move``; STEAL after a first chip
     in ``stolen``), ``choose(current, mask)`` gives its column (side to move's chips first, the
@@ -46,6 +52,7 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
     bottom = sum(1 << (x * stride) for x in range(width))
     full = bottom * ((1 << height) - 1)
     columns = [((1 << height) - 1) << (x * stride) for x in range(width)]
+    stolen_turns = turns if stolen_turns is None else stolen_turns
 
     def won(chips: int) -> bool:
         for step in (1, stride - 1, stride, stride + 1):  # vertical, both diagonals, horizontal
@@ -54,34 +61,35 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
                 return True
         return False
 
-    def after(current: int, mask: int, column: int, actions: int, visit) -> None:
+    # ``limit``: the actions this branch of the tree goes to
+    def after(current: int, mask: int, column: int, actions: int, limit: int, visit) -> None:
         move = (mask + bottom) & columns[column]
-        if actions < turns and not won(current | move) and mask | move != full:
-            visit(current ^ mask, mask | move, actions + 1)
+        if actions < limit and not won(current | move) and mask | move != full:
+            visit(current ^ mask, mask | move, actions + 1, limit)
 
-    def files_turn(current: int, mask: int, actions: int) -> None:
+    def files_turn(current: int, mask: int, actions: int, limit: int) -> None:
         if actions == 0:
             column = first_move
         elif actions == 1 and (mask.bit_length() - 1) // stride in stolen:
-            if actions < turns:
-                opponents_turn(current, mask, actions + 1)  # STEAL: the same chips, the other side to move
+            if actions < limit:
+                opponents_turn(current, mask, actions + 1, limit)  # STEAL: the same chips, the other side to move
             return
         else:
             column = choose(current, mask)
             if column is None:
                 return
-        after(current, mask, column, actions, opponents_turn)
+        after(current, mask, column, actions, limit, opponents_turn)
 
-    def opponents_turn(current: int, mask: int, actions: int) -> None:
-        if actions == 1 and actions < turns:
-            files_turn(current, mask, actions + 1)  # the opponent steals the file's first chip
+    def opponents_turn(current: int, mask: int, actions: int, limit: int) -> None:
+        if actions == 1 and actions < stolen_turns:
+            files_turn(current, mask, actions + 1, stolen_turns)  # the opponent steals the file's first chip
         playable = (mask + bottom) & full
         for column in range(width):
             if playable & columns[column]:
-                after(current, mask, column, actions, files_turn)
+                after(current, mask, column, actions, limit, files_turn)
 
-    files_turn(0, 0, 0)
-    opponents_turn(0, 0, 0)
+    files_turn(0, 0, 0, turns)
+    opponents_turn(0, 0, 0, turns)
 
 
 @dataclass
@@ -94,8 +102,11 @@ class Book:
     turns: int = 0  # the positions the file can reach with up to this many actions played
     first_move: int = 0  # the file's tree as it was built: its first move,
     stolen: tuple[int, ...] = ()  # and the first chips it steals
+    stolen_turns: int | None = None  # the reach after the opponent steals the file's first chip (default turns)
 
     def __post_init__(self):
+        if self.stolen_turns is None:
+            self.stolen_turns = self.turns
         self._bottom = sum(1 << (x * (self.height + 1)) for x in range(self.width))  # not a field: made once
 
     def key(self, current: int, mask: int) -> int:
@@ -115,7 +126,7 @@ class Book:
             raise ValueError(f"the opening book lacks {', '.join(missing)} (a corrupt book, or one from before "
                              f"the book was a tree)")
         book = cls(data["width"], data["height"], {}, data["method"], data["depth"], data["turns"],
-                   data["first_move"], tuple(data["stolen"]))
+                   data["first_move"], tuple(data["stolen"]), data.get("stolen_turns"))
         digits = iter(data["tree"])
 
         def read(current: int, mask: int) -> int:
@@ -140,12 +151,14 @@ class Book:
 
         self.walk(write)
         return {"width": self.width, "height": self.height, "method": self.method, "depth": self.depth,
-                "turns": self.turns, "first_move": self.first_move, "stolen": list(self.stolen),
-                "tree": "".join(digits)}
+                "turns": self.turns, "stolen_turns": self.stolen_turns, "first_move": self.first_move,
+                "stolen": list(self.stolen), "tree": "".join(digits)}
 
     def walk(self, choose: Callable[[int, int], int | None], turns: int | None = None) -> None:
-        """:func:`walk` over this book's tree (to ``turns`` actions if given)."""
-        walk(self.width, self.height, self.turns if turns is None else turns, self.first_move, self.stolen, choose)
+        """:func:`walk` over this book's tree (to ``turns`` actions at most if given)."""
+        reach = self.turns if turns is None else min(turns, self.turns)
+        stolen_reach = self.stolen_turns if turns is None else min(turns, self.stolen_turns)
+        walk(self.width, self.height, reach, self.first_move, self.stolen, choose, stolen_reach)
 
     def move(self, current: int, mask: int, width: int, height: int) -> int | None:
         """The book's column in this position (side to move first), or None."""

@@ -20,6 +20,7 @@ from gridfall.connect4.rules import STEAL, Game
 
 DEPTH = 14  # 0.3 s a position on one core 3 actions in, 0.1 s 8 actions in (the build's own log)
 TURNS = 8  # the file's positions up to this many actions into a game: its first four or five moves
+STOLEN_TURNS = 10  # and after the opponent steals its first chip, where it was weakest: one move more
 
 _searcher = None  # one a worker process
 
@@ -44,10 +45,15 @@ def engine_layout(chips: int, width: int, height: int) -> int:
 
 
 def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURNS, workers: int = 1,
-          progress: Callable[[str], None] = lambda line: None) -> Book:
-    """The book for the file's tree up to ``turns`` actions, searched to ``depth`` plies."""
+          progress: Callable[[str], None] = lambda line: None, stolen_turns: int | None = None,
+          known: Book | None = None) -> Book:
+    """The book for the file's tree up to ``turns`` actions (``stolen_turns``, default ``turns``,
+    after the opponent steals the file's first chip), searched to ``depth`` plies.  The positions of ``known``, a
+    book searched to the same depth from the same first move and steals, are not searched
+    again: each is searched from an empty table, so they would get the same answers."""
     from gridfall.connect4.portable import PortableAgent
 
+    stolen_turns = turns if stolen_turns is None else stolen_turns
     agent = PortableAgent(book=Book(width, height, {}, "none"), seed=0)  # its table moves only
     first = Game(width, height, steal=True)
     stolen = []
@@ -56,16 +62,24 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
         game.apply_action(column)
         if agent.table_move(game) == STEAL:
             stolen.append(column)
-    book = Book(width, height, {}, "", depth, turns, agent.table_move(first), tuple(stolen))
+    book = Book(width, height, {}, "", depth, turns, agent.table_move(first), tuple(stolen), stolen_turns)
+    reusable = known is not None and (known.width, known.height, known.depth, known.first_move, known.stolen) == (
+        width, height, depth, book.first_move, book.stolen)
+    known_moves = known.moves if reusable else {}
+    if known is not None and not reusable:
+        progress(f"the book to extend was searched to depth {known.depth} from first move {known.first_move} "
+                 f"(this build: {depth}, {book.first_move}): none of its moves are taken")
     started = time.monotonic()
     with ProcessPoolExecutor(workers) as pool:
         # a level at a time: walk the tree as far as the book reaches, search the positions the
         # walk stops at, then walk one action deeper
-        for level in range(turns + 1):
+        for level in range(max(turns, stolen_turns) + 1):
             to_search: dict[int, tuple[int, int, int, int, int]] = {}
 
             def choose(current: int, mask: int) -> int | None:
                 key = book.key(current, mask)
+                if key not in book.moves and key in known_moves:
+                    book.moves[key] = known_moves[key]
                 if key not in book.moves:
                     to_search[key] = (current, mask, width, height, depth)
                 return book.moves.get(key)
@@ -77,7 +91,8 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
                      f"book ({time.monotonic() - started:.0f} s)")
     book.method = (f"The numba search (gridfall.connect4.search, no variety) to depth {depth} from an empty table, "
                    f"in each of the {len(book.moves):,} positions the exported file can reach with up to {turns} "
-                   f"actions played (its first move and STEAL decisions from the opening table, every legal answer "
-                   f"of the opponent); {date.today().isoformat()}.  Rebuild: gridfall connect4 book --rebuild "
-                   f"--depth {depth} --turns {turns}")
+                   f"actions played, {stolen_turns} after the opponent steals its first chip (its first move and "
+                   f"STEAL decisions from the opening table, every legal answer of the opponent); "
+                   f"{date.today().isoformat()}.  Rebuild: gridfall connect4 book --rebuild --depth {depth} "
+                   f"--turns {turns} --stolen-turns {stolen_turns}")
     return book

@@ -12,25 +12,31 @@ from pathlib import Path
 import click
 
 from gridfall.cli_options import console, output_path, write_file
-from gridfall.connect4.book_build import DEPTH, TURNS  # numba loads only when a build runs
+from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
 
 @click.command()
 @click.option("--rebuild", is_flag=True,
-              help="Search every position of the book again and write it (9 minutes on 2 cores at the "
-                   "defaults).")
+              help="Search every position of the book again and write it (11 minutes on 2 cores at the "
+                   "defaults; with --extend, only the positions the shipped book lacks).")
 @click.option("--depth", type=click.IntRange(1, 30), default=None,
               help=f"Plies each position is searched to (default {DEPTH}: 0.1-0.3 s a position on one core).")
 @click.option("--turns", type=click.IntRange(1, 10), default=None,
               help=f"Positions up to this many actions into the game (default {TURNS}; each two more "
                    "multiply the book, and its time, by about nine, and the exported file must stay under "
                    "CodinGame's 100,000 characters: 9 would not).")
+@click.option("--stolen-turns", type=click.IntRange(1, 12), default=None,
+              help=f"The same after the opponent steals the file's first chip, the line where it is weakest "
+                   f"(default {STOLEN_TURNS}).")
+@click.option("--extend", is_flag=True,
+              help="Take the moves of the shipped book where it has the position (searched to the same depth, "
+                   "from an empty table: the same answers) and search only the others.")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Positions searched at once.")
 @click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the rebuilt book here instead of into the package.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
-def book(rebuild, depth, turns, workers, out, as_json):
+def book(rebuild, depth, turns, stolen_turns, extend, workers, out, as_json):
     """Show the opening book of the exported pure-Python file.
 
     In every position the file can reach in its first moves (its first move
@@ -44,8 +50,8 @@ def book(rebuild, depth, turns, workers, out, as_json):
     from gridfall.connect4.book import BOOK_FILE, Book
 
     if not rebuild:
-        if depth is not None or turns is not None:
-            raise click.UsageError("--depth and --turns go with --rebuild")
+        if depth is not None or turns is not None or stolen_turns is not None or extend:
+            raise click.UsageError("--depth, --turns, --stolen-turns and --extend go with --rebuild")
         _show(Book.load(), as_json)
         return
     from gridfall.connect4.book_build import build
@@ -55,7 +61,8 @@ def book(rebuild, depth, turns, workers, out, as_json):
     with err.status("loading the search kernels"):
         warm("connect4")
     try:
-        made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print)
+        made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print,
+                     stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None)
     except KeyboardInterrupt:
         click.echo("stopped: nothing written (the book is written whole)", err=True)
         sys.exit(130)
@@ -71,5 +78,6 @@ def _show(made, as_json: bool) -> None:
         return
     click.echo(f"Connect Four {made.width}x{made.height}: {len(made.moves):,} positions in the exported file's "
                f"opening book, searched to depth {made.depth}, up to {made.turns} actions into a game "
+               f"({made.stolen_turns} after the opponent steals the file's first chip) "
                f"({len(made.to_data()['tree']):,} characters in the file)")
     click.echo(f"Method: {made.method}")
