@@ -56,6 +56,18 @@ def test_illegal_action_changes_nothing_or_ends_the_episode():
         gymnasium.make("gridfall/SameGame-v0", illegal_action="lose")
 
 
+def test_an_action_that_is_no_integer_and_unknown_reset_options_are_refused_by_name():
+    env = gymnasium.make("gridfall/SameGame-v0", board="standard:1")
+    obs, info = env.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for bad in (legal + 0.5, float(legal), "3", None, np.float32(legal)):
+        with pytest.raises(TypeError, match=r"give an integer action id"):
+            env.step(bad)
+    assert env.step(np.int64(legal))[4]["illegal_action"] is False  # NumPy integers are integers
+    with pytest.raises(ValueError, match=r"takes no options.*board="):
+        env.reset(options={"board": "standard:2"})
+
+
 def test_a_fixed_board_and_a_seeded_random_board():
     env = gymnasium.make("gridfall/SameGame-v0", board="standard:3", render_mode="ansi")
     env.reset(seed=9)

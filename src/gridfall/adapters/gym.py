@@ -14,7 +14,9 @@
   single tile does in CodinGame's one-turn flavour; ``info["illegal_action"]`` says so.  With
   ``illegal_action="end"`` it ends the episode instead, as in the turn flavour.
 - ``reset(seed=s)`` is reproducible: SameGame plays ``random:s`` (or the fixed ``board`` given
-  to ``make``), Match-3 seeds CodeAbbey's generator with ``s``.
+  to ``make``), Match-3 seeds CodeAbbey's generator with ``s``.  It takes no ``options``.
+- An action that is not an integer (a float, text, None) raises TypeError: it is a bug in the
+  agent, not a move.
 
 ``import gridfall.adapters.gym`` registers the ids; the package also declares them under the
 ``gymnasium.envs`` entry point, which gymnasium 0.26-0.29 loads by itself (1.x no longer reads
@@ -23,7 +25,7 @@ plugins: import the module, or ``gym.make("gridfall.adapters.gym:gridfall/SameGa
 
 from __future__ import annotations
 
-from gridfall.adapters import require
+from gridfall.adapters import action_id, require
 
 gymnasium = require("gymnasium", "gym")
 
@@ -62,6 +64,9 @@ class GridfallEnv(gymnasium.Env):
         return self.state.observation_planes(), {"action_mask": np.array(self.state.legal_actions_mask(), dtype=np.int8)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if options:
+            raise ValueError(f"reset(options={options!r}): this environment takes no options (give board=, size= "
+                             f"or moves= to gym.make)")
         super().reset(seed=seed)
         # The game's own seed comes from the environment's generator: reproducible from reset's seed.
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31))
@@ -74,7 +79,7 @@ class GridfallEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self.state.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
-        action = int(action)
+        action = action_id(action)
         legal = self.action_space.contains(action) and self.state.legal_actions_mask()[action] == 1
         if not legal:
             observation, info = self._observe()

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from gridfall.adapters import require
+from gridfall.adapters import action_id, require
 
 pettingzoo = require("pettingzoo", "pettingzoo")
 
@@ -84,7 +84,7 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
         self._clear_rewards()
-        self.state.apply_action(int(action))  # IllegalAction names the fault (the wrapper catches it first)
+        self.state.apply_action(action_id(action))  # IllegalAction names the fault (the wrapper catches it first)
         if self.state.is_terminal():
             for seat, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = self.state.returns()[seat]
