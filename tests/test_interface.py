@@ -12,6 +12,7 @@ and at the end, returns() equals the score the rules of record (or the referee) 
 
 import random
 
+import numpy as np
 import pytest
 
 import gridfall
@@ -214,3 +215,18 @@ def test_load_game_names_parameters_and_string_form():
         other.deserialize_state(state.serialize())
     with pytest.raises(ValueError, match="not a serialised gridfall state"):
         other.deserialize_state("[1, 2")
+
+
+def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():
+    for game, key, value in [("match3", "size", "x"), ("match3", "moves", 8.5), ("connect4", "width", True),
+                             ("connect4(height=seven)", "height", "seven")]:
+        with pytest.raises(ValueError, match=f"{key} must be a whole number, not {value!r}"):
+            gridfall.load_game(game, **({} if "(" in game else {key: value}))
+    assert gridfall.load_game("match3", size=np.int64(11)).size == 11
+    state = gridfall.load_game("connect4").new_initial_state()
+    for bad in (2.5, "3", None, True):
+        with pytest.raises(IllegalAction, match="is not an integer"):
+            state.apply_action(bad)
+    state.apply_action(np.int64(4))
+    state.apply_action(3.0)  # a whole float is its integer
+    assert state.history() == [4, 3]

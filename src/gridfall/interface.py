@@ -48,6 +48,22 @@ class IllegalAction(ValueError):
     """An action the rules refuse; every game's own error derives from it."""
 
 
+def action_id(action) -> int:
+    """An action as an int: an int, a NumPy integer, or a whole float such as 3.0.  IllegalAction
+    naming it otherwise: 2.5 (``int()`` would quietly play 2), text, None, True."""
+    if isinstance(action, bool):
+        raise IllegalAction(f"action {action!r} is not an integer")
+    if not isinstance(action, int):
+        try:
+            as_int = int(action)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"action {action!r} is not an integer") from None
+        if as_int != action:
+            raise IllegalAction(f"action {action!r} is not an integer")
+        action = as_int
+    return action
+
+
 class GameBase(abc.ABC):
     """What the three games share: parameters, the action range, serialisation.
 
@@ -153,14 +169,7 @@ class StateBase:
 
     def _check_action(self, action) -> int:
         """An action id in range, as an int; IllegalAction naming it otherwise."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            try:
-                as_int = int(action)
-            except (TypeError, ValueError):
-                raise IllegalAction(f"action {action!r} is not an integer") from None
-            if as_int != action:
-                raise IllegalAction(f"action {action!r} is not an integer")
-            action = as_int
+        action = action_id(action)
         if not 0 <= action < self.game.num_distinct_actions():
             raise IllegalAction(f"action {action} is outside 0..{self.game.num_distinct_actions() - 1}")
         if self.is_terminal():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import operator
 
 from gridfall.interface import GameBase
 
@@ -60,8 +61,21 @@ def load_game(name: str, **parameters) -> GameBase:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(GAMES)}")
     module, _, cls = GAMES[name].partition(":")
     game_class = getattr(importlib.import_module(module), cls)
-    known = [p for p in inspect.signature(game_class).parameters]
+    signature = inspect.signature(game_class).parameters
+    known = list(signature)
     unknown = [p for p in parameters if p not in known]
     if unknown:
         raise ValueError(f"{name} has no parameter {unknown[0]!r}; its parameters are {', '.join(known)}")
+    for key, value in parameters.items():  # a whole-number parameter gets one: size="x" is named here
+        if signature[key].annotation in (int, "int") and not _is_whole(value):
+            raise ValueError(f"{name}: {key} must be a whole number, not {value!r}")
     return game_class(**parameters)
+
+
+def _is_whole(value) -> bool:
+    """An int or a NumPy integer, not a bool, a float or text."""
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return not isinstance(value, bool)

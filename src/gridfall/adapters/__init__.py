@@ -15,7 +15,6 @@ Every adapter drives the games through the one interface (:mod:`gridfall.interfa
 from __future__ import annotations
 
 import importlib
-import operator
 
 
 def require(module: str, extra: str):
@@ -25,12 +24,3 @@ def require(module: str, extra: str):
     except ImportError as e:
         raise ImportError(f"{e.name or module} is not installed; `pip install gridfall[{extra}]` brings it") from e
 
-
-def action_id(action) -> int:
-    """An action as gridfall's integer id: an int, a NumPy integer or a 0-d integer array.  A
-    float, text or None is a mistake in the caller's agent, not a move: TypeError naming it
-    (``int()`` would take 2.7 as 2, and a float from a policy's output hides such a bug)."""
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise TypeError(f"action {action!r} ({type(action).__name__}): give an integer action id") from None

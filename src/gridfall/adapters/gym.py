@@ -15,8 +15,8 @@
   ``illegal_action="end"`` it ends the episode instead, as in the turn flavour.
 - ``reset(seed=s)`` is reproducible: SameGame plays ``random:s`` (or the fixed ``board`` given
   to ``make``), Match-3 seeds CodeAbbey's generator with ``s``.  It takes no ``options``.
-- An action that is not an integer (a float, text, None) raises TypeError: it is a bug in the
-  agent, not a move.
+- An action that is not a whole number (2.5, text, None) raises IllegalAction (a ValueError): it
+  is a bug in the agent, not a move.
 
 ``import gridfall.adapters.gym`` registers the ids; the package also declares them under the
 ``gymnasium.envs`` entry point, which gymnasium 0.26-0.29 loads by itself (1.x no longer reads
@@ -25,13 +25,14 @@ plugins: import the module, or ``gym.make("gridfall.adapters.gym:gridfall/SameGa
 
 from __future__ import annotations
 
-from gridfall.adapters import action_id, require
+from gridfall.adapters import require
 
 gymnasium = require("gymnasium", "gym")
 
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
+from gridfall.interface import action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
 ILLEGAL = ("ignore", "end")

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from gridfall.adapters import action_id, require
+from gridfall.adapters import require
 
 pettingzoo = require("pettingzoo", "pettingzoo")
 
@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
+from gridfall.interface import action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
 
