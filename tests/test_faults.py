@@ -200,15 +200,12 @@ def test_a_stopped_connect4_referee_keeps_the_finished_games(tmp_path, signum):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_match3_referee_keeps_the_finished_games(tmp_path, signum):
-    player = tmp_path / "player.py"
-    player.write_text("import time\n\ndef suggest(board, boardNo, move, elapsed):\n"
-                      "    if boardNo == 2:\n        time.sleep(1000)\n    return 1, 1, 'Q'\n")
+    player, hanging = tmp_path / "player.py", tmp_path / "board-2"
+    player.write_text(f"import time\n\ndef suggest(board, boardNo, move, elapsed):\n"
+                      f"    if boardNo == 2:\n        open({str(hanging)!r}, 'w').close()\n        time.sleep(1000)\n"
+                      f"    return 1, 1, 'Q'\n")
     run = start("match3", "referee", str(player), "--time", "0", "--json")
-    time.sleep(2)  # the file loads, board 1 ends at once, board 2 hangs
-    sent = time.monotonic()
-    run.send_signal(signum)
-    out, err = run.communicate(timeout=10)
-    assert time.monotonic() - sent < 3 and run.returncode == 128 + signum, err
+    out = stop_when(run, hanging.exists, signum)  # board 1 has ended (quit), board 2 hangs
     report = json.loads(out)
     assert report["interrupted"] and [g["end"] for g in report["games"]] == ["quit", "interrupted"]
     assert not [c for c in leftovers() if str(player) in c]
