@@ -222,7 +222,7 @@ def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():
                              ("connect4(height=seven)", "height", "seven")]:
         with pytest.raises(ValueError, match=f"{key} must be a whole number, not {value!r}"):
             gridfall.load_game(game, **({} if "(" in game else {key: value}))
-    assert gridfall.load_game("match3", size=np.int64(11)).size == 11
+    assert gridfall.load_game("match3", size=np.int64(11)).size == gridfall.load_game("match3", size=11.0).size == 11
     state = gridfall.load_game("connect4").new_initial_state()
     for bad in (2.5, "3", None, True):
         with pytest.raises(IllegalAction, match="is not an integer"):

@@ -48,20 +48,26 @@ class IllegalAction(ValueError):
     """An action the rules refuse; every game's own error derives from it."""
 
 
+def whole_number(value) -> int | None:
+    """``value`` as an int if it is a whole number (an int, a NumPy integer, 3.0), else None
+    (2.5, text, None, True: ``int()`` would quietly make 2 of 2.5 and 1 of True)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        as_int = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return as_int if as_int == value else None
+
+
 def action_id(action) -> int:
-    """An action as an int: an int, a NumPy integer, or a whole float such as 3.0.  IllegalAction
-    naming it otherwise: 2.5 (``int()`` would quietly play 2), text, None, True."""
-    if isinstance(action, bool):
+    """An action as an int (:func:`whole_number`); IllegalAction naming it otherwise."""
+    as_int = whole_number(action)
+    if as_int is None:
         raise IllegalAction(f"action {action!r} is not an integer")
-    if not isinstance(action, int):
-        try:
-            as_int = int(action)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"action {action!r} is not an integer") from None
-        if as_int != action:
-            raise IllegalAction(f"action {action!r} is not an integer")
-        action = as_int
-    return action
+    return as_int
 
 
 class GameBase(abc.ABC):

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import operator
 
-from gridfall.interface import GameBase
+from gridfall.interface import GameBase, whole_number
 
 GAMES = {
     "samegame": "gridfall.samegame.state:SameGameGame",
@@ -67,15 +66,7 @@ def load_game(name: str, **parameters) -> GameBase:
     if unknown:
         raise ValueError(f"{name} has no parameter {unknown[0]!r}; its parameters are {', '.join(known)}")
     for key, value in parameters.items():  # a whole-number parameter gets one: size="x" is named here
-        if signature[key].annotation in (int, "int") and not _is_whole(value):
+        if signature[key].annotation in (int, "int") and whole_number(value) is None:
             raise ValueError(f"{name}: {key} must be a whole number, not {value!r}")
     return game_class(**parameters)
 
-
-def _is_whole(value) -> bool:
-    """An int or a NumPy integer, not a bool, a float or text."""
-    try:
-        operator.index(value)
-    except TypeError:
-        return False
-    return not isinstance(value, bool)

@@ -23,4 +23,3 @@ def require(module: str, extra: str):
         return importlib.import_module(module)
     except ImportError as e:
         raise ImportError(f"{e.name or module} is not installed; `pip install gridfall[{extra}]` brings it") from e
-

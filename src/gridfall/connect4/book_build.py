@@ -48,9 +48,9 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
           progress: Callable[[str], None] = lambda line: None, stolen_turns: int | None = None,
           known: Book | None = None) -> Book:
     """The book for the file's tree up to ``turns`` actions (``stolen_turns``, default ``turns``,
-    after the opponent steals the file's first chip), searched to ``depth`` plies.  The positions of ``known``, a
-    book searched to the same depth from the same first move and steals, are not searched
-    again: each is searched from an empty table, so they would get the same answers."""
+    after the opponent steals the file's first chip), searched to ``depth`` plies.  The positions
+    of ``known``, a book searched to the same depth from the same first move and steals, are not
+    searched again: each is searched from an empty table, so they would get the same answers."""
     from gridfall.connect4.portable import PortableAgent
 
     stolen_turns = turns if stolen_turns is None else stolen_turns
