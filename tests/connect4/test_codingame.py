@@ -122,6 +122,24 @@ def test_every_agent_answers_legally_through_the_protocol(agent):
     game.apply_action(parse_action(answer))
 
 
+def test_input_that_is_not_the_protocol_stops_the_loop_naming_the_line():
+    good = turn_input(Game(), 0, True, -1).splitlines()  # ids, turn, 7 rows, "9", 9 actions, -1
+    cases = [(1, "hello", "line 2: expected the turn index, a whole number, found 'hello'"),
+             (9, "nine", "line 10: expected the number of valid actions, a whole number, found 'nine'"),
+             (11, "x", "line 12: expected a valid action, a whole number, found 'x'"),
+             (8, "XXXXX", "the board ending at line 9: expected 7 rows of 9 cells")]
+    for index, text, says in cases:
+        lines = list(good)
+        lines[index] = text
+        out, log = io.StringIO(), io.StringIO()
+        play(GreedyAgent(), io.StringIO("\n".join(lines) + "\n"), out, log=log)
+        assert out.getvalue() == "" and log.getvalue().startswith("gridfall bot: <referee input>: ")
+        assert says in log.getvalue(), log.getvalue()
+    out, log = io.StringIO(), io.StringIO()
+    play(GreedyAgent(), io.StringIO("\n".join(good) + "\n"), out, log=log)  # the whole turn, then the end
+    assert out.getvalue() == "4\n" and log.getvalue() == ""
+
+
 def test_greedy_wins_and_blocks():
     game = Game.from_moves("3344", 9, 7, steal=False)  # player 0 to move: 3 3 4 4 -> 2 or 5 makes a four threat
     game = Game(9, 7, steal=False)

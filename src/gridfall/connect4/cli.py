@@ -151,7 +151,11 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
               help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
 @with_help(CONNECT4_PROTOCOL)
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
-    """Play on stdin/stdout under the CodinGame protocol."""
+    """Play on stdin/stdout under the CodinGame protocol.
+
+    The bot ends at the end of its input, or at a line that is not the
+    protocol's, which it names on stderr ("line 2: expected the turn index").
+    """
     from gridfall import STARTED
 
     # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:

@@ -37,11 +37,30 @@ def turn_input(game: Game, seat: int, first: bool, previous: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _read(inp: IO[str]) -> str:
-    line = inp.readline()
-    if not line:
-        raise EOFError
-    return line.strip()
+class ProtocolError(ValueError):
+    """Input that is not the protocol's: the message names the line and what it should hold."""
+
+
+class _Input:
+    """The referee's lines, counted, so that a malformed one can be named."""
+
+    def __init__(self, inp: IO[str]):
+        self.inp, self.count = inp, 0
+
+    def line(self) -> str:
+        text = self.inp.readline()
+        if not text:
+            raise EOFError
+        self.count += 1
+        return text.strip()
+
+    def number(self, what: str) -> int:
+        text = self.line()
+        try:
+            return int(text)
+        except ValueError:
+            raise ProtocolError(f"<referee input>: line {self.count}: expected {what}, a whole number, "
+                                f"found {text!r}") from None
 
 
 # The bot's own budgets, in ms, of CodinGame's 1000 (the first turn, counted from process start)
@@ -62,21 +81,28 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
          turn: float = TURN_MS / 1000, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> None:
     """Play the protocol on inp/out with ``agent``: ``first_turn`` seconds from process start, ``turn`` per turn.
 
-    The action printed is always one of the valid actions the referee listed.
+    The action printed is always one of the valid actions the referee listed.  Input that is not
+    the protocol's ends the loop with a line on ``log`` naming the line (ProtocolError's message),
+    as the end of input does without one.
     """
     started = time.monotonic() if started is None else started
+    lines = _Input(inp)
     try:
-        _read(inp)  # myId oppId: the turn index says whose turn it is
+        lines.line()  # myId oppId: the turn index says whose turn it is
         first = True
         while True:
-            turn_index = int(_read(inp))
+            turn_index = lines.number("the turn index")
             clock = time.monotonic()
-            rows = [_read(inp) for _ in range(height)]
-            valid = [int(_read(inp)) for _ in range(int(_read(inp)))]
-            _read(inp)  # oppPreviousAction: the board says it all
+            rows = [lines.line() for _ in range(height)]
+            valid = [lines.number("a valid action") for _ in range(lines.number("the number of valid actions"))]
+            lines.line()  # oppPreviousAction: the board says it all
             budget = (started + first_turn - time.monotonic()) if first else (clock + turn - time.monotonic())
             first = False
-            game = Game.from_protocol(rows, turn_index, width, height, steal=STEAL in valid or turn_index != 1)
+            try:
+                game = Game.from_protocol(rows, turn_index, width, height, steal=STEAL in valid or turn_index != 1)
+            except ValueError as e:
+                raise ProtocolError(f"<referee input>: the board ending at line {lines.count - len(valid) - 2}: "
+                                    f"{e}") from None
             try:
                 action = agent.act(game, max(budget, 0.005))
             except Exception as e:  # a broken agent must still answer legally
@@ -88,3 +114,5 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             out.flush()
     except EOFError:
         return
+    except ProtocolError as e:
+        print(f"gridfall bot: {e}", file=log)
