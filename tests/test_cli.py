@@ -238,6 +238,10 @@ def test_match3_move_and_export(tmp_path):
     assert data["removed"] == [3] and data["points"] == 1 and data["board"][0][5] == "*"
     result = run("match3", "move", str(board), "1", "1", "R")
     assert result.exit_code == 1 and "makes no line" in result.output
+    binary = tmp_path / "b.bin"
+    binary.write_bytes(b"\xff\xfe\x00")
+    result = run("match3", "move", str(binary), "1", "1", "R")
+    assert result.exit_code == 1 and f"{binary}: not a text file (byte 0 is not UTF-8)" in result.output
     out = tmp_path / "fast.py"
     assert run("match3", "export-suggest", str(out)).exit_code == 0
     assert "def suggest(board, boardNo=1, move=1, elapsed=0.0)" in out.read_text()

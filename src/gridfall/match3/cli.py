@@ -120,19 +120,23 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
     Prints the jewels removed by each cascade, the points, and the board after
     the move with its holes (before any refill).
     """
-    from gridfall.match3.rules import Board, IllegalMove
-
-    from gridfall.match3.rules import lines
+    from gridfall.match3.rules import Board, IllegalMove, lines
 
     try:
-        board = Board.parse(Path(board_file).read_text(), board_file)
+        text = Path(board_file).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"{board_file}: not a text file (byte {e.start} is not UTF-8)") from None
+    except OSError as e:
+        raise click.ClickException(f"{board_file}: cannot read it ({e.strerror})") from None
+    try:
+        board = Board.parse(text, board_file)
         formed = sorted(lines(board.grid()))
         if formed:  # a real position never has one: it would have exploded already
             r, c = formed[0]
             raise ValueError(f"{board_file}: the board already has a line of 3 or more through "
                              f"({c + 1}, {r + 1}); a position has none before a move")
         result = board.play(col, row, direction.upper())
-    except (ValueError, IllegalMove, OSError, UnicodeDecodeError) as e:
+    except (ValueError, IllegalMove) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
         click.echo(json.dumps({"removed": result.removed, "total": result.total, "points": result.points,
