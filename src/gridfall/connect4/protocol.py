@@ -54,13 +54,17 @@ class _Input:
         self.count += 1
         return text.strip()
 
-    def number(self, what: str) -> int:
+    def number(self, what: str, least: int | None = None) -> int:
         text = self.line()
         try:
-            return int(text)
+            value = int(text)
         except ValueError:
-            raise ProtocolError(f"<referee input>: line {self.count}: expected {what}, a whole number, "
-                                f"found {text!r}") from None
+            value = None
+        if value is None or (least is not None and value < least):
+            at_least = "" if least is None else f" of at least {least}"
+            raise ProtocolError(f"<referee input>: line {self.count}: expected {what}, a whole number{at_least}, "
+                                f"found {text!r}")
+        return value
 
 
 # The bot's own budgets, in ms, of CodinGame's 1000 (the first turn, counted from process start)
@@ -94,7 +98,7 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             turn_index = lines.number("the turn index")
             clock = time.monotonic()
             rows = [lines.line() for _ in range(height)]
-            valid = [lines.number("a valid action") for _ in range(lines.number("the number of valid actions"))]
+            valid = [lines.number("a valid action") for _ in range(lines.number("the number of valid actions", 1))]
             lines.line()  # oppPreviousAction: the board says it all
             budget = (started + first_turn - time.monotonic()) if first else (clock + turn - time.monotonic())
             first = False
