@@ -20,7 +20,8 @@ def kind_of_file(path: Path) -> str:
     with open(path, "rb") as f:
         head = f.read(16)
     if head.startswith(b"SQLite format 3"):
-        tables = {name for (name,) in _query(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        with _read_only(path) as connection:
+            tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "games" in tables and "run" in tables:
             return "run"
         if "solutions" in tables:
@@ -29,14 +30,17 @@ def kind_of_file(path: Path) -> str:
     return "results"
 
 
-def _query(path: Path, sql: str) -> list[tuple]:
-    """The rows of ``sql`` on the database at ``path``, read-only; sqlite3's errors (a damaged
-    page, a table of another shape) as ValueError naming the file."""
+@contextlib.contextmanager
+def _read_only(path: Path):
+    """A read-only connection to the database at ``path``; sqlite3's errors (a damaged page, a
+    table of another shape) and a damaged run row as ValueError naming the file."""
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
-            return connection.execute(sql).fetchall()
+            yield connection
     except sqlite3.Error as e:
         raise ValueError(f"{path}: a damaged SQLite file, or not one of gridfall's ({e})") from None
+    except RunDatabaseError as e:
+        raise ValueError(str(e)) from None
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
@@ -79,13 +83,8 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
 
 def run_games(path: Path, jobs: tuple[str, ...]) -> tuple[str, list[dict], str]:
     """(kind, page games, note) for the named jobs of a run database (all, up to MAX_GAMES, if none)."""
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
-            rows = stored_rows(connection, path)
-    except RunDatabaseError as e:
-        raise ValueError(str(e)) from None
-    except sqlite3.Error as e:  # opening it
-        raise ValueError(f"{path}: cannot open it ({e})") from None
+    with _read_only(path) as connection:
+        rows = stored_rows(connection, path)
     note = ""
     if jobs:
         by_job = {row.job: row for row in rows}
