@@ -212,3 +212,20 @@ def test_the_evaluation_is_the_numba_bots_on_random_games():
             seen.add(value)
             game.apply_action(rnd.choice(game.legal_actions()))
     assert len(seen) > 50  # the terms vary: not a constant on both sides
+
+
+def test_a_win_at_once_is_played_even_against_a_double_threat():
+    """The root looked for the opponent's threats before its own win: with two threats against
+    it every move looked lost, and it played the first legal column (a game of the 2026-11-27
+    runs, lost at 10 empty cells with a win on the board)."""
+    game = Game(steal=False)
+    # 0 has three in column 0 (wins at its top); 1 has two open threats on row 0 (columns 3, 7)
+    for move in (0, 4, 0, 5, 0, 6, 8, 8):
+        game.apply_action(move)
+    current, mask = position_of(game)
+    searcher = Searcher(Board())
+    assert searcher._moves(current, mask) == []  # both of the opponent's threats cannot be blocked
+    column, score, _ = searcher.choose(current, mask, 1.0)
+    assert (column, score) == (0, WIN)
+    game.apply_action(column)
+    assert game.is_terminal() and game.returns()[0] > 0

@@ -108,14 +108,16 @@ class Searcher:
         iterative deepening."""
         b = self.b
         self.deadline = time.monotonic() + seconds
-        moves = self._moves(current, mask)
-        if not moves:  # every move loses: play anything legal
-            possible = (mask + b.bottom) & b.full
-            return next(x for x in b.order if possible & b.columns[x]), -WIN, 0
+        # a win at once first: it ends the game, whatever the opponent threatens (before it, a
+        # double threat of the opponent's made every move look lost, and a won game was lost)
         wins = (mask + b.bottom) & b.full & b.winning_cells(current, mask)
         for x in b.order:
             if wins & b.columns[x]:
                 return x, WIN, 1
+        moves = self._moves(current, mask)
+        if not moves:  # every move loses: play anything legal
+            possible = (mask + b.bottom) & b.full
+            return next(x for x in b.order if possible & b.columns[x]), -WIN, 0
         best, score = self._column(moves[0]), 0
         empty = b.cells - mask.bit_count()
         self.ties = self.seed is not None and b.cells - empty < self.tie_chips
