@@ -1,5 +1,6 @@
 """Shared by the benchmark scripts: a console that never cuts tables, the machine's name, and the
-games of a pie-rule run (the Connect Four benchmarks' source of real positions)."""
+games of a pie-rule run and positions from them (the Connect Four benchmarks' source of real
+positions)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,24 @@ def pie_run_games(path: Path) -> list[PieRunGame]:
     if not games:
         raise SystemExit(f"{path}: holds no games")
     return games
+
+
+def sample_positions(games: list[list[int]], empties: list[int]) -> dict:
+    """{empty cells: [rules Game]}: from each game's moves (STEAL as -2 allowed), one position at
+    each count, the side to move unable to win at once."""
+    import numpy as np  # here: the SameGame and Match-3 scripts need no Connect Four engine
+
+    from gridfall.connect4.engine import can_win_next, from_game, geometry
+    from gridfall.connect4.rules import Game
+
+    g = geometry(9, 7)
+    found: dict[int, list[Game]] = {e: [] for e in empties}
+    for moves in games:
+        game = Game(steal=True)
+        for move in moves:
+            cur, mask = from_game(game)
+            empty = game.width * game.height - bin(mask).count("1")
+            if empty in found and not can_win_next(np.uint64(cur), np.uint64(mask), g):
+                found[empty].append(game.clone())
+            game.apply_action(move)
+    return found

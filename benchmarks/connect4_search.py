@@ -28,30 +28,14 @@ import statistics
 import time
 from pathlib import Path
 
-import numpy as np
-from common import PieRunGame, console, duration, machine_line, pie_run_games
+from common import console, duration, machine_line, pie_run_games, sample_positions
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
 from gridfall.connect4.book import position_of
-from gridfall.connect4.engine import can_win_next, from_game, geometry
+from gridfall.connect4.engine import from_game
 from gridfall.connect4.rules import Game
 from gridfall.connect4.search import Searcher
-
-
-def sample_positions(games: list[PieRunGame], empties: list[int]) -> dict[int, list[Game]]:
-    """{empty cells: [game]}: one position per game and count, the side to move unable to win at once."""
-    g = geometry(9, 7)
-    found: dict[int, list[Game]] = {e: [] for e in empties}
-    for run_game in games:
-        game = Game(steal=False)
-        for move in run_game.moves:
-            cur, mask = from_game(game)
-            empty = game.width * game.height - bin(mask).count("1")
-            if empty in found and not can_win_next(np.uint64(cur), np.uint64(mask), g):
-                found[empty].append(game.clone())
-            game.apply_action(move)
-    return found
 
 
 def numba_search():
@@ -102,7 +86,7 @@ def main() -> None:
         raise SystemExit("--games and --depth must be at least 1, --budget-ms above 0, --empties within 1..60")
 
     games = pie_run_games(args.db)[:args.games]
-    positions = sample_positions(games, empties)
+    positions = sample_positions([game.moves for game in games], empties)
     search = numba_search() if args.search == "numba" else portable_search()
     out = console()
     table = Table(title=f"gridfall's {args.search} search, 9x7, positions from the first {len(games)} games of {args.db}")
