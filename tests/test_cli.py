@@ -23,6 +23,24 @@ def test_help_lists_the_games_and_commands():
         assert command in result.output
 
 
+def test_every_commands_help_runs_and_shows_no_python_none():
+    """Each command's --help, walked from the top: a range without bounds printed "x<=None"."""
+    import click
+
+    def walk(command, path):
+        yield path
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                yield from walk(sub, path + [name])
+
+    paths = list(walk(main, []))
+    assert len(paths) > 20
+    for path in paths:
+        result = run(*path, "--help")
+        assert result.exit_code == 0, (path, result.output)
+        assert "None" not in result.output, (path, [line for line in result.output.splitlines() if "None" in line])
+
+
 def test_show_renders_axes_and_summary():
     result = run("samegame", "show", "standard:1")
     assert result.exit_code == 0

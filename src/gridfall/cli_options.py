@@ -52,6 +52,12 @@ class FloatRange(click.FloatRange):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
 
+    def _describe_range(self) -> str:
+        """The help's range; click's own says "x<=None" for a range without bounds."""
+        if self.min is None and self.max is None:
+            return "finite"
+        return super()._describe_range()
+
 
 FINITE = FloatRange()  # any finite number
 
