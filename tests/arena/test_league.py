@@ -77,3 +77,37 @@ def test_bad_bots_are_usage_errors():
                         (["--bot", "greedy", "--bot", "random", "--games", "5"], "even")]:
         done = gridfall("connect4", "league", *args)
         assert done.returncode == 2 and words in done.stderr, (args, done.stderr)
+
+
+def test_games_lost_by_a_fault_are_told_apart_from_games_lost_at_play(tmp_path):
+    """A leaderboard alone does not tell a weak bot from a broken one: the league counts each bot's
+    games lost by a fault and says what went wrong, the bot's words as plain text."""
+    missing = tmp_path / "no-such-bot"
+    args = ["connect4", "league", "--bot", f"broken={missing}", "--bot", f"garbage={sys.executable} -c "
+            "\"print('[red]x[/red]')\"", "--bot", f"first={pick('first')}", "--games", "6", "--matchmaking",
+            "round-robin", "--db", str(tmp_path / "faults.sqlite"), "--workers", "2", *FAST]
+    out = gridfall_json(*args)
+    faults = {f["bot"]: f for f in out["faults"]}
+    assert set(faults) == {"broken", "garbage"}  # "first" lost only at play, if at all
+    # each plays 4 of the 6 games; between the two, the one to move first loses by its fault
+    assert faults["broken"]["games"] == faults["garbage"]["games"] == 3
+    assert all("not found" in reason or "No such file" in reason for reason in faults["broken"]["reasons"])
+    assert all("[red]x[/red]" in reason for reason in faults["garbage"]["reasons"])
+    shown = gridfall(*args)  # the same run again: nothing left to play, the tables from the stored games
+    assert shown.returncode == 0, shown.stderr
+    assert "games lost by a fault" in shown.stdout and "[red]x[/red]" in shown.stdout
+
+
+def test_fault_of_reads_the_referees_reasons():
+    from gridfall.arena.database import GameRow
+    from gridfall.connect4.match import fault_of
+
+    def row(winner, reason, seats=("four", "b")):
+        return GameRow("pair 0 game 0", "connect4", ["x", "y"], list(seats), [], {"winner": winner}, reason, [], [])
+
+    assert fault_of(row(1, "four: timeout (no answer line in time)")) == ("four", "timeout (no answer line in time)")
+    assert fault_of(row(1, "four could not start: no such file")) == ("four", "could not start: no such file")
+    assert fault_of(row(1, "four in a row")) is None  # won at play, even against a bot named "four"
+    assert fault_of(row(None, "draw (board full)")) is None
+    assert fault_of(row(0, "b: invalid action 'x'")) == ("b", "invalid action 'x'")
+    assert fault_of(row(0, "solved")) is None  # a pie-rule game that the solver settled

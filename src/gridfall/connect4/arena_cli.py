@@ -6,6 +6,7 @@ import functools
 import json
 import math
 import sys
+from collections import Counter
 
 import click
 
@@ -15,7 +16,7 @@ from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
-from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
+from gridfall.connect4.match import PairJob, fault_of, game_rows, opening, play_pair, points_of
 from gridfall.viewer.options import replay_option, write_run_replay
 
 MAX_OPENING_PLIES = 8
@@ -146,15 +147,21 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
             live.update(_leaderboard(table, games), refresh=True)
 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
+    if not as_json and not err.is_terminal:
+        err.line()  # a live display written to a file or a pipe ends without one
     table = _rated(names, run)  # in the schedule's order: the same games give the same ratings
+    faults = _faults(run.rows())
     write_run_replay(replay_path, run.path, f"gridfall connect4 league: {', '.join(names)}")
     if as_json:
         click.echo(json.dumps({"leaderboard": [s.to_json() for s in table.standings()],
-                               "pairs": _pairs_json(table), "db": str(run.path), "interrupted": interrupted}))
+                               "pairs": _pairs_json(table), "faults": _faults_json(faults), "db": str(run.path),
+                               "interrupted": interrupted}))
     else:
         out = console()
         out.print(_leaderboard(table, games))
         out.print(_pairs_table(table))
+        if faults:
+            out.print(_faults_table(faults))
         out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
     sys.exit(exit_code(interrupted))
 
@@ -217,6 +224,35 @@ def _pairs_json(table) -> list[dict]:
                     "losses": score.losses, "elo": _json_number(elo), "elo_low": _json_number(low),
                     "elo_high": _json_number(high)})
     return out
+
+
+def _faults(rows) -> dict[str, Counter]:
+    """{bot: Counter of what went wrong} over the games a bot lost by a fault (a timeout, a crash,
+    an answer the referee refused): a leaderboard alone does not tell a weak bot from a broken one."""
+    faults: dict[str, Counter] = {}
+    for row in rows:
+        fault = fault_of(row)
+        if fault is not None:
+            faults.setdefault(fault[0], Counter())[fault[1]] += 1
+    return faults
+
+
+def _faults_table(faults: dict[str, Counter]):
+    from rich.table import Table
+    from rich.text import Text
+
+    out = Table(title="games lost by a fault (a timeout, a crash, an answer refused)")
+    for column in ("bot", "games", "what went wrong (the most frequent)"):
+        out.add_column(column, justify="right" if column == "games" else "left")
+    for name, reasons in sorted(faults.items()):
+        common = "\n".join(f"{n} x {reason[:160]}" for reason, n in reasons.most_common(2))
+        out.add_row(Text(name), str(sum(reasons.values())), Text(common))  # Text: a bot's words are not markup
+    return out
+
+
+def _faults_json(faults: dict[str, Counter]) -> list[dict]:
+    return [{"bot": name, "games": sum(reasons.values()), "reasons": dict(reasons.most_common())}
+            for name, reasons in sorted(faults.items())]
 
 
 def _json_number(v: float):
@@ -287,6 +323,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
         interrupted = False if decided else _run_pairs(executor, jobs, run, on_pair,
                                                        stop=lambda: test.verdict() is not None)
     verdict = test.verdict()
+    faults = _faults(run.rows())
     write_run_replay(replay_path, run.path, f"gridfall connect4 sprt: new = {new}, base = {base}")
     conclusion = ({"H1": f"H1 accepted: the candidate is better (elo1 {elo1:g})",
                    "H0": f"H0 accepted: the candidate is not better than elo0 {elo0:g}"}.get(verdict)
@@ -300,11 +337,14 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
         click.echo(json.dumps({"verdict": verdict, "llr": test.llr, "bounds": [lower, upper], "elo": _json_number(elo),
                                "elo_low": _json_number(low), "elo_high": _json_number(high),
                                "games": test.games.games, "wins": test.games.wins, "losses": test.games.losses,
-                               "draws": test.games.draws, "penta": test.penta, "db": str(run.path),
+                               "draws": test.games.draws, "penta": test.penta, "faults": _faults_json(faults),
+                               "db": str(run.path),
                                "interrupted": interrupted, "report": elo_block}))
     else:
         out = console()
         out.print(Text(test.report()))
+        if faults:
+            out.print(_faults_table(faults))
         out.print(conclusion)
     sys.exit(exit_code(interrupted))
 

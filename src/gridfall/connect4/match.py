@@ -88,3 +88,18 @@ def points_of(row: GameRow, name: str) -> float:
     if winner is None:
         return 0.5
     return 1.0 if row.seats[winner] == name else 0.0
+
+
+def fault_of(row: GameRow) -> tuple[str, str] | None:
+    """(the loser's name, what went wrong) when a stored game was lost by a fault: a timeout, a
+    crash, a program that could not start or an answer the referee refused; None otherwise.
+    The referee writes such a reason as "NAME: what" or "NAME could not start: what"."""
+    winner = row.result["winner"]
+    if winner is None:
+        return None
+    name = row.seats[1 - winner]
+    if row.reason.startswith(f"{name}: "):
+        return name, row.reason[len(name) + 2:]
+    if row.reason.startswith(f"{name} could not start: "):
+        return name, row.reason[len(name) + 1:]
+    return None
