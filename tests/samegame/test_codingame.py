@@ -129,6 +129,18 @@ def test_gridfall_bot_replans_when_the_board_is_not_the_expected_one():
     surprise.check(*moves[1])
 
 
+def test_input_that_is_no_board_stops_the_bot_naming_the_fault():
+    rows = load_board("standard:3").text().splitlines()
+    for text, says in [("\n".join(rows[:4]), "the input ended inside a board, after 4 of its 15 rows"),
+                       ("\n".join(["hello world"] * 15), "line 1: expected 15 numbers, found 2"),
+                       ("", "")]:
+        out, log = io.StringIO(), io.StringIO()
+        play_turns(io.StringIO(text + "\n" if text else ""), out, BotConfig(first_turn_budget=1),
+                   planner=lambda b, seconds, seed: [], log=log)
+        assert out.getvalue() == ""
+        assert log.getvalue() == (f"gridfall bot: <referee input>: {says}\n" if says else ""), log.getvalue()
+
+
 def test_gridfall_bot_never_plays_an_illegal_planned_move():
     board = load_board("standard:3")
     def bad_planner(b, seconds, seed):

@@ -87,14 +87,16 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
 
     The action printed is always one of the valid actions the referee listed.  Input that is not
     the protocol's ends the loop with a line on ``log`` naming the line (ProtocolError's message),
-    as the end of input does without one.
+    and so does input that ends inside a turn; the end of input between turns ends it without one.
     """
     started = time.monotonic() if started is None else started
     lines = _Input(inp)
+    begun = 0
     try:
         lines.line()  # myId oppId: the turn index says whose turn it is
         first = True
         while True:
+            begun = lines.count  # the input may end here, between turns, and nowhere else
             turn_index = lines.number("the turn index")
             clock = time.monotonic()
             rows = [lines.line() for _ in range(height)]
@@ -117,6 +119,8 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             out.write(action_text(action) + "\n")
             out.flush()
     except EOFError:
+        if lines.count != begun:
+            print(f"gridfall bot: <referee input>: the input ended inside a turn, after line {lines.count}", file=log)
         return
     except ProtocolError as e:
         print(f"gridfall bot: {e}", file=log)

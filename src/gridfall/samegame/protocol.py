@@ -42,11 +42,15 @@ def _next_board(inp: IO[str], log: IO[str]) -> rules.Board | None:
 
 
 def read_board(stream: IO[str]) -> rules.Board | None:
-    """The next 15-line board from the referee, or None at end of input."""
+    """The next 15-line board from the referee, or None at end of input between boards
+    (BoardError if it ends inside one)."""
     lines = []
     while len(lines) < rules.HEIGHT:
         line = stream.readline()
         if not line:
+            if lines:
+                raise BoardError(f"<referee input>: the input ended inside a board, after {len(lines)} of its "
+                                 f"{rules.HEIGHT} rows")
             return None
         if line.strip():
             lines.append(line)
