@@ -52,6 +52,10 @@ def test_illegal_action_changes_nothing_or_ends_the_episode():
     env = gymnasium.make("gridfall/SameGame-v0", board="standard:1", illegal_action="end")
     env.reset(seed=1)
     assert env.step(illegal)[2] is True
+    with pytest.raises(RuntimeError, match="episode is over"):  # it went on stepping after the end
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    env.reset(seed=1)
+    assert env.step(int(np.flatnonzero(info["action_mask"])[0]))[4]["illegal_action"] is False
     with pytest.raises(ValueError, match="illegal_action"):
         gymnasium.make("gridfall/SameGame-v0", illegal_action="lose")
 

@@ -56,6 +56,7 @@ class GridfallEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.state = None
+        self.ended = False
 
     def _game(self, seed: int):
         """The game this environment plays: each environment class below names its own."""
@@ -73,19 +74,21 @@ class GridfallEnv(gymnasium.Env):
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31))
         self.game = self._game(game_seed)
         self.state = self.game.new_initial_state()
+        self.ended = False  # an illegal action under illegal_action="end" ends the episode, not the game
         return self._observe()
 
     def step(self, action):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        if self.state.is_terminal():
+        if self.state.is_terminal() or self.ended:
             raise RuntimeError("the episode is over: call reset()")
         action = action_id(action)
         legal = self.action_space.contains(action) and self.state.legal_actions_mask()[action] == 1
         if not legal:
             observation, info = self._observe()
             info["illegal_action"] = True
-            return observation, 0.0, self.illegal_action == "end", False, info
+            self.ended = self.illegal_action == "end"
+            return observation, 0.0, self.ended, False, info
         self.state.apply_action(action)
         observation, info = self._observe()
         info["illegal_action"] = False
