@@ -9,6 +9,10 @@
 Each pyspiel state drives a gridfall state (:mod:`gridfall.interface`): the rules, the action
 ids and the texts are gridfall's own; this module only speaks pyspiel's dialect.  OpenSpiel's
 algorithms written in Python (MCTS, evaluation) run on them; its C++ algorithms do too, slowly.
+
+``state.serialize()`` and ``game.deserialize_state(text)`` are pyspiel's own for Python games, and
+its text carries a pickle of the state: deserialize only text you wrote yourself.  To pass a
+position on, pass its actions (``state.history()``) and apply them to a new state.
 """
 
 from __future__ import annotations
