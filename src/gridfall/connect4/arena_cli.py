@@ -128,7 +128,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
                 "opening_plies": opening_plies, "limits": [limits.first_turn, limits.turn]}
     run = open_run(db, "connect4 league", settings)
-    table = _rated(names, run)
+    table = _rated(names, run.rows())
     done = run.done()
     commands = dict(bots)
     plan = schedule(len(bots), games // 2, matchmaking, seed)
@@ -149,8 +149,9 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
     if not as_json and not err.is_terminal:
         err.line()  # a live display written to a file or a pipe ends without one
-    table = _rated(names, run)  # in the schedule's order: the same games give the same ratings
-    faults = _faults(run.rows())
+    rows = run.rows()  # read once for the ratings and the faults
+    table = _rated(names, rows)  # in the schedule's order: the same games give the same ratings
+    faults = _faults(rows)
     write_run_replay(replay_path, run.path, f"gridfall connect4 league: {', '.join(names)}")
     if as_json:
         click.echo(json.dumps({"leaderboard": [s.to_json() for s in table.standings()],
@@ -166,7 +167,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     sys.exit(exit_code(interrupted))
 
 
-def _rated(names: list[str], run):
+def _rated(names: list[str], rows):
     """The league table from the stored games, rated in the order of the schedule (pair, game),
     whatever order they finished in: a resumed league or one run on a cluster rates as one run
     here would."""
@@ -177,7 +178,7 @@ def _rated(names: list[str], run):
         return int(pair), int(game)
 
     table = League(names)
-    for row in sorted(run.rows(), key=order):
+    for row in sorted(rows, key=order):
         table.add(row.seats[0], row.seats[1], points_of(row, row.seats[0]))
     return table
 
