@@ -27,11 +27,10 @@ from gridfall.samegame.boards import load_board, set_specs
 
 
 @njit(cache=True)
-def engine_playouts(start, count, rng, use_tabu, moves):
-    """``count`` playouts from ``start``; returns the sum of their scores."""
+def engine_playouts(start, count, rng, tabu, moves):
+    """``count`` playouts from ``start`` avoiding colour ``tabu`` (-1: none); returns the sum of their scores."""
     b = start.copy()
     total = 0
-    tabu = most_common_colour(start) if use_tabu else -1
     for _ in range(count):
         b[:, :] = start
         total += engine.random_playout(b, rng, tabu, moves)  # clear bonus included
@@ -56,9 +55,10 @@ def rebuilt_playouts(start, count, rng, moves):
 def measure_listing(boards, seconds: float, incremental: bool) -> float:
     """Uniform playouts per second with the move list updated (as in every search) or rebuilt."""
     moves, rng = engine.new_moves(), new_rng(1)
+    starts = [engine.from_board(b) for b in boards]
     if incremental:
-        return _rate(boards, seconds, lambda start, k: engine_playouts(start, k, rng, False, moves))[0]
-    return _rate(boards, seconds, lambda start, k: rebuilt_playouts(start, k, rng, moves))[0]
+        return _rate(len(starts), seconds, lambda i, k: engine_playouts(starts[i], k, rng, -1, moves))[0]
+    return _rate(len(starts), seconds, lambda i, k: rebuilt_playouts(starts[i], k, rng, moves))[0]
 
 
 def rules_playout(board: rules.Board, rnd: random.Random, tabu: int) -> int:
@@ -74,28 +74,30 @@ def rules_playout(board: rules.Board, rnd: random.Random, tabu: int) -> int:
         score += gained
 
 
-def _rate(boards, seconds: float, run) -> tuple[float, float]:
-    """Playouts per second of ``run(start, count)`` (returns the scores' sum) over the boards, and the mean score."""
-    starts = [engine.from_board(b) for b in boards]
-    run(starts[0], 2)  # compile outside the clock
+def _rate(count_of_boards: int, seconds: float, run) -> tuple[float, float]:
+    """Playouts per second of ``run(i, count)`` (``count`` playouts on board i, returns the scores'
+    sum) over the boards, and the mean score."""
+    run(0, 2)  # compile outside the clock
     count, total, elapsed, batch = 0, 0, 0.0, 50
     while elapsed < seconds:
         t = time.perf_counter()
-        for start in starts:
-            total += run(start, batch)
+        for i in range(count_of_boards):
+            total += run(i, batch)
         elapsed += time.perf_counter() - t
-        count += batch * len(starts)
+        count += batch * count_of_boards
     return count / elapsed, total / count
 
 
 def measure_engine(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:
     moves, rng = engine.new_moves(), new_rng(1)
-    return _rate(boards, seconds, lambda start, k: engine_playouts(start, k, rng, use_tabu, moves))
+    starts = [engine.from_board(b) for b in boards]
+    tabus = [most_common_colour(start) if use_tabu else -1 for start in starts]
+    return _rate(len(starts), seconds, lambda i, k: engine_playouts(starts[i], k, rng, tabus[i], moves))
 
 
 def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]:
     rnd = random.Random(1)
-    tabus = [max(range(rules.COLOURS), key=lambda c: b.colour_counts()[c]) if use_tabu else -1 for b in boards]
+    tabus = [most_common_colour(engine.from_board(b)) if use_tabu else -1 for b in boards]
     count, total, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for board, tabu in zip(boards, tabus):
