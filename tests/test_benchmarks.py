@@ -1,0 +1,76 @@
+"""Every script under benchmarks/ runs to its table at its smallest settings.
+
+The benchmarks are how speed and strength are checked, and none of them runs in a figure's
+place in the suite, so a change to the package could break one unseen (the SameGame engine
+benchmark stopped compiling for a day when the colour facts moved out of numba).  Each script
+here runs once from the repository's root, as the README runs it, on a handful of boards,
+positions or games: what is checked is that it finishes, exits 0 and prints its table with the
+machine line, not what it measured.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+
+# script -> its arguments; {tmp} is a folder of the test's own, {records} the games
+# connect4_strength.py recorded there
+SMALLEST = {
+    "adapter_speed.py": "--seconds 0.05",
+    "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2",
+    "connect4_accuracy.py": "--games 2 --empties 38 --searches portable:3,numba:3 --cache {tmp}/acc.jsonl "
+                            "--seconds 1 --workers 1",
+    "connect4_endgame.py": "--empties 16 --games 1 --cap 1",
+    "connect4_eval_fit.py": "--from 39 --to 40",
+    "connect4_lines.py": "{records} --actions 2 --min-games 1",
+    "connect4_losses.py": "{records} --seconds 1",
+    "connect4_search.py": "--games 1 --depth 3",
+    "connect4_search_match.py": "src/gridfall/connect4/search.py --pairs 1 --depth 2",
+    "connect4_solver.py": "--files 7x6/endgame_L1 --seconds-per-file 1 --table-bits 16",
+    "connect4_startup.py": "--runs 1 --busy 0",
+    "connect4_strength.py": "--games 2 --opponents greedy --workers 2 --record {records}",
+    "match3.py": "--seeds 1 --skip strong --pythons current",
+    "samegame_anatomy.py": "results/samegame-standard.txt",
+    "samegame_continue.py": "--boards 31 --base nrpa:0.3 --continue anneal:0.3 --workers 1",
+    "samegame_engine.py": "--seconds 0.05",
+    "samegame_export.py": "tuning:1 --time 2 --flavours one-turn --workers 1",
+    "samegame_search.py": "--boards 1 --time 0.3 --algos beam,nrpa --workers 1",
+}
+NO_MACHINE = {"samegame_anatomy.py"}  # reads a results file: nothing it prints depends on the machine
+FIRST = ["connect4_strength.py"]  # its records feed the lines and losses scripts
+ORDER = FIRST + sorted(set(SMALLEST) - set(FIRST))
+
+
+def test_every_benchmark_script_has_its_smallest_run():
+    scripts = {p.name for p in BENCHMARKS.glob("*.py")} - {"common.py"}
+    assert scripts == set(SMALLEST), "give each benchmark script a smallest run here"
+
+
+@pytest.fixture(scope="module")
+def records_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("benchmarks")
+
+
+@pytest.mark.parametrize("script", ORDER)
+def test_benchmark_runs_to_its_table(script, records_folder):
+    if script == "arena_throughput.py":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            if os.environ.get("CI") == "true":
+                raise
+            pytest.skip("arena_throughput.py measures the Dask executor too: pip install '.[dask]'")
+    if "{records}" in SMALLEST[script] and script not in FIRST and not (records_folder / "games.jsonl").exists():
+        pytest.skip("needs the games connect4_strength.py records (run the whole module)")
+    arguments = SMALLEST[script].format(tmp=records_folder, records=records_folder / "games.jsonl").split()
+    run = subprocess.run([sys.executable, str(BENCHMARKS / script), *arguments], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"{script} {' '.join(arguments)}\n{run.stderr[-3000:]}"
+    assert run.stdout.strip(), f"{script} printed nothing"
+    if script not in NO_MACHINE:
+        assert "cores, Python" in run.stdout, run.stdout[-2000:]  # the machine line ends every table
