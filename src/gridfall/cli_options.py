@@ -136,6 +136,11 @@ exit 128 + the signal.  Exit code 0 when every game was judged, whatever the
 verdicts; 1 if the referee itself failed; 2 for bad usage."""
 
 
+# every referee's limits, relaxed together (the same flag on every command that plays timed turns)
+time_scale_option = click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
+                                 help="Multiply every limit, to relax them on a slow machine.")
+
+
 def with_help(*paragraphs: str):
     """Append ``paragraphs`` to a command's docstring (its --help), so that a text shared by
     several commands is written once."""

@@ -14,7 +14,7 @@ from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, with_help
+from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, time_scale_option, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, fault_of, game_rows, opening, play_pair, points_of
 from gridfall.viewer.options import replay_option, write_run_replay
@@ -23,8 +23,7 @@ MAX_OPENING_PLIES = 8
 
 
 def _limit_options(command):
-    command = click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
-                           help="Multiply every limit, to relax them on a slow machine.")(command)
+    command = time_scale_option(command)
     command = click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True,
                            help="Each later turn's limit (CodinGame: 100 ms).")(command)
     command = click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True,

@@ -9,7 +9,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, output_path, with_help, write_file
+from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, output_path, time_scale_option, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, TURN_MS
 from gridfall.viewer.options import replay_option, write_replay
@@ -198,8 +198,7 @@ def _check_players(*specs: str) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
 @click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True, help="Each player's first-turn limit (CodinGame: 1000 ms), from the first byte sent to the end of the answer line.")
 @click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True, help="Each later turn's limit (CodinGame: 100 ms), from the first byte sent to the end of the answer line.")
-@click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
-              help="Multiply every limit, to relax them on a slow machine.")
+@time_scale_option
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 @replay_option
 @with_help(CONNECT4_PROTOCOL, REFEREE_NOTES)

@@ -12,7 +12,7 @@ import click
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, cannot_write, console, output_path,
-                                  renamed, with_help, write_file)
+                                  renamed, time_scale_option, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -293,8 +293,7 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
               help="Boards refereed at once (each runs its own bot process).")
 @click.option("--first-turn-ms", type=FloatRange(min=1), default=20000, show_default=True, help="The first turn's limit (CodinGame: 20 s), from the first byte sent to the end of the answer line.")
 @click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True, help="Each later turn's limit (CodinGame: 50 ms), from the first byte sent to the end of the answer line.")
-@click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
-              help="Multiply every limit, to relax them on a slow machine.")
+@time_scale_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
@@ -578,8 +577,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
               help="The first turn's limit (CodinGame: 20 s).")
 @click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True,
               help="Each later turn's limit (CodinGame: 50 ms).")
-@click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
-              help="Multiply every limit, to relax them on a slow machine.")
+@time_scale_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
