@@ -9,16 +9,15 @@ import time
 
 import click
 
-from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, cannot_write, console, output_path,
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path,
                                   renamed, time_scale_option, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
 from gridfall.samegame.protocol import ANSWER_MARGIN, BotConfig
+from gridfall.samegame.store_cli import open_store, store, store_errors, store_options
 from gridfall.viewer.options import replay_option, write_replay
-
 
 
 def _board(spec: str) -> rules.Board:
@@ -125,38 +124,6 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
         click.echo(f"  {len(rest)} more groups of at most {rest[0][1].size} cells: {sum(g.points for _, g in rest)} points")
 
 
-def _store_options(f):
-    f = click.option("--no-store", is_flag=True, help="Neither read nor write the solution store.")(f)
-    f = click.option("--store", "store_path", type=click.Path(dir_okay=False),
-                     help="Solution store file (default: the user's data directory).")(f)
-    return f
-
-
-def _open_store(store_path: str | None):
-    from gridfall.samegame.store import SolutionStore, StoreError
-
-    try:
-        return SolutionStore(store_path)
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
-
-
-def _store_errors(command):
-    """A damaged store, a bad line: one clear message (StoreError names the file and the line)."""
-    import functools
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from gridfall.samegame.store import StoreError
-
-        try:
-            return command(*args, **kwargs)
-        except StoreError as e:
-            raise click.ClickException(str(e)) from None
-
-    return wrapper
-
-
 @samegame.command()
 @click.argument("board")
 @click.option("--time", "seconds", type=FloatRange(min=0.01), default=10.0, show_default=True,
@@ -173,7 +140,7 @@ def _store_errors(command):
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same search).")
 @click.option("--fresh", is_flag=True,
               help="nrpa, anneal: search from scratch instead of continuing from the stored line.")
-@_store_options
+@store_options
 @replay_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int, fresh: bool,
@@ -194,7 +161,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     from gridfall.samegame.store import StoreError
 
     b = _board(board)
-    store = None if no_store else _open_store(store_path)
+    store = None if no_store else open_store(store_path)
     try:
         stored = store.best(b) if store else None
     except StoreError as e:
@@ -264,7 +231,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
 @click.option("--seed", type=int, default=0, show_default=True, help='Seed of the search: the same seed plans the same line.')
-@_store_options
+@store_options
 @with_help(SAMEGAME_PROTOCOL)
 def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, store_path: str | None,
         no_store: bool) -> None:
@@ -359,7 +326,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed).")
-@_store_options
+@store_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None, seed: int,
           store_path: str | None, no_store: bool, as_json: bool) -> None:
@@ -416,8 +383,8 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
               show_default=True, help="The set that bare board numbers in --from refer to.")
 @click.option("--first-turn-ms", type=FloatRange(min=100, max=19_500), default=18_500, show_default=True,
               help="How long the exported bot searches an unknown board, from its start (the platform allows 20 s).")
-@_store_options
-@_store_errors
+@store_options
+@store_errors
 def export(out: str, one_turn: bool, results: str | None, set_name: str, first_turn_ms: float,
            store_path: str | None, no_store: bool) -> None:
     """Write gridfall's pure-Python SameGame bot as one file for CodinGame (Python 3.11, standard library).
@@ -435,7 +402,7 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     if results:
         known = known_from_results(results, set_name)
     else:
-        known = {} if no_store else known_from_store(_open_store(store_path))
+        known = {} if no_store else known_from_store(open_store(store_path))
     try:
         source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)
     except ExportError as e:
@@ -443,76 +410,6 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     write_file(out, source)
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
                f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
-
-
-@samegame.group()
-def store() -> None:
-    """Inspect and share the solution store (the best line found for each board)."""
-
-
-@store.command("list")
-@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
-@click.option("--json", "as_json", is_flag=True, help='Print a JSON list instead of the table.')
-@_store_errors
-def store_list(store_path: str | None, as_json: bool) -> None:
-    """One line per stored board: the bundled boards it is, score, moves, how found."""
-    from rich.table import Table
-    from rich.text import Text
-
-    s = _open_store(store_path)
-    entries = s.entries()
-    sound = [e.replays() for e in entries]
-    if as_json:
-        click.echo(json.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
-                                "seconds": e.seconds, "seed": e.seed, "found": e.found, "replays": ok}
-                               for e, ok in zip(entries, sound)]))
-        return
-    table = Table(title=Text(f"{len(entries)} boards in {s.path}"))
-    for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when", "check"):
-        table.add_column(column)
-    for e, ok in zip(entries, sound):
-        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(e.moves.count(";") + 1 if e.moves else 0),
-                      Text(e.algo), f"{e.seconds:.0f}", str(e.seed), Text(str(e.found)),
-                      "ok" if ok else Text("does not replay to its score: ignored, and replaced by any line found", "red"))
-    console().print(table)
-
-
-@store.command("export")
-@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path)
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "results"]), default="jsonl", show_default=True,
-              help="jsonl: every entry with its board; results: 'N<TAB>score<TAB>moves' for one --set.")
-@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
-              show_default=True, help="The board set a results file covers (with --format results).")
-@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
-@_store_errors
-def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
-    """Write the store to OUT (- for stdout), to share it or to publish results."""
-    s = _open_store(store_path)
-    try:
-        with click.open_file(out, "w", atomic=out != "-") as stream:
-            count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
-    except OSError as e:
-        raise cannot_write(out, e) from None
-    click.echo(f"exported {count} boards to {out}", err=True)
-
-
-@store.command("import")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
-              show_default=True, help="The set that bare board numbers in a results file refer to.")
-@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
-@_store_errors
-def store_import(path: str, set_name: str, store_path: str | None) -> None:
-    """Merge PATH (jsonl as exported, or a results file) into the store.
-
-    Every line is replayed first; a malformed line, one the rules refuse or one
-    that replays to another score than it claims (a file of another --set, say)
-    is named, and then nothing is imported.  Otherwise every line is merged in
-    one transaction.
-    """
-    s = _open_store(store_path)
-    read, improved = s.import_file(path, set_name)
-    click.echo(f"read {read} lines from {path}; {improved} improved the store")
 
 
 @samegame.command()
@@ -567,66 +464,13 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     sys.exit(1 if problems else 0)
 
 
-@samegame.command()
-@click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
-              help="A bot: its name and the command that runs it (gridfall alone: gridfall's bot without the "
-                   "solution store).  Exactly twice.")
-@click.argument("boards", nargs=-1, required=True)
-@click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
-@click.option("--first-turn-ms", type=FloatRange(min=1), default=20000, show_default=True,
-              help="The first turn's limit (CodinGame: 20 s).")
-@click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True,
-              help="Each later turn's limit (CodinGame: 50 ms).")
-@time_scale_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@replay_option
-@run_options
-@with_help(RUN_NOTES)
-def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as_json, replay_path, db, workers,
-            cluster) -> None:
-    """Compare two SameGame bots on the same BOARDS, under the referee.
-
-    Prints each board's scores (a failed board scores 0, as on the platform)
-    and the difference, how many boards each bot won, and the paired
-    bootstrap 95% interval of the mean difference: it says which bot is
-    better, or that the data cannot tell yet.  Every game is stored in the
-    run's database; the same command again resumes.
-    """
-    from gridfall.arena.compare_cli import parse_two_bots, run_comparison
-    from gridfall.arena.limits import Limits
-    from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
-
-    bots = parse_two_bots(bots, BUILT_IN)
-    try:
-        specs = expand_specs(list(boards))
-        for spec in specs:
-            load_board(spec)
-    except BoardError as e:
-        raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
-    settings = {"bots": bots, "boards": specs, "one_turn": one_turn, "limits": [limits.first_turn, limits.turn],
-                "seed": seed}
-
-    def make_job(board, name, spec):
-        return BoardJob(f"{board} {name}", board, name, spec, one_turn, limits, seed)
-
-    prepare = None
-    if any(spec in BUILT_IN for _, spec in bots):
-        import functools
-
-        from gridfall.warmup import warm
-
-        prepare = functools.partial(warm, "samegame")
-    run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
-                   settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
-                   prepare=prepare, replay_path=replay_path)
-
-
-def _add_campaign() -> None:
+def _add_commands() -> None:
+    from gridfall.samegame.arena_cli import compare
     from gridfall.samegame.campaign_cli import campaign
 
+    samegame.add_command(store)
+    samegame.add_command(compare)
     samegame.add_command(campaign)
 
 
-_add_campaign()
+_add_commands()

@@ -1,0 +1,114 @@
+"""``gridfall samegame store``: list, share and merge the solution store (the best line found for
+each board), and the store options and errors that ``solve``, ``bot``, ``bench`` and ``export`` share."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from gridfall.cli_options import cannot_write, console, output_path
+
+
+def store_options(f):
+    """``--store FILE`` and ``--no-store``, for the commands that read or fill the store."""
+    f = click.option("--no-store", is_flag=True, help="Neither read nor write the solution store.")(f)
+    f = click.option("--store", "store_path", type=click.Path(dir_okay=False),
+                     help="Solution store file (default: the user's data directory).")(f)
+    return f
+
+
+def open_store(store_path: str | None):
+    """The store at ``store_path`` (None: the user's), or one clear message if it is damaged."""
+    from gridfall.samegame.store import SolutionStore, StoreError
+
+    try:
+        return SolutionStore(store_path)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def store_errors(command):
+    """A damaged store, a bad line: one clear message (StoreError names the file and the line)."""
+    import functools
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from gridfall.samegame.store import StoreError
+
+        try:
+            return command(*args, **kwargs)
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
+
+    return wrapper
+
+
+@click.group()
+def store() -> None:
+    """Inspect and share the solution store (the best line found for each board)."""
+
+
+@store.command("list")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+@click.option("--json", "as_json", is_flag=True, help='Print a JSON list instead of the table.')
+@store_errors
+def store_list(store_path: str | None, as_json: bool) -> None:
+    """One line per stored board: the bundled boards it is, score, moves, how found."""
+    from rich.table import Table
+    from rich.text import Text
+
+    s = open_store(store_path)
+    entries = s.entries()
+    sound = [e.replays() for e in entries]
+    if as_json:
+        click.echo(json.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
+                                "seconds": e.seconds, "seed": e.seed, "found": e.found, "replays": ok}
+                               for e, ok in zip(entries, sound)]))
+        return
+    table = Table(title=Text(f"{len(entries)} boards in {s.path}"))
+    for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when", "check"):
+        table.add_column(column)
+    for e, ok in zip(entries, sound):
+        table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(e.moves.count(";") + 1 if e.moves else 0),
+                      Text(e.algo), f"{e.seconds:.0f}", str(e.seed), Text(str(e.found)),
+                      "ok" if ok else Text("does not replay to its score: ignored, and replaced by any line found", "red"))
+    console().print(table)
+
+
+@store.command("export")
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "results"]), default="jsonl", show_default=True,
+              help="jsonl: every entry with its board; results: 'N<TAB>score<TAB>moves' for one --set.")
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The board set a results file covers (with --format results).")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+@store_errors
+def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
+    """Write the store to OUT (- for stdout), to share it or to publish results."""
+    s = open_store(store_path)
+    try:
+        with click.open_file(out, "w", atomic=out != "-") as stream:
+            count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
+    except OSError as e:
+        raise cannot_write(out, e) from None
+    click.echo(f"exported {count} boards to {out}", err=True)
+
+
+@store.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="The set that bare board numbers in a results file refer to.")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), help="Solution store file.")
+@store_errors
+def store_import(path: str, set_name: str, store_path: str | None) -> None:
+    """Merge PATH (jsonl as exported, or a results file) into the store.
+
+    Every line is replayed first; a malformed line, one the rules refuse or one
+    that replays to another score than it claims (a file of another --set, say)
+    is named, and then nothing is imported.  Otherwise every line is merged in
+    one transaction.
+    """
+    s = open_store(store_path)
+    read, improved = s.import_file(path, set_name)
+    click.echo(f"read {read} lines from {path}; {improved} improved the store")
