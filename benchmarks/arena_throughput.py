@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, machine_line
+from common import console, count, machine_line
 from rich.table import Table
 
 from gridfall.warmup import warm
@@ -36,8 +36,8 @@ def timed(args: list[str]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="league games per configuration (even)")
-    parser.add_argument("--boards", type=int, default=6, help="campaign boards per configuration (tuning 1..N)")
+    parser.add_argument("--games", type=count, default=40, help="league games per configuration (even)")
+    parser.add_argument("--boards", type=count, default=6, help="campaign boards per configuration (tuning 1..N)")
     parser.add_argument("--bots", default="greedy,mcts", help="the league's built-in bots")
     parser.add_argument("--round", default=ROUND, help="the campaign's round (a fixed amount of work)")
     args = parser.parse_args()

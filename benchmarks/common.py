@@ -36,6 +36,57 @@ def duration(text: str) -> float:
     return value
 
 
+def whole(low: int = 1, high: int | None = None):
+    """An argparse type for a whole number from ``low`` (1: a count) to ``high`` (None: no top)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"of {low} or more"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {bounds}")
+        return value
+
+    return parse
+
+
+count = whole(1)  # games, boards, seeds, workers, pairs, runs
+
+
+def numbers(text: str, where: str) -> list[int]:
+    """``31-34,40`` -> [31, 32, 33, 34, 40]; exits naming ``where`` if a part is not N or LOW-HIGH."""
+    out = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError:
+            raise SystemExit(f"{where}: {part!r} is not a number N or a range LOW-HIGH") from None
+        if first > last:
+            raise SystemExit(f"{where}: {part!r} is an empty range")
+        out += range(first, last + 1)
+    return out
+
+
+def check_search(algo: str, params: dict, where: str) -> None:
+    """Exit naming ``where`` unless ``samegame.search.solve`` takes this algorithm and these
+    parameters (before any board is searched, not after the first)."""
+    from gridfall.samegame.search import ALGORITHMS, check_params
+
+    if algo not in ALGORITHMS:
+        raise SystemExit(f"{where}: unknown algorithm {algo!r}; choose from {', '.join(ALGORITHMS)}")
+    own = dict(params)
+    polish = own.pop("polish", None)
+    if polish is not None and not 0 <= polish < 1:
+        raise SystemExit(f"{where}: polish must be a share of the time in [0, 1), not {polish}")
+    try:
+        check_params(algo, algo, own, bool(polish))
+    except ValueError as e:
+        raise SystemExit(f"{where}: {e}") from None
+
+
 def parse_options(options: list[str], where: str) -> dict:
     """``["level=2", "bias=0.3"]`` -> ``{"level": 2, "bias": 0.3}`` (a dot makes a float), or exit naming the bad one."""
     try:

@@ -33,7 +33,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from common import console, duration, machine_line, pie_run_games, sample_positions
+from common import console, count, duration, machine_line, pie_run_games, sample_positions
 from connect4_losses import read_games
 from rich.table import Table
 
@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=Path("results/connect4-pie.sqlite"),
                         help="the pie-rule run whose games give the positions (default results/connect4-pie.sqlite)")
     parser.add_argument("--records", type=Path, help="take the positions from these recorded games instead of --db")
-    parser.add_argument("--games", type=int, default=60, help="games to take positions from, the first stored (default 60)")
+    parser.add_argument("--games", type=count, default=60, help="games to take positions from, the first stored (default 60)")
     parser.add_argument("--empties", default="28,32,36,40", help="empty-cell counts, comma-separated (default 28,32,36,40)")
     parser.add_argument("--searches", default="portable:8,numba:12",
                         help="searches to count, comma-separated portable:DEPTH or numba:DEPTH (default portable:8,numba:12)")
@@ -134,7 +134,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("results/connect4-accuracy.jsonl"),
                         help="the solved move values, read and extended (default results/connect4-accuracy.jsonl)")
     parser.add_argument("--seconds", type=duration, default=20.0, help="solver time a move at most (default 20)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes solving (default: the cores)")
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="processes solving (default: the cores)")
     args = parser.parse_args()
     try:
         empties = sorted({int(e) for e in args.empties.split(",")}, reverse=True)

@@ -24,7 +24,7 @@ import random
 import time
 
 import numpy as np
-from common import console, duration, machine_line
+from common import console, count, duration, machine_line, whole
 from rich.table import Table
 
 from gridfall.connect4.agents import make_agent
@@ -84,11 +84,11 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--empties", default="20,24,28,32,36", help="empty-cell counts to sample")
-    parser.add_argument("--games", type=int, default=40, help="games to sample positions from")
+    parser.add_argument("--games", type=count, default=40, help="games to sample positions from")
     parser.add_argument("--budget-ms", type=duration, default=60.0, help="the share of a turn given to exact play")
     parser.add_argument("--cap", type=duration, default=2.0, help="seconds before a solve is given up")
     parser.add_argument("--move-ms", type=duration, default=10.0, help="thinking time of the games that give positions")
-    parser.add_argument("--carry-from", type=int, default=44,
+    parser.add_argument("--carry-from", type=whole(0), default=44,
                         help="empty cells from which the kept-table solver follows each game")
     args = parser.parse_args()
     empties = [int(e) for e in args.empties.split(",")]

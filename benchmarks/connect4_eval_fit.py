@@ -23,7 +23,7 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from common import console, machine_line, pie_run_games
+from common import console, machine_line, pie_run_games, whole
 from rich.table import Table
 
 from gridfall.connect4 import engine
@@ -107,8 +107,8 @@ def held_out(a: np.ndarray, y: np.ndarray, fold: np.ndarray) -> tuple[float, flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("db", nargs="?", default="results/connect4-pie.sqlite", help="a pie-rule run database")
-    parser.add_argument("--from", dest="low", type=int, default=39, help="fewest empty cells (default 39)")
-    parser.add_argument("--to", dest="high", type=int, default=49, help="most empty cells (default 49)")
+    parser.add_argument("--from", dest="low", type=whole(0, 63), default=39, help="fewest empty cells (default 39)")
+    parser.add_argument("--to", dest="high", type=whole(0, 63), default=49, help="most empty cells (default 49)")
     args = parser.parse_args()
     if not 1 <= args.low <= args.high <= 62:
         raise SystemExit("--from and --to: 1 <= from <= to <= 62 empty cells")

@@ -28,7 +28,7 @@ import statistics
 import time
 from pathlib import Path
 
-from common import console, duration, machine_line, pie_run_games, sample_positions
+from common import console, count, duration, machine_line, pie_run_games, sample_positions
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
@@ -66,9 +66,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=Path("results/connect4-pie.sqlite"),
                         help="the pie-rule run whose games give the positions (default results/connect4-pie.sqlite)")
-    parser.add_argument("--games", type=int, default=60, help="games to take positions from, the first stored (default 60)")
+    parser.add_argument("--games", type=count, default=60, help="games to take positions from, the first stored (default 60)")
     parser.add_argument("--empties", default="40,44,48", help="empty-cell counts, comma-separated (default 40,44,48)")
-    parser.add_argument("--depth", type=int, default=12, help="the fixed depth whose cost is measured (default 12)")
+    parser.add_argument("--depth", type=count, default=12, help="the fixed depth whose cost is measured (default 12)")
     portable_ms = protocol.EXPORT_TURN_MS - 1000 * portable.MARGIN
     parser.add_argument("--budget-ms", type=duration,
                         help=f"the turn for the depth-in-a-turn column (default: the search's own, {protocol.TURN_MS:g} "

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, duration, machine_line, parse_options
+from common import console, count, duration, machine_line, parse_options
 from rich.progress import Progress
 from rich.table import Table
 
@@ -80,9 +80,9 @@ def main() -> None:
                                      epilog="e.g. git show 6848695:src/gridfall/connect4/search.py > /tmp/before.py",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", type=Path, help="the other version's search.py")
-    parser.add_argument("--pairs", type=int, default=100, help="pairs of games, seats swapped (default 100)")
+    parser.add_argument("--pairs", type=count, default=100, help="pairs of games, seats swapped (default 100)")
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=int, help="a fixed depth for both sides (default 10 when --ms is not given)")
+    limit.add_argument("--depth", type=count, help="a fixed depth for both sides (default 10 when --ms is not given)")
     limit.add_argument("--ms", type=duration, help="milliseconds a move for both sides, instead of a fixed depth")
     parser.add_argument("--seed", type=int, default=0, help="the first pair's opening seed (default 0)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",

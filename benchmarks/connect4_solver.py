@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from importlib import resources
 
-from common import console, duration, machine_line
+from common import console, duration, machine_line, whole
 from rich.table import Table
 
 from gridfall.connect4.solver import Solver
@@ -23,10 +23,14 @@ FILES = ["7x6/endgame_L1", "7x6/midgame_L1", "7x6/midgame_L2", "7x6/opening_L1",
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", default=",".join(FILES))
+    parser.add_argument("--files", default=",".join(FILES), help="the scored files to solve, separated by commas "
+                        f"(default: all of {', '.join(FILES)})")
     parser.add_argument("--seconds-per-file", type=duration, default=300.0, help="stop a file after this long (0: no limit)")
-    parser.add_argument("--table-bits", type=int, default=24)
+    parser.add_argument("--table-bits", type=whole(10, 30), default=24)
     args = parser.parse_args()
+    unknown = [name for name in args.files.split(",") if name not in FILES]
+    if unknown:
+        parser.error(f"--files: no scored file {', '.join(map(repr, unknown))}; choose from {', '.join(FILES)}")
     table = Table(title="Connect Four exact solver on the scored positions (one core)")
     for column in ("file", "solved", "exact", "mean time", "mean nodes", "nodes/s"):
         table.add_column(column, justify="right")

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from common import console, machine_line
+from common import console, count, machine_line
 from rich.table import Table
 
 from gridfall.connect4.protocol import turn_input
@@ -51,7 +51,7 @@ def start_once(text: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10, help="starts at each load (default 10)")
+    parser.add_argument("--runs", type=count, default=10, help="starts at each load (default 10)")
     parser.add_argument("--busy", default="0,1",
                         help="comma-separated counts of spinning processes beside the bot (default 0,1)")
     args = parser.parse_args()

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, duration, machine_line
+from common import console, count, duration, machine_line
 from rich.progress import Progress
 from rich.table import Table
 
@@ -87,12 +87,12 @@ def first_turn_seconds(record, seat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200,
+    parser.add_argument("--games", type=count, default=200,
                         help="games against each opponent, seats swapped in pairs (default 200)")
     parser.add_argument("--opponents", default="greedy,mcts",
                         help="comma-separated built-in agents; NAME*K gives that opponent K times the time "
                              "(default greedy,mcts)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1,
                         help="games at once (default: the number of cores)")
     parser.add_argument("--time-scale", type=duration, default=1.0,
                         help="multiplies both seats' time limits, 1000 ms first turn and 100 ms later (default 1)")

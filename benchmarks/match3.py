@@ -28,7 +28,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from common import console, duration, machine_line
+from common import console, count, duration, machine_line
 from rich.table import Table
 
 
@@ -77,9 +77,9 @@ def summarise(title, results, agents, reference="greedy"):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--seeds", type=count, default=20)
     parser.add_argument("--budget", type=duration, default=1.0, help="strong's seconds per move (a ceiling)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1)
     parser.add_argument("--skip", default="", help="comma list of parts to skip: strong, referee")
     parser.add_argument("--pythons", default="current,pypy3",
                         help="interpreters that run the exported files (current: this one)")

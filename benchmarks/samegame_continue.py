@@ -24,7 +24,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import console, machine_line, parse_options
+from common import check_search, console, count, duration, machine_line, numbers, parse_options
 from rich.table import Table
 
 from gridfall.samegame import rules
@@ -39,9 +39,10 @@ def parse_entry(text: str, where: str) -> list[tuple[str, float, dict]]:
         algo, _, rest = step.partition(":")
         seconds, *options = rest.split(":")
         try:
-            steps.append((algo, float(seconds), parse_options(options, where)))
-        except ValueError:
+            steps.append((algo, duration(seconds), parse_options(options, where)))
+        except (ValueError, argparse.ArgumentTypeError):
             raise SystemExit(f"{where}: {step!r} is not ALGO:SECONDS[:KEY=VALUE...]") from None
+        check_search(algo, steps[-1][2], f"{where}: {step!r}")
     return steps
 
 
@@ -52,15 +53,6 @@ def run_chain(board, steps, seed: int, guide=None):
         solution = solve(board, seconds, algo=algo, seed=seed, guide=guide, **params)
         guide = solution.moves
     return solution
-
-
-def board_numbers(text: str) -> list[int]:
-    """``31-34,40`` -> [31, 32, 33, 34, 40]."""
-    numbers = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        numbers += range(int(lo), int(hi or lo) + 1)
-    return numbers
 
 
 def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]]:
@@ -95,10 +87,10 @@ def main() -> None:
     parser.add_argument("--continue", dest="continuations", default="nrpa:60:spare=2,anneal:60",
                         help="ALGO:SECONDS[:KEY=VALUE...],... each continued from the base line")
     parser.add_argument("--lines", help="a JSON-lines file that keeps the base lines between runs")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="boards at once, one core each")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    specs = [f"{args.set}:{n}" for n in board_numbers(args.boards)]
+    specs = [f"{args.set}:{n}" for n in numbers(args.boards, "--boards")]
     base = parse_entry(args.base, "--base")
     entries = [(text, parse_entry(text, "--continue")) for text in args.continuations.split(",")]
     err = console(stderr=True)

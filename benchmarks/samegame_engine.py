@@ -110,7 +110,7 @@ def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="standard", help="board set (standard, tuning, codingame)")
+    parser.add_argument("--set", default="standard", choices=("standard", "tuning", "codingame"), help="board set")
     parser.add_argument("--seconds", type=duration, default=3.0, help="seconds per measurement")
     args = parser.parse_args()
     boards = [load_board(spec) for spec in set_specs(args.set)]

@@ -19,12 +19,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, duration, machine_line
+from common import console, count, duration, machine_line, numbers
 from rich.table import Table
 
 from gridfall.arena.limits import Limits
 from gridfall.arena.pool import run_jobs
-from gridfall.samegame.boards import expand_specs, load_board
+from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.codingame import TURN_SECONDS, referee_game
 from gridfall.samegame.export import export_source, known_from_results
 from gridfall.warmup import warm
@@ -34,10 +34,9 @@ def specs_of(text: str) -> list[str]:
     """``tuning:1-20`` or a set name or specs separated by commas."""
     out = []
     for part in text.split(","):
-        kind, _, numbers = part.partition(":")
-        if "-" in numbers:
-            low, high = numbers.split("-")
-            out += [f"{kind}:{n}" for n in range(int(low), int(high) + 1)]
+        kind, _, rest = part.partition(":")
+        if "-" in rest:
+            out += [f"{kind}:{n}" for n in numbers(rest, f"boards {part!r}")]
         else:
             out += expand_specs([part])
     return out
@@ -48,12 +47,15 @@ def main() -> None:
     parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
     parser.add_argument("--from", dest="results", help="a results file to embed")
     parser.add_argument("--time", type=duration, default=20.0, help="the first turn's limit, seconds (default 20)")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=count, default=2)
     parser.add_argument("--numba", action="store_true", help="play gridfall's numba bot beside it")
     parser.add_argument("--flavours", default="turn,one-turn")
     args = parser.parse_args()
-    specs = specs_of(args.boards)
-    boards = {spec: load_board(spec) for spec in specs}
+    try:
+        specs = specs_of(args.boards)
+        boards = {spec: load_board(spec) for spec in specs}
+    except (ValueError, BoardError) as e:
+        parser.error(f"boards {args.boards!r}: {e}")
     known = known_from_results(args.results) if args.results else {}
     folder = Path(tempfile.mkdtemp(prefix="gridfall-export-"))
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)

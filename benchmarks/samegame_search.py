@@ -21,7 +21,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import console, duration, machine_line, parse_options
+from common import check_search, console, count, duration, machine_line, parse_options
 from rich.table import Table
 
 from gridfall.samegame.boards import load_board
@@ -32,13 +32,13 @@ from gridfall.samegame.search import solve
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=10, help="boards 1..N of the kind")
+    parser.add_argument("--boards", type=count, default=10, help="boards 1..N of the kind")
     parser.add_argument("--kind", choices=("tuning", "balanced", "dominant"), default="tuning",
                         help="tuning: the random tuning boards; balanced: 45 cells of each colour; "
                              "dominant: 65 cells of one colour and 40 of the others")
     parser.add_argument("--time", type=duration, default=10.0, help="seconds per board")
     parser.add_argument("--algos", default="beam,nmcs,nrpa", help="ALGO[:KEY=VALUE...],... (e.g. nrpa:tabu_rank=0)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="boards at once, one core each")
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="boards at once, one core each")
     parser.add_argument("--seed", type=int, default=1, help="seed of every search (one seed's total moves by about 1%%)")
     args = parser.parse_args()
     algos = args.algos.split(",")
@@ -46,6 +46,7 @@ def main() -> None:
     for spec in algos:
         algo, *options = spec.split(":")
         runs[spec] = (algo, parse_options(options, f"--algos {spec}"))
+        check_search(*runs[spec], f"--algos {spec}")
     specs = [f"{args.kind}:{i}" for i in range(1, args.boards + 1)]
     boards = [load_board(spec) for spec in specs]
     for algo, params in runs.values():  # load kernels outside the clock

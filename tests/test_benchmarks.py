@@ -5,7 +5,7 @@ place in the suite, so a change to the package could break one unseen (the SameG
 benchmark stopped compiling for a day when the colour facts moved out of numba).  Each script
 here runs once from the repository's root, as the README runs it, on a handful of boards,
 positions or games: what is checked is that it finishes, exits 0 and prints its table with the
-machine line, not what it measured.
+machine line, not what it measured.  Bad arguments get a message naming them, never a traceback.
 """
 
 import os
@@ -74,3 +74,25 @@ def test_benchmark_runs_to_its_table(script, records_folder):
     assert run.stdout.strip(), f"{script} printed nothing"
     if script not in NO_MACHINE:
         assert "cores, Python" in run.stdout, run.stdout[-2000:]  # the machine line ends every table
+
+
+BAD = [  # (script, arguments, what the message must name)
+    ("samegame_search.py", "--algos bogus --boards 1", "--algos bogus"),
+    ("samegame_search.py", "--algos nrpa:foo=1 --boards 1", "'foo'"),
+    ("samegame_search.py", "--boards 0", "--boards"),
+    ("samegame_continue.py", "--boards 31-3x", "--boards"),
+    ("samegame_continue.py", "--base nrpa:nan", "--base"),
+    ("samegame_engine.py", "--set nope", "--set"),
+    ("samegame_export.py", "tuning:3-1", "tuning:3-1"),
+    ("connect4_solver.py", "--files nope", "--files"),
+    ("connect4_strength.py", "--workers 0", "--workers"),
+    ("match3.py", "--seeds 0", "--seeds"),
+]
+
+
+@pytest.mark.parametrize("script, arguments, named", BAD)
+def test_a_benchmark_refuses_bad_input_naming_it(script, arguments, named):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / script), *arguments.split()], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert named in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
