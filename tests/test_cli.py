@@ -329,3 +329,13 @@ def test_a_campaigns_rounds_are_checked_before_any_board_is_searched(tmp_path):
         result = run("samegame", "campaign", "--set", "standard", "--boards", "1", "--store", store,
                      "--rounds", rounds, "--db", str(tmp_path / "c.sqlite"))
         assert result.exit_code == 2 and message in result.output, (rounds, result.output)
+
+
+def test_store_list_and_export_refuse_a_store_path_that_holds_none(tmp_path):
+    # a mistyped --store used to list an empty store and leave a new file (and folders) behind
+    missing = tmp_path / "no" / "such.sqlite"
+    for args in (["store", "list", "--store", str(missing)],
+                 ["store", "export", str(tmp_path / "out.jsonl"), "--store", str(missing)]):
+        result = run("samegame", *args)
+        assert result.exit_code == 1 and "no solution store there" in result.output, result.output
+    assert not (tmp_path / "no").exists() and not (tmp_path / "out.jsonl").exists()

@@ -18,10 +18,17 @@ def store_options(f):
     return f
 
 
-def open_store(store_path: str | None):
-    """The store at ``store_path`` (None: the user's), or one clear message if it is damaged."""
+def open_store(store_path: str | None, *, must_exist: bool = False):
+    """The store at ``store_path`` (None: the user's), or one clear message if it is damaged.
+    ``must_exist``: a path given that holds no store is refused instead of made (a mistyped
+    ``--store`` to ``list`` or ``export`` would otherwise show an empty store, and leave one)."""
+    import os
+
     from gridfall.samegame.store import SolutionStore, StoreError
 
+    if must_exist and store_path is not None and not os.path.isfile(store_path):
+        raise click.ClickException(f"{store_path}: no solution store there (solve --store or store import "
+                                   "makes one)")
     try:
         return SolutionStore(store_path)
     except StoreError as e:
@@ -58,7 +65,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    s = open_store(store_path)
+    s = open_store(store_path, must_exist=True)
     entries = s.entries()
     sound = [e.replays() for e in entries]
     if as_json:
@@ -86,7 +93,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 @store_errors
 def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
     """Write the store to OUT (- for stdout), to share it or to publish results."""
-    s = open_store(store_path)
+    s = open_store(store_path, must_exist=True)
     try:
         with click.open_file(out, "w", atomic=out != "-") as stream:
             count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
