@@ -339,3 +339,13 @@ def test_store_list_and_export_refuse_a_store_path_that_holds_none(tmp_path):
         result = run("samegame", *args)
         assert result.exit_code == 1 and "no solution store there" in result.output, result.output
     assert not (tmp_path / "no").exists() and not (tmp_path / "out.jsonl").exists()
+
+
+def test_store_import_of_a_bad_file_leaves_no_new_store_behind(tmp_path):
+    # the file is checked before the store is opened: a bad one used to leave an empty store
+    bad = tmp_path / "bad.txt"
+    bad.write_text("garbage\n")
+    new = tmp_path / "new.sqlite"
+    result = run("samegame", "store", "import", str(bad), "--store", str(new))
+    assert result.exit_code == 1 and "bad.txt:1:" in result.output and "nothing was imported" in result.output
+    assert not new.exists()

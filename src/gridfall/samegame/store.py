@@ -250,12 +250,15 @@ class SolutionStore:
 
     def import_file(self, path: str, set_name: str = "standard") -> tuple[int, int]:
         """Import JSON lines (as exported) or a results file; returns (lines read, improvements).
+        Every line is checked first (``read_import``), and then all of them count, or none."""
+        checked = self.read_import(path, set_name)
+        return len(checked), self.merge(checked)
 
-        The whole file is read and every line replayed first; a line that is malformed, that the
-        rules refuse or that replays to another score than it claims raises StoreError naming it,
-        and nothing is written.  Then every line is offered
-        in one transaction: all of them count, or none.
-        """
+    @classmethod
+    def read_import(cls, path: str, set_name: str = "standard") -> list:
+        """Every line of an import file, replayed, before any store is touched: a line that is
+        malformed, that the rules refuse or that replays to another score than it claims raises
+        StoreError naming it (so a bad file leaves no store behind, not even a new empty one)."""
         try:
             text = Path(path).read_text()
         except (OSError, UnicodeDecodeError) as e:
@@ -268,12 +271,15 @@ class SolutionStore:
                 continue
             where = f"{path}:{number}"
             try:
-                checked.append(self._read_line(line, where, set_name, provenance))
+                checked.append(cls._read_line(line, where, set_name, provenance))
             except (ValueError, KeyError, TypeError, IndexError, AttributeError, BoardError, StoreError) as e:
                 raise StoreError(f"{where}: {e}; nothing was imported") from None
+        return checked
+
+    def merge(self, checked: list) -> int:
+        """Offer lines from ``read_import`` in one transaction; returns how many improved the store."""
         with self._transaction():
-            improved = sum(self._offer(*item) for item in checked)
-        return len(checked), improved
+            return sum(self._offer(*item) for item in checked)
 
     @staticmethod
     def _read_line(line: str, where: str, set_name: str, provenance: dict):

@@ -116,6 +116,8 @@ def store_import(path: str, set_name: str, store_path: str | None) -> None:
     is named, and then nothing is imported.  Otherwise every line is merged in
     one transaction.
     """
-    s = open_store(store_path)
-    read, improved = s.import_file(path, set_name)
-    click.echo(f"read {read} lines from {path}; {improved} improved the store")
+    from gridfall.samegame.store import SolutionStore
+
+    checked = SolutionStore.read_import(path, set_name)  # before the store is opened, or made
+    improved = open_store(store_path).merge(checked)
+    click.echo(f"read {len(checked)} lines from {path}; {improved} improved the store")
