@@ -24,6 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from gridfall.sqlite_kinds import refuse_other_tables
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -80,11 +82,15 @@ class RunDatabase:
         try:
             # one connection, used by the coordinating process's threads in turn (``self.lock``)
             self.connection = sqlite3.connect(str(self.path), timeout=30, check_same_thread=False)
+            refuse_other_tables(self.connection, self.path, "run")
             self.connection.executescript(SCHEMA)
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
         except sqlite3.DatabaseError as e:
             raise RunDatabaseError(f"{self.path}: not a gridfall run database ({e})") from None
+        except ValueError as e:
+            self.connection.close()
+            raise RunDatabaseError(f"{e}; give another --db") from None
         self._check_run(kind, settings, command or [])
         self.rows()  # a damaged row is refused now, before any game is played
 

@@ -27,6 +27,7 @@ from typing import Iterable, TextIO
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
+from gridfall.sqlite_kinds import refuse_other_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS solutions (
@@ -148,9 +149,13 @@ class SolutionStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+            refuse_other_tables(self._db, self.path, "store")
             self._db.execute(SCHEMA)
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"{self.path}: cannot open the solution store: {e}") from None
+        except ValueError as e:
+            self._db.close()
+            raise StoreError(f"{e}; give another --store") from None
 
     def close(self) -> None:
         self._db.close()

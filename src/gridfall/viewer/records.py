@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from gridfall.arena.database import GameRow, RunDatabaseError, stored_rows
+from gridfall.sqlite_kinds import kind_of, tables
 
 MAX_GAMES = 100  # games in one page when none are named: a larger run gets a note and --job
 
@@ -21,11 +22,9 @@ def kind_of_file(path: Path) -> str:
         head = f.read(16)
     if head.startswith(b"SQLite format 3"):
         with _read_only(path) as connection:
-            tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "games" in tables and "run" in tables:
-            return "run"
-        if "solutions" in tables:
-            return "store"
+            kind = kind_of(tables(connection))
+        if kind:
+            return kind
         raise ValueError(f"{path}: an SQLite file that is neither a run database nor a solution store")
     return "results"
 

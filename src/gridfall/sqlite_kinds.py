@@ -1,0 +1,39 @@
+"""gridfall's two kinds of SQLite file, told apart by their tables.
+
+A run database (``arena/database.py``: league, sprt, compare, campaign) holds the tables ``run``
+and ``games``; a solution store (``samegame/store.py``) holds ``solutions``.  Each opens a file
+only if it is empty or holds its own tables and no others: a ``--db`` or ``--store`` that names
+the other kind's file, or someone else's database, is refused instead of being given a second set
+of tables that no command would ever read.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+TABLES = {"run": frozenset({"run", "games"}), "store": frozenset({"solutions"})}
+NAMES = {"run": "a run database", "store": "a solution store"}
+
+
+def tables(connection: sqlite3.Connection) -> set[str]:
+    """The file's own tables (SQLite's internal ``sqlite_*`` ones left out)."""
+    return {name for (name,) in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'")}
+
+
+def kind_of(found: set[str]) -> str | None:
+    """``run`` or ``store``: the one kind whose tables are all in ``found``; None for neither or both."""
+    kinds = [kind for kind, names in TABLES.items() if names <= found]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def refuse_other_tables(connection: sqlite3.Connection, path, kind: str) -> None:
+    """ValueError naming ``path`` unless its file is empty or holds only ``kind``'s tables (a file
+    that holds some of them was stopped while they were made: they are made again)."""
+    found = tables(connection)
+    if found <= TABLES[kind]:
+        return
+    other = kind_of(found)
+    held = NAMES[other] if other and found <= TABLES[other] else \
+        f"the tables of another program ({', '.join(sorted(found - TABLES[kind]))})"
+    raise ValueError(f"{path}: holds {held}, not {NAMES[kind]}")
