@@ -180,3 +180,11 @@ def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
         assert s.entries() == []  # the good first line was not committed either
     path.write_text(good)
     assert s.import_file(str(path)) == (1, 1)
+
+
+def test_a_folder_given_as_the_store_is_named(tmp_path, monkeypatch):
+    with pytest.raises(StoreError, match=f"{tmp_path}: is a folder; the solution store is a file"):
+        SolutionStore(tmp_path)
+    monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path))  # the default path, from the environment
+    with pytest.raises(StoreError, match="is a folder"):
+        SolutionStore()

@@ -146,6 +146,8 @@ class SolutionStore:
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = Path(path) if path else default_path()
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: is a folder; the solution store is a file (name one inside it)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
