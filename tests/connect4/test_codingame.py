@@ -124,7 +124,9 @@ def test_every_agent_answers_legally_through_the_protocol(agent):
 
 def test_input_that_is_not_the_protocol_stops_the_loop_naming_the_line():
     good = turn_input(Game(), 0, True, -1).splitlines()  # ids, turn, 7 rows, "9", 9 actions, -1
-    cases = [(1, "hello", "line 2: expected the turn index, a whole number, found 'hello'"),
+    cases = [(0, "garbage", "line 1: expected myId oppId, two whole numbers, found 'garbage'"),
+             (0, "0 1 2", "line 1: expected myId oppId, two whole numbers, found '0 1 2'"),
+             (1, "hello", "line 2: expected the turn index, a whole number, found 'hello'"),
              (9, "nine", "line 10: expected the number of valid actions, a whole number of at least 1, found 'nine'"),
              (9, "0", "line 10: expected the number of valid actions, a whole number of at least 1, found '0'"),
              (11, "x", "line 12: expected a valid action, a whole number, found 'x'"),

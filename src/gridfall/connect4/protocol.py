@@ -93,7 +93,9 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
     lines = _Input(inp)
     begun = 0
     try:
-        lines.line()  # myId oppId: the turn index says whose turn it is
+        ids = lines.line().split()  # myId oppId: checked, not used (the turn index says whose turn it is)
+        if len(ids) != 2 or not all(i.lstrip("-").isdigit() for i in ids):
+            raise ProtocolError(f"<referee input>: line 1: expected myId oppId, two whole numbers, found {' '.join(ids)!r}")
         first = True
         while True:
             begun = lines.count  # the input may end here, between turns, and nowhere else
