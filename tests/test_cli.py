@@ -349,3 +349,27 @@ def test_store_import_of_a_bad_file_leaves_no_new_store_behind(tmp_path):
     result = run("samegame", "store", "import", str(bad), "--store", str(new))
     assert result.exit_code == 1 and "bad.txt:1:" in result.output and "nothing was imported" in result.output
     assert not new.exists()
+
+
+def test_limit_options_default_to_the_platform_and_scale_into_one_limits():
+    import click
+
+    from gridfall.arena.limits import Limits
+    from gridfall.cli_options import limit_options
+
+    seen = []
+
+    @click.command()
+    @click.option("--other", default=0)
+    @limit_options(1.0, 0.1)
+    def judge(other, limits):
+        seen.append((other, limits))
+
+    for args, wanted in (([], Limits(1.0, 0.1)), (["--turn-ms", "40", "--time-scale", "2"], Limits(2.0, 0.08)),
+                         (["--first-turn-ms", "500", "--other", "3"], Limits(0.5, 0.1))):
+        result = CliRunner().invoke(judge, args)
+        assert result.exit_code == 0, result.output
+        other, limits = seen.pop()
+        assert limits == wanted and other == (3 if "--other" in args else 0)
+    assert "(CodinGame: 1000 ms)" in CliRunner().invoke(judge, ["--help"]).output
+    assert CliRunner().invoke(judge, ["--turn-ms", "0"]).exit_code == 2

@@ -7,7 +7,8 @@ Time flags have two spellings in every command:
 - ``--first-turn-ms`` / ``--turn-ms``: the time of each turn of a protocol, in milliseconds
   (a referee's limits, a bot's own budgets), as the platforms state them.
 
-``--time-scale`` multiplies a referee's limits.  Every number flag is a finite
+``--time-scale`` multiplies a referee's limits; :func:`limit_options` gives a referee all three
+flags, with the platform's limits as defaults, as one ``Limits``.  Every number flag is a finite
 :class:`FloatRange`.  A flag renamed to this scheme keeps its old spelling for one release as a
 hidden alias (:func:`renamed`), with a note on stderr.
 
@@ -139,6 +140,34 @@ verdicts; 1 if the referee itself failed; 2 for bad usage."""
 # every referee's limits, relaxed together (the same flag on every command that plays timed turns)
 time_scale_option = click.option("--time-scale", type=FloatRange(min=0.01), default=1.0, show_default=True,
                                  help="Multiply every limit, to relax them on a slow machine.")
+
+
+def limit_options(first_turn: float, turn: float, *, scaled: bool = True):
+    """A referee's ``--first-turn-ms`` and ``--turn-ms`` (by default the platform's ``first_turn``
+    and ``turn``, in seconds) and ``--time-scale``, handed to the command as one argument,
+    ``limits``: a :class:`~gridfall.arena.limits.Limits` in seconds, scaled."""
+
+    platform_first, platform_turn = (int(round(seconds * 1000)) for seconds in (first_turn, turn))  # in ms
+
+    def decorate(command):
+        @functools.wraps(command)
+        def with_limits(*args, first_turn_ms: float, turn_ms: float, time_scale: float = 1.0, **kwargs):
+            from gridfall.arena.limits import Limits
+
+            return command(*args, limits=Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale), **kwargs)
+
+        if scaled:
+            with_limits = time_scale_option(with_limits)
+        with_limits = click.option(
+            "--turn-ms", type=FloatRange(min=1), default=platform_turn, show_default=True,
+            help=f"Each later turn's limit (CodinGame: {platform_turn} ms), from the first byte sent to the end "
+                 "of the answer line.")(with_limits)
+        return click.option(
+            "--first-turn-ms", type=FloatRange(min=1), default=platform_first, show_default=True,
+            help=f"The first turn's limit (CodinGame: {platform_first} ms), from the first byte sent "
+                 "to the end of the answer line.")(with_limits)
+
+    return decorate
 
 
 def with_help(*paragraphs: str):

@@ -11,23 +11,19 @@ from collections import Counter
 import click
 
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, time_scale_option, with_help
+from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, fault_of, game_rows, opening, play_pair, points_of
+from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_run_replay
 
 MAX_OPENING_PLIES = 8
 
 
 def _limit_options(command):
-    command = time_scale_option(command)
-    command = click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True,
-                           help="Each later turn's limit (CodinGame: 100 ms).")(command)
-    command = click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True,
-                           help="Each player's first-turn limit (CodinGame: 1000 ms).")(command)
+    command = limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)(command)
     command = click.option("--opening-plies", type=click.IntRange(0, MAX_OPENING_PLIES), default=2, show_default=True,
                            help="Random first moves played for both games of a pair (0: the bots play the whole "
                                 "game, STEAL included; 1: the second seat still decides STEAL).")(command)
@@ -105,8 +101,7 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
 @_limit_options
 @run_options
 @with_help(RUN_NOTES, CONNECT4_PROTOCOL)
-def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, first_turn_ms, turn_ms, time_scale, db,
-           workers, cluster):
+def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, limits, db, workers, cluster):
     """A league between two or more Connect Four bots, rated as it plays.
 
     Games come in seat-swapped pairs from one opening.  The leaderboard
@@ -123,7 +118,6 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
         raise click.BadParameter(f"{games}: games are played in seat-swapped pairs, give an even number",
                                  param_hint="--games")
     names = [n for n, _ in bots]
-    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
                 "opening_plies": opening_plies, "limits": [limits.first_turn, limits.turn]}
     run = open_run(db, "connect4 league", settings)
@@ -275,8 +269,8 @@ def _json_number(v: float):
 @_limit_options
 @run_options
 @with_help(RUN_NOTES)
-def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, seed, opening_plies, first_turn_ms,
-         turn_ms, time_scale, db, workers, cluster):
+def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, seed, opening_plies, limits, db,
+         workers, cluster):
     """A sequential test: is NEW at least ELO1 better than BASE, or not ELO0?
 
     It plays game pairs (one opening, seats swapped), counts them in
@@ -295,7 +289,6 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     _check_program(base, "--base")
     if elo1 <= elo0:
         raise click.BadParameter(f"elo1 ({elo1:g}) must be above elo0 ({elo0:g})", param_hint="--elo1")
-    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
     settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                 "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
                 "limits": [limits.first_turn, limits.turn]}
@@ -357,10 +350,8 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
 @click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
 @click.option("--db", type=click.Path(dir_okay=False), default="play.sqlite", show_default=True,
               help="Where finished games are stored, as arena games (replay them with gridfall view).")
-@click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True,
-              help="The bot's first-turn limit.")
-@click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True, help="The bot's later turns.")
-def play(opponent, port, no_browser, db, first_turn_ms, turn_ms):
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS, scaled=False)
+def play(opponent, port, no_browser, db, limits):
     """Play Connect Four 7x9 with STEAL against a bot, in your browser.
 
     Starts a small web server on 127.0.0.1 (this machine only) and opens its
@@ -381,7 +372,7 @@ def play(opponent, port, no_browser, db, first_turn_ms, turn_ms):
         from gridfall.warmup import warm
 
         warm("connect4")
-    server = PlayServer(opponent, Limits(first_turn_ms / 1000, turn_ms / 1000), database=run)
+    server = PlayServer(opponent, limits, database=run)
     try:
         httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
     except OSError as e:

@@ -9,9 +9,10 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, output_path, time_scale_option, with_help, write_file
+from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, limit_options, output_path,
+                                  with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
-from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, TURN_MS
+from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_replay
 
 
@@ -196,14 +197,12 @@ def _check_players(*specs: str) -> None:
               help="Games; each pair swaps who moves first.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Games at once.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
-@click.option("--first-turn-ms", type=FloatRange(min=1), default=1000, show_default=True, help="Each player's first-turn limit (CodinGame: 1000 ms), from the first byte sent to the end of the answer line.")
-@click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True, help="Each later turn's limit (CodinGame: 100 ms), from the first byte sent to the end of the answer line.")
-@time_scale_option
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 @replay_option
 @with_help(CONNECT4_PROTOCOL, REFEREE_NOTES)
-def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms: float, turn_ms: float,
-            time_scale: float, as_json: bool, replay_path: str | None) -> None:
+def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_json: bool,
+            replay_path: str | None) -> None:
     """Play a match between two programs under the CodinGame rules and limits.
 
     Prints each game's result and reason, then A's wins, draws and losses,
@@ -213,12 +212,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, first_turn_ms
     from rich.table import Table
     from rich.text import Text
 
-    from gridfall.arena.limits import Limits
     from gridfall.arena.pool import run_jobs
     from gridfall.connect4.codingame import referee_game, tally
 
     _check_players(p1, p2)
-    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
     if any(spec.partition(":")[0] in AGENT_NAMES for spec in (p1, p2)):
         from gridfall.warmup import warm
 

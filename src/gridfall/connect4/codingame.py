@@ -13,12 +13,8 @@ from dataclasses import asdict, dataclass, field
 from gridfall.arena.elo import MatchScore
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
-from gridfall.connect4.protocol import HEIGHT, WIDTH, turn_input
+from gridfall.connect4.protocol import FIRST_TURN_SECONDS, HEIGHT, TURN_SECONDS, WIDTH, turn_input
 from gridfall.connect4.rules import Game, IllegalAction, Outcome, parse_action
-
-FIRST_TURN_SECONDS = 1.0
-TURN_SECONDS = 0.100
-
 
 LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
 

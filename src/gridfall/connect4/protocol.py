@@ -67,6 +67,10 @@ class _Input:
         return value
 
 
+# CodinGame's limits: a player's first turn (its start-up included) and each later turn
+FIRST_TURN_SECONDS = 1.0
+TURN_SECONDS = 0.100
+
 # The bot's own budgets, in ms, of CodinGame's 1000 (the first turn, counted from process start)
 # and 100 (each later turn).  The first turn holds the bot's start-up too (0.5-0.65 s idle, more
 # with other programs starting): with 800 ms, first turns reached 995 ms with two games at once on

@@ -6,8 +6,9 @@ from __future__ import annotations
 import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
-from gridfall.cli_options import FloatRange, time_scale_option, with_help
+from gridfall.cli_options import limit_options, with_help
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option
 
 
@@ -17,18 +18,13 @@ from gridfall.viewer.options import replay_option
                    "solution store).  Exactly twice.")
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
-@click.option("--first-turn-ms", type=FloatRange(min=1), default=20000, show_default=True,
-              help="The first turn's limit (CodinGame: 20 s).")
-@click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True,
-              help="Each later turn's limit (CodinGame: 50 ms).")
-@time_scale_option
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @run_options
 @with_help(RUN_NOTES)
-def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as_json, replay_path, db, workers,
-            cluster) -> None:
+def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, workers, cluster) -> None:
     """Compare two SameGame bots on the same BOARDS, under the referee.
 
     Prints each board's scores (a failed board scores 0, as on the platform)
@@ -38,7 +34,6 @@ def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as
     run's database; the same command again resumes.
     """
     from gridfall.arena.compare_cli import parse_two_bots, run_comparison
-    from gridfall.arena.limits import Limits
     from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
 
     bots = parse_two_bots(bots, BUILT_IN)
@@ -48,7 +43,6 @@ def compare(bots, boards, one_turn, first_turn_ms, turn_ms, time_scale, seed, as
             load_board(spec)
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
     settings = {"bots": bots, "boards": specs, "one_turn": one_turn, "limits": [limits.first_turn, limits.turn],
                 "seed": seed}
 

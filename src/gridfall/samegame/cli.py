@@ -11,11 +11,11 @@ import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path,
-                                  renamed, time_scale_option, with_help, write_file)
+                                  limit_options, renamed, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
-from gridfall.samegame.protocol import ANSWER_MARGIN, BotConfig
+from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig
 from gridfall.samegame.store_cli import open_store, store, store_errors, store_options
 from gridfall.viewer.options import replay_option, write_replay
 
@@ -258,14 +258,12 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Boards refereed at once (each runs its own bot process).")
-@click.option("--first-turn-ms", type=FloatRange(min=1), default=20000, show_default=True, help="The first turn's limit (CodinGame: 20 s), from the first byte sent to the end of the answer line.")
-@click.option("--turn-ms", type=FloatRange(min=1), default=50, show_default=True, help="Each later turn's limit (CodinGame: 50 ms), from the first byte sent to the end of the answer line.")
-@time_scale_option
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
-def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, first_turn_ms: float,
-            turn_ms: float, time_scale: float, as_json: bool, replay_path: str | None) -> None:
+def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, limits, as_json: bool,
+            replay_path: str | None) -> None:
     """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
 
     BOARDS are board specs; a set name (standard, codingame, tuning) means
@@ -275,7 +273,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     ended ok (a failed board scores 0, as a failed validator).
     """
     from gridfall.arena.pool import run_jobs
-    from gridfall.samegame.codingame import Limits, referee_game
+    from gridfall.samegame.codingame import referee_game
     from gridfall.samegame.display import reports_table
 
     try:
@@ -283,7 +281,6 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         loaded = [(spec, load_board(spec)) for spec in specs]
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    limits = Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale)
     err = console(stderr=True)
     from rich.progress import Progress
 
