@@ -373,3 +373,20 @@ def test_limit_options_default_to_the_platform_and_scale_into_one_limits():
         assert limits == wanted and other == (3 if "--other" in args else 0)
     assert "(CodinGame: 1000 ms)" in CliRunner().invoke(judge, ["--help"]).output
     assert CliRunner().invoke(judge, ["--turn-ms", "0"]).exit_code == 2
+
+
+def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name():
+    # an empty command, an unknown agent, a bad depth; and a parameter that an agent does not take,
+    # which was dropped without a word (`mcts:2000` played plain mcts)
+    cases = [("", "an empty command"), ("mcts:2000", "mcts:2000: mcts takes no parameter"),
+             ("alphabeta:0", "the depth is a whole number from 1 to 40"), ("gridfall:", "gridfall takes no parameter")]
+    for spec, says in cases:
+        for args, hint in ((["referee", "--p1", spec, "--p2", "greedy"], "--p1"),
+                           (["league", "--bot", "greedy", "--bot", f"x={spec}" if not spec else spec], "--bot"),
+                           (["sprt", "--new", spec, "--base", "greedy"], "--new"),
+                           (["play", "--opponent", spec, "--no-browser"], "--opponent"),
+                           (["bot", "--agent", spec], "--agent")):
+            if not spec and args[0] == "bot":
+                continue  # `bot --agent ""` is an unknown agent, not an empty command
+            result = run("connect4", *args)
+            assert result.exit_code == 2 and hint in result.output and says in result.output, (args, result.output)

@@ -230,17 +230,19 @@ def _portable(seed: int):
 
 
 def check_spec(spec: str) -> None:
-    """ValueError naming what is wrong with an agent's name, without building the agent."""
-    name, _, arg = spec.partition(":")
+    """ValueError naming what is wrong with an agent's name, without building the agent: an unknown
+    name, or a parameter it does not take (only alphabeta takes one, its depth)."""
+    name, colon, arg = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} (alphabeta:DEPTH too)")
     if name == "alphabeta":
         _depth(arg)
+    elif colon:
+        raise ValueError(f"{spec}: {name} takes no parameter (only alphabeta does: alphabeta:DEPTH)")
 
 
 def make_agent(spec: str, seed: int = 0):
     """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver, gridfall, portable."""
+    check_spec(spec)
     name, _, arg = spec.partition(":")
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} (alphabeta:DEPTH too)")
     return AGENTS[name](arg, seed)

@@ -1,4 +1,5 @@
-"""``gridfall connect4 league`` and ``gridfall connect4 sprt``: many games between bots, stored, resumable."""
+"""``gridfall connect4 league`` and ``gridfall connect4 sprt``: many games between bots, stored, resumable;
+and ``check_program``, the check of a bot's command that every Connect Four command makes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import click
 
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
-from gridfall.arena.signals import exit_code, stopping_on_signals
+from gridfall.arena.signals import exit_code
 from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, fault_of, game_rows, opening, play_pair, points_of
@@ -31,7 +32,8 @@ def _limit_options(command):
                         help="Seed of the openings, the schedule and the built-in bots.")(command)
 
 
-def _check_program(spec: str, hint: str) -> None:
+def check_program(spec: str, hint: str) -> None:
+    """A bot's command, refused (naming ``hint``) if empty, or a built-in agent's name with bad parameters."""
     if not spec.strip():
         raise click.BadParameter("an empty command", param_hint=hint)
     if spec.partition(":")[0] in AGENT_NAMES:
@@ -54,7 +56,7 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
         name, command = name.strip(), command.strip()
         if not name:
             raise click.BadParameter(f"{value!r}: the name before '=' is empty", param_hint="--bot")
-        _check_program(command, f"--bot {name}")
+        check_program(command, f"--bot {name}")
         bots.append((name, command))
     names = [n for n, _ in bots]
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -285,8 +287,8 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
 
     from gridfall.arena.sprt import SPRT
 
-    _check_program(new, "--new")
-    _check_program(base, "--base")
+    check_program(new, "--new")
+    check_program(base, "--base")
     if elo1 <= elo0:
         raise click.BadParameter(f"elo1 ({elo1:g}) must be above elo0 ({elo0:g})", param_hint="--elo1")
     settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
@@ -340,54 +342,3 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
             out.print(_faults_table(faults))
         out.print(conclusion)
     sys.exit(exit_code(interrupted))
-
-
-@click.command()
-@click.option("--opponent", default="gridfall", show_default=True,
-              help="The bot: a built-in agent's name (gridfall, mcts, greedy, alphabeta:4, ...) or a command.")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
-              help="The port on 127.0.0.1 (0: a free one).")
-@click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
-@click.option("--db", type=click.Path(dir_okay=False), default="play.sqlite", show_default=True,
-              help="Where finished games are stored, as arena games (replay them with gridfall view).")
-@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS, scaled=False)
-def play(opponent, port, no_browser, db, limits):
-    """Play Connect Four 7x9 with STEAL against a bot, in your browser.
-
-    Starts a small web server on 127.0.0.1 (this machine only) and opens its
-    page.  Choose a seat, click a column to drop a chip, and STEAL the bot's
-    first chip when you move second.  The bot plays under the CodinGame
-    protocol and the referee's limits; every finished game is stored in --db.
-    Ctrl-C stops the server and the bots.
-    """
-    import webbrowser
-
-    from gridfall.arena.process import kill_all
-    from gridfall.connect4.play_server import PlayServer, serve
-    from gridfall.viewer.page import build_play
-
-    _check_program(opponent, "--opponent")
-    run = open_run(db, "connect4 play", {})
-    if opponent.partition(":")[0] in AGENT_NAMES:
-        from gridfall.warmup import warm
-
-        warm("connect4")
-    server = PlayServer(opponent, limits, database=run)
-    try:
-        httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
-    except OSError as e:
-        raise click.BadParameter(f"cannot listen on 127.0.0.1:{port}: {e}", param_hint="--port") from None
-    address = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    click.echo(f"playing {opponent} at {address} (Ctrl-C stops); games are stored in {run.path}", err=True)
-    if not no_browser:
-        webbrowser.open(address)
-    try:
-        with stopping_on_signals():  # SIGTERM and SIGHUP stop the server as Ctrl-C does
-            httpd.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        httpd.server_close()
-        server.close()
-        kill_all()
-    sys.exit(exit_code(True))

@@ -179,17 +179,6 @@ def _command(spec: str, seed: int) -> tuple[str, str]:
     return spec, spec
 
 
-def _check_players(*specs: str) -> None:
-    from gridfall.connect4.agents import check_spec
-
-    for hint, spec in zip(("--p1", "--p2"), specs):
-        if spec.partition(":")[0] in AGENT_NAMES:
-            try:
-                check_spec(spec)
-            except ValueError as e:
-                raise click.BadParameter(str(e), param_hint=hint) from None
-
-
 @connect4.command()
 @click.option("--p1", required=True, help="Program A: a command line, or a built-in name (gridfall, greedy, mcts, ...).")
 @click.option("--p2", required=True, help="Program B: the same.")
@@ -213,9 +202,11 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     from rich.text import Text
 
     from gridfall.arena.pool import run_jobs
+    from gridfall.connect4.arena_cli import check_program
     from gridfall.connect4.codingame import referee_game, tally
 
-    _check_players(p1, p2)
+    for hint, spec in (("--p1", p1), ("--p2", p2)):
+        check_program(spec, hint)
     if any(spec.partition(":")[0] in AGENT_NAMES for spec in (p1, p2)):
         from gridfall.warmup import warm
 
@@ -265,9 +256,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
 
 
 def _add_arena_commands() -> None:
-    from gridfall.connect4.arena_cli import league, play, sprt
+    from gridfall.connect4.arena_cli import league, sprt
     from gridfall.connect4.book_cli import book
     from gridfall.connect4.pie_cli import openings
+    from gridfall.connect4.play_cli import play
 
     connect4.add_command(league)
     connect4.add_command(sprt)

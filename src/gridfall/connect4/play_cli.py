@@ -1,0 +1,65 @@
+"""``gridfall connect4 play``: a person against a bot, in the browser (the server: :mod:`.play_server`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gridfall.arena.runs import open_run
+from gridfall.arena.signals import exit_code, stopping_on_signals
+from gridfall.cli_options import limit_options
+from gridfall.connect4.agents import AGENT_NAMES
+from gridfall.connect4.arena_cli import check_program
+from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
+
+
+@click.command()
+@click.option("--opponent", default="gridfall", show_default=True,
+              help="The bot: a built-in agent's name (gridfall, mcts, greedy, alphabeta:4, ...) or a command.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="The port on 127.0.0.1 (0: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
+@click.option("--db", type=click.Path(dir_okay=False), default="play.sqlite", show_default=True,
+              help="Where finished games are stored, as arena games (replay them with gridfall view).")
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS, scaled=False)
+def play(opponent, port, no_browser, db, limits):
+    """Play Connect Four 7x9 with STEAL against a bot, in your browser.
+
+    Starts a small web server on 127.0.0.1 (this machine only) and opens its
+    page.  Choose a seat, click a column to drop a chip, and STEAL the bot's
+    first chip when you move second.  The bot plays under the CodinGame
+    protocol and the referee's limits; every finished game is stored in --db.
+    Ctrl-C stops the server and the bots.
+    """
+    import webbrowser
+
+    from gridfall.arena.process import kill_all
+    from gridfall.connect4.play_server import PlayServer, serve
+    from gridfall.viewer.page import build_play
+
+    check_program(opponent, "--opponent")
+    run = open_run(db, "connect4 play", {})
+    if opponent.partition(":")[0] in AGENT_NAMES:
+        from gridfall.warmup import warm
+
+        warm("connect4")
+    server = PlayServer(opponent, limits, database=run)
+    try:
+        httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
+    except OSError as e:
+        raise click.BadParameter(f"cannot listen on 127.0.0.1:{port}: {e}", param_hint="--port") from None
+    address = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    click.echo(f"playing {opponent} at {address} (Ctrl-C stops); games are stored in {run.path}", err=True)
+    if not no_browser:
+        webbrowser.open(address)
+    try:
+        with stopping_on_signals():  # SIGTERM and SIGHUP stop the server as Ctrl-C does
+            httpd.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+        server.close()
+        kill_all()
+    sys.exit(exit_code(True))
