@@ -8,9 +8,12 @@ load compiled kernels from the cache, not compile them on the clock.
 import os
 import tempfile
 import time
+import uuid
 
 # Tests (and the bots they start) use a throw-away solution store, never the user's.
 os.environ["GRIDFALL_STORE"] = os.path.join(tempfile.mkdtemp(prefix="gridfall-test-"), "store.sqlite")
+# Every process the tests start carries this session's mark (tests/processes.py finds leftovers by it).
+os.environ["GRIDFALL_TEST_SESSION"] = uuid.uuid4().hex
 
 
 def pytest_sessionstart(session):

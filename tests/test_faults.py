@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from .processes import live_commands
+
 BOTS = Path(__file__).parent / "faults" / "bots"
 PROTOCOL_BOT = f"{sys.executable} {BOTS / 'protocol.py'}"
 SUGGEST_FILE = str(BOTS / "suggest_faults.py")
@@ -28,21 +30,8 @@ def gridfall(*args, env=None, timeout=60):
 
 
 def leftovers() -> list[str]:
-    """Command lines of live processes started by a faulty bot (zombies are dead: left out)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-            with open(f"/proc/{name}/stat", "rb") as f:
-                state = f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state not in ("Z", "X") and ("faults/bots/" in cmdline or "gridfall-fault-child" in cmdline):
-            found.append(cmdline)
-    return found
+    """Command lines of this session's live processes started by a faulty bot."""
+    return live_commands("faults/bots/", "gridfall-fault-child")
 
 
 def no_leftovers():
@@ -209,3 +198,17 @@ def test_a_stopped_match3_referee_keeps_the_finished_games(tmp_path, signum):
     report = json.loads(out)
     assert report["interrupted"] and [g["end"] for g in report["games"]] == ["quit", "interrupted"]
     assert not [c for c in leftovers() if str(player) in c]
+
+
+def test_the_leftover_check_sees_this_sessions_processes_and_no_others():
+    # or every "nothing left behind" above would pass without looking
+    command = [sys.executable, "-c", "import time; time.sleep(60)", "gridfall-fault-child"]
+    ours = subprocess.Popen(command)
+    other = subprocess.Popen(command, env={**os.environ, "GRIDFALL_TEST_SESSION": "another run"})
+    try:
+        assert len(leftovers()) == 1
+    finally:
+        for process in (ours, other):
+            process.kill()
+            process.wait()
+    assert leftovers() == []

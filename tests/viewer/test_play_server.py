@@ -11,6 +11,8 @@ from gridfall.arena.database import RunDatabase
 from gridfall.arena.limits import Limits
 from gridfall.connect4.play_server import PlayServer, serve
 
+from ..processes import live_commands
+
 RELAXED = Limits(5.0, 2.0)
 
 
@@ -94,7 +96,6 @@ def test_a_finished_game_replays_from_the_play_database(server):
 
 
 def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
-    import os
     import re
     import signal
     import subprocess
@@ -116,15 +117,5 @@ def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
     finally:
         process.kill()
     time.sleep(0.2)
-    assert not [p for p in os.listdir("/proc") if p.isdigit() and _is_greedy_bot(p)]
+    assert not live_commands("connect4 bot --agent greedy")
 
-
-def _is_greedy_bot(pid: str) -> bool:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            text = f.read().replace(b"\0", b" ").decode(errors="replace")
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X") and "connect4 bot --agent greedy" in text

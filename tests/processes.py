@@ -1,0 +1,31 @@
+"""The live processes this test session started, for the tests that check none is left behind.
+
+conftest.py puts a mark of this session in the environment, which every process the tests start
+inherits (bots, their children, their grandchildren).  A process is ours if it carries the mark:
+another test run on the same machine (a second clone, CI) is never taken for a leftover of this one.
+"""
+
+import os
+
+SESSION = "GRIDFALL_TEST_SESSION"
+
+
+def live_commands(*words: str) -> list[str]:
+    """Command lines of this session's live processes (zombies are dead: left out) that hold
+    any of ``words``."""
+    mark = f"{SESSION}={os.environ[SESSION]}".encode()
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                if mark not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            with open(f"/proc/{name}/stat", "rb") as f:
+                state = f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()[0]
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if state not in ("Z", "X") and any(word in cmdline for word in words):
+            found.append(cmdline)
+    return found
