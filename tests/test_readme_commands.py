@@ -1,0 +1,88 @@
+"""The README's gridfall commands are ones the CLI takes.  A shown command (`$ gridfall ...` in a
+code block) parses whole: its commands, options and values (it is not run; the tour's outputs come
+from real runs).  A command named in the prose (`` `gridfall ...` ``, often a synopsis such as
+`store list|export|import` or `[--one-turn]`) names commands and options that exist."""
+
+import pathlib
+import re
+import shlex
+
+import click
+import pytest
+
+from gridfall.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+FILES_THE_README_MAKES = ("plan.py", "bot.py", "suggest.py", "new.py", "old.py", "mybot.py")
+
+
+def readme_commands() -> list[str]:
+    """The README's shell lines that run gridfall, without their trailing comments."""
+    commands = []
+    for block in re.findall(r"```\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL):
+        for line in block.splitlines():
+            line = line.removeprefix("$ ")
+            if line.startswith("gridfall ") and "$(" not in line:  # a shell substitution is left out
+                commands.append(re.sub(r"\s+#.*$", "", line))
+    return commands
+
+
+def parse(args: list[str]) -> None:
+    """Parse ``args`` as `gridfall` would, down to the command, without running it (the README's
+    lines give no option before the command's name)."""
+    command, name, ctx = main, "gridfall", None
+    while isinstance(command, click.Group):
+        ctx = click.Context(command, info_name=name, parent=ctx)
+        name, *args = args
+        command = command.get_command(ctx, name)
+        if command is None:
+            raise click.UsageError(f"no such command {name!r}")
+    command.make_context(name, args, parent=ctx)
+
+
+def prose_commands() -> list[str]:
+    return sorted(set(re.findall(r"`(gridfall [^`]+)`", (ROOT / "README.md").read_text().replace("\n", " "))))
+
+
+def check_names(words: list[str]) -> None:
+    """The commands (``a|b`` for either) and the ``--options`` in ``words`` exist."""
+    commands, ctx = [main], None
+    while words and all(isinstance(c, click.Group) for c in commands):
+        names, words = words[0].split("|"), words[1:]
+        ctx = click.Context(commands[0], info_name="gridfall", parent=ctx)
+        found = [(name, group.get_command(ctx, name)) for group in commands for name in names]
+        for name, command in found:
+            if command is None:
+                raise click.UsageError(f"no such command {name!r}")
+        commands = [command for _, command in found]
+    for word in words:
+        option = re.match(r"\[?(--[a-z0-9-]+)", word)
+        if option and not any(option.group(1) in p.opts for c in commands for p in c.params):
+            raise click.UsageError(f"no such option {option.group(1)}")
+
+
+def test_the_readme_shows_commands_of_every_game():
+    commands = readme_commands()
+    assert len(commands) >= 15
+    assert {c.split()[1] for c in commands} >= {"samegame", "connect4", "match3"}
+
+
+@pytest.mark.parametrize("line", readme_commands())
+def test_a_readme_command_parses(line, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # files the README's earlier commands write, and its example board
+    for name in FILES_THE_README_MAKES:
+        (tmp_path / name).write_text("")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "match3-board.txt").write_text((ROOT / "examples" / "match3-board.txt").read_text())
+    try:
+        parse(shlex.split(line)[1:])
+    except click.UsageError as e:
+        pytest.fail(f"README: {line}\n{e.format_message()}")
+
+
+@pytest.mark.parametrize("span", prose_commands())
+def test_a_command_named_in_the_readmes_prose_exists_with_its_options(span):
+    try:
+        check_names(span.split()[1:])
+    except click.UsageError as e:
+        pytest.fail(f"README: `{span}`: {e.format_message()}")
