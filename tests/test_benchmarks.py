@@ -96,3 +96,17 @@ def test_a_benchmark_refuses_bad_input_naming_it(script, arguments, named):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     assert named in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
+
+
+def test_the_readmes_benchmark_commands_name_scripts_and_options_that_exist():
+    import re
+
+    text = (ROOT / "README.md").read_text().replace("\n", " ")
+    commands = re.findall(r"python benchmarks/([a-z0-9_]+\.py)([^`]*)`", text)
+    assert len(commands) >= 10
+    shared = (BENCHMARKS / "common.py").read_text()  # options that several scripts take
+    for script, arguments in commands:
+        assert (BENCHMARKS / script).is_file(), f"README: python benchmarks/{script}: no such script"
+        source = (BENCHMARKS / script).read_text() + shared
+        for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", arguments):
+            assert f'"{option}"' in source, f"README: python benchmarks/{script}{arguments}: no option {option}"
