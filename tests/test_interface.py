@@ -207,6 +207,9 @@ def test_load_game_names_parameters_and_string_form():
         gridfall.load_game("chess")
     with pytest.raises(ValueError, match="no parameter 'levl'"):
         gridfall.load_game("samegame", levl=2)
+    for board in (None, [[0] * 15] * 15):  # a grid of numbers was read as a file name, too long
+        with pytest.raises(ValueError, match=r"board=.*: give a spec \(standard:3, random:7, a file's path\) or a Board"):
+            gridfall.load_game("samegame", board=board)
     with pytest.raises(ValueError, match="not supported"):
         gridfall.load_game("connect4", width=10, height=7)
     other = gridfall.load_game("match3", size=8, seed=2)

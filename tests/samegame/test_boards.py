@@ -96,6 +96,8 @@ def test_settled_partial_board_is_accepted():
     ("tuning:x", "must be an integer"),
     ("random:x", "seed must be an integer"),
     ("nowhere/board.txt", "no such board file"),
+    ("x" * 5000, "no such board file"),  # too long a name for the file system: was an OSError
+    ("a\0b", "no such board file"),  # a NUL byte: was a ValueError of pathlib's
 ])
 def test_bad_specs(spec, message):
     with pytest.raises(BoardError, match=message):

@@ -176,9 +176,13 @@ def load_board(spec: str) -> Board:
             raise BoardError(f"{spec}: the seed must be an integer") from None
         return GENERATED[kind](seed)
     path = Path(spec)
-    if path.is_dir():
+    try:
+        is_dir, is_file = path.is_dir(), path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        is_dir = is_file = False
+    if is_dir:
         raise BoardError(f"{spec}: a directory, not a board file (15 lines of 15 colours, top row first)")
-    if not path.is_file():
+    if not is_file:
         raise BoardError(
             f"{spec}: no such board file (or use standard:1-20, codingame:1-50, tuning:1-250,"
             " random:SEED, balanced:SEED, dominant:SEED)"

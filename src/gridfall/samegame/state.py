@@ -8,6 +8,8 @@ score so far, the clear bonus included; ``rewards()`` the points of the last cli
 
 from __future__ import annotations
 
+import os
+
 from gridfall.interface import GameBase, IllegalAction, StateBase
 from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, action_text, parse_action
 
@@ -28,12 +30,15 @@ class SameGameGame(GameBase):
     short_name = "samegame"
 
     def __init__(self, board: "str | Board" = "standard:1"):
+        from gridfall.samegame.boards import BoardError, load_board
+
         if isinstance(board, Board):
             self.board, self.board_spec = board, None
-        else:
-            from gridfall.samegame.boards import load_board
-
+        elif isinstance(board, (str, os.PathLike)):
             self.board, self.board_spec = load_board(str(board)), str(board)
+        else:
+            raise BoardError(f"board={board!r:.60}: give a spec (standard:3, random:7, a file's path) or a "
+                             "Board (gridfall.samegame.boards.parse_board reads 15 rows of text)")
 
     def num_distinct_actions(self) -> int:
         return CELLS
