@@ -47,6 +47,8 @@ def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
         RunDatabase(tmp_path, "k", {})
     with pytest.raises(RunDatabaseError, match="does not exist"):
         RunDatabase(tmp_path / "missing" / "run.sqlite", "k", {})
+    with pytest.raises(RunDatabaseError, match="cannot be a database file: File name too long"):
+        RunDatabase("x" * 5000, "k", {})  # was an internal error (OSError)
     corrupt = tmp_path / "corrupt.sqlite"
     corrupt.write_bytes(b"this is not a database, just text " * 100)
     with pytest.raises(RunDatabaseError, match="not a gridfall run database"):

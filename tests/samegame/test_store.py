@@ -188,3 +188,8 @@ def test_a_folder_given_as_the_store_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path))  # the default path, from the environment
     with pytest.raises(StoreError, match="is a folder"):
         SolutionStore()
+
+
+def test_a_name_too_long_for_the_file_system_is_named_once():
+    with pytest.raises(StoreError, match=r"x: cannot open the solution store: File name too long$"):
+        SolutionStore("x" * 5000)

@@ -75,9 +75,13 @@ class RunDatabase:
     def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None):
         self.path = Path(path)
         self.lock = threading.Lock()
-        if self.path.is_dir():
+        try:
+            is_dir, folder_exists = self.path.is_dir(), self.path.parent.exists()
+        except OSError as e:  # a name too long for the file system, say
+            raise RunDatabaseError(f"{self.path}: cannot be a database file: {e.strerror}") from None
+        if is_dir:
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
-        if not self.path.parent.exists():
+        if not folder_exists:
             raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
         try:
             # one connection, used by the coordinating process's threads in turn (``self.lock``)

@@ -146,15 +146,16 @@ class SolutionStore:
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = Path(path) if path else default_path()
-        if self.path.is_dir():
-            raise StoreError(f"{self.path}: is a folder; the solution store is a file (name one inside it)")
         try:
+            if self.path.is_dir():
+                raise StoreError(f"{self.path}: is a folder; the solution store is a file (name one inside it)")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             refuse_other_tables(self._db, self.path, "store")
             self._db.execute(SCHEMA)
-        except (sqlite3.Error, OSError) as e:
-            raise StoreError(f"{self.path}: cannot open the solution store: {e}") from None
+        except (sqlite3.Error, OSError) as e:  # an OSError's text repeats the path: its reason alone
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+            raise StoreError(f"{self.path}: cannot open the solution store: {reason}") from None
         except ValueError as e:
             self._db.close()
             raise StoreError(f"{e}; give another --store") from None
