@@ -183,7 +183,7 @@ def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
 
 
 def test_a_folder_given_as_the_store_is_named(tmp_path, monkeypatch):
-    with pytest.raises(StoreError, match=f"{tmp_path}: is a folder; the solution store is a file"):
+    with pytest.raises(StoreError, match=f"{tmp_path}: cannot open the solution store: it is a folder; name a file"):
         SolutionStore(tmp_path)
     monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path))  # the default path, from the environment
     with pytest.raises(StoreError, match="is a folder"):

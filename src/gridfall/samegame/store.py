@@ -14,6 +14,7 @@ play an illegal move.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -148,7 +149,7 @@ class SolutionStore:
         self.path = Path(path) if path else default_path()
         try:
             if self.path.is_dir():
-                raise StoreError(f"{self.path}: is a folder; the solution store is a file (name one inside it)")
+                raise IsADirectoryError(errno.EISDIR, "it is a folder; name a file inside it")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             refuse_other_tables(self._db, self.path, "store")
@@ -156,7 +157,7 @@ class SolutionStore:
         except (sqlite3.Error, OSError) as e:  # an OSError's text repeats the path: its reason alone
             reason = e.strerror if isinstance(e, OSError) and e.strerror else e
             raise StoreError(f"{self.path}: cannot open the solution store: {reason}") from None
-        except ValueError as e:
+        except ValueError as e:  # another kind of file (refuse_other_tables)
             self._db.close()
             raise StoreError(f"{e}; give another --store") from None
 
