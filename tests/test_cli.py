@@ -308,18 +308,22 @@ def test_connect4_solve_with_time_gives_the_proven_range_on_a_deep_9x7_position(
 
 
 def test_a_file_to_write_is_checked_before_the_work_and_a_failed_write_is_named(tmp_path):
-    missing = str(tmp_path / "no-such-folder" / "out")
-    for args in (["connect4", "export", missing + ".py"], ["match3", "export", missing + ".py"],
-                 ["samegame", "export", missing + ".py"], ["samegame", "store", "export", missing + ".txt"],
-                 ["connect4", "book", "--rebuild", "--out", missing + ".json"],
-                 ["connect4", "referee", "--p1", "random", "--p2", "random", "--replay", missing + ".html"]):
-        result = run(*args)
-        assert result.exit_code == 2 and "does not exist" in result.output, (args, result.output)
+    for missing in (str(tmp_path / "no-such-folder" / "out"), str(tmp_path / ("x" * 5000) / "out")):
+        check_a_missing_folder_is_named(missing)  # a folder's name too long was an internal error
     too_long = str(tmp_path / ("x" * 300 + ".py"))  # the folder is there; the name is not allowed
     for args in (["connect4", "export", too_long], ["match3", "export", too_long]):
         result = run(*args)
         assert result.exit_code == 1 and "cannot write it: File name too long" in result.output, result.output
         assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def check_a_missing_folder_is_named(missing):
+    for args in (["connect4", "export", missing + ".py"], ["match3", "export", missing + ".py"],
+                 ["samegame", "export", missing + ".py"], ["samegame", "store", "export", missing + ".txt"],
+                 ["connect4", "book", "--rebuild", "--out", missing + ".json"],
+                 ["connect4", "referee", "--p1", "random", "--p2", "random", "--replay", missing + ".html"]):
+        result = run(*args)
+        assert result.exit_code == 2 and "does not exist" in result.output, (args, result.output[-300:])
 
 
 def test_a_campaigns_rounds_are_checked_before_any_board_is_searched(tmp_path):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def output_path(ctx, param, value):
     if value is None or value == "-":
         return value
     folder = Path(value).absolute().parent
-    if not folder.is_dir():
+    if not os.path.isdir(folder):  # False, not an OSError, for a name too long
         raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
     return value
 

@@ -248,6 +248,7 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
     another's and would drown the others.  Every run is stored in the run's
     database; the same command again resumes.
     """
+    import os
     import shutil
     from pathlib import Path
 
@@ -256,7 +257,7 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
 
     bots = parse_two_bots(bots, ())
     for name, path in bots:
-        if not Path(path).is_file():
+        if not os.path.isfile(path):  # False, not an OSError, for a name too long
             raise click.BadParameter(f"{path!r} (bot {name}) is not a file", param_hint="--bot")
     bots = [(name, str(Path(path).resolve())) for name, path in bots]
     if python is not None and shutil.which(python) is None:
