@@ -184,4 +184,6 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     done = gridfall(*_league(tmp_path / "x.sqlite", ["--cluster", "tcp://127.0.0.1:9"]), timeout=120)
     assert done.returncode == 2 and "no Dask scheduler answered" in done.stderr and "Traceback" not in done.stderr
     bad = gridfall(*_league(tmp_path / "y.sqlite", ["--cluster", "local:zero"]))
-    assert bad.returncode == 2 and "local:N" in bad.stderr
+    assert bad.returncode == 2 and "local:N wants a number of workers" in bad.stderr
+    garbage = gridfall(*_league(tmp_path / "z.sqlite", ["--cluster", "garbage"]))  # was told of local:N
+    assert garbage.returncode == 2 and "neither a scheduler's address (tcp://HOST:PORT) nor local:N" in garbage.stderr

@@ -100,18 +100,21 @@ class DaskExecutor:
             raise ExecutorError("--cluster needs Dask: pip install 'gridfall[dask]'") from None
         self.distributed = distributed
         self.cluster = None
+        if address.startswith("local:"):
+            workers = address.partition(":")[2]
+            if not workers.isdigit() or int(workers) < 1:
+                raise ExecutorError(f"--cluster {address}: local:N wants a number of workers of at least 1")
         try:
             if address.startswith("local:"):
-                workers = int(address.partition(":")[2])
-                if workers < 1:
-                    raise ValueError
+                workers = int(workers)
                 self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                         dashboard_address=None, silence_logs=40)
                 self.client = distributed.Client(self.cluster)
             else:
                 self.client = distributed.Client(address, timeout="10s")
-        except ValueError:
-            raise ExecutorError(f"--cluster {address}: local:N wants a number of workers of at least 1") from None
+        except ValueError as e:  # distributed's own reading of the address
+            raise ExecutorError(f"--cluster {address}: neither a scheduler's address (tcp://HOST:PORT) nor "
+                                f"local:N ({e})") from None
         except (OSError, TimeoutError) as e:
             raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
         self.address = address
