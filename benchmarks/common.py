@@ -78,11 +78,8 @@ def check_search(algo: str, params: dict, where: str) -> None:
     if algo not in ALGORITHMS:
         raise SystemExit(f"{where}: unknown algorithm {algo!r}; choose from {', '.join(ALGORITHMS)}")
     own = dict(params)
-    polish = own.pop("polish", None)
-    if polish is not None and not 0 <= polish < 1:
-        raise SystemExit(f"{where}: polish must be a share of the time in [0, 1), not {polish}")
     try:
-        check_params(algo, algo, own, bool(polish))
+        check_params(algo, algo, own, own.pop("polish", 0.0))
     except ValueError as e:
         raise SystemExit(f"{where}: {e}") from None
 

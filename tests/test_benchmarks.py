@@ -79,6 +79,7 @@ def test_benchmark_runs_to_its_table(script, records_folder):
 BAD = [  # (script, arguments, what the message must name)
     ("samegame_search.py", "--algos bogus --boards 1", "--algos bogus"),
     ("samegame_search.py", "--algos nrpa:foo=1 --boards 1", "'foo'"),
+    ("samegame_search.py", "--algos nrpa:polish=1.5 --boards 1", "polish must be a share of the time in [0, 1)"),
     ("samegame_search.py", "--boards 0", "--boards"),
     ("samegame_continue.py", "--boards 31-3x", "--boards"),
     ("samegame_continue.py", "--base nrpa:nan", "--base"),

@@ -104,11 +104,14 @@ def parameters(algo: str) -> list[str]:
     return [n for n in names if n not in _SHARED]
 
 
-def check_params(algo: str, chosen: str, params: dict, polish: bool) -> None:
-    """Refuse a parameter that no algorithm of this search takes, naming the ones that are taken.
+def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
+    """Refuse a ``polish`` share outside [0, 1), and a parameter that no algorithm of this search
+    takes, naming the ones that are taken.
 
     ``auto`` may run beam, nrpa and anneal: a parameter is fine if one of those it runs takes it.
     """
+    if not 0 <= polish < 1:
+        raise ValueError(f"polish must be a share of the time in [0, 1), not {polish}")
     runs = [chosen] + (["anneal"] if polish and chosen != "anneal" else [])
     if algo == "auto":
         runs = ["beam", "nrpa", "anneal"]
@@ -207,9 +210,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     chosen = resolve_algo(algo, seconds)
     if polish is None:
         polish = AUTO_POLISH if algo == "auto" and chosen == "nrpa" else 0.0
-    if not 0 <= polish < 1:
-        raise ValueError(f"polish must be a share of the time in [0, 1), not {polish}")
-    check_params(algo, chosen, params, polish > 0)
+    check_params(algo, chosen, params, polish)
     if chosen == "anneal":
         polish = 0.0  # annealing an annealed line: the whole time goes to the one run
     started = time.monotonic()
