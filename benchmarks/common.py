@@ -70,16 +70,13 @@ def numbers(text: str, where: str) -> list[int]:
     return out
 
 
-def check_search(algo: str, params: dict, where: str) -> None:
+def check_search(algo: str, seconds: float, params: dict, where: str) -> None:
     """Exit naming ``where`` unless ``samegame.search.solve`` takes this algorithm and these
-    parameters (before any board is searched, not after the first)."""
-    from gridfall.samegame.search import ALGORITHMS, check_params
+    parameters for ``seconds`` (before any board is searched, not after the first)."""
+    from gridfall.samegame.search import check_request
 
-    if algo not in ALGORITHMS:
-        raise SystemExit(f"{where}: unknown algorithm {algo!r}; choose from {', '.join(ALGORITHMS)}")
-    own = dict(params)
     try:
-        check_params(algo, algo, own, own.pop("polish", 0.0))
+        check_request(algo, seconds, params)
     except ValueError as e:
         raise SystemExit(f"{where}: {e}") from None
 

@@ -42,7 +42,7 @@ def parse_entry(text: str, where: str) -> list[tuple[str, float, dict]]:
             steps.append((algo, duration(seconds), parse_options(options, where)))
         except (ValueError, argparse.ArgumentTypeError):
             raise SystemExit(f"{where}: {step!r} is not ALGO:SECONDS[:KEY=VALUE...]") from None
-        check_search(algo, steps[-1][2], f"{where}: {step!r}")
+        check_search(algo, steps[-1][1], steps[-1][2], f"{where}: {step!r}")
     return steps
 
 

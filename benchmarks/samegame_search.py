@@ -46,7 +46,7 @@ def main() -> None:
     for spec in algos:
         algo, *options = spec.split(":")
         runs[spec] = (algo, parse_options(options, f"--algos {spec}"))
-        check_search(*runs[spec], f"--algos {spec}")
+        check_search(algo, args.time, runs[spec][1], f"--algos {spec}")
     specs = [f"{args.kind}:{i}" for i in range(1, args.boards + 1)]
     boards = [load_board(spec) for spec in specs]
     for algo, params in runs.values():  # load kernels outside the clock

@@ -329,7 +329,9 @@ def check_a_missing_folder_is_named(missing):
 def test_a_campaigns_rounds_are_checked_before_any_board_is_searched(tmp_path):
     store = str(tmp_path / "s.sqlite")
     for rounds, message in (("bogus:1", "unknown algorithm 'bogus'"), ("nrpa:nan", "SECONDS a positive number"),
-                            ("nrpa:inf", "SECONDS a positive number"), ("nrpa:0", "SECONDS a positive number")):
+                            ("nrpa:inf", "SECONDS a positive number"), ("nrpa:0", "SECONDS a positive number"),
+                            ("nrpa:1:levl=2", "nrpa takes no parameter 'levl'"),  # these two failed on a board
+                            ("nrpa:1:polish=2", "polish must be a share of the time")):
         result = run("samegame", "campaign", "--set", "standard", "--boards", "1", "--store", store,
                      "--rounds", rounds, "--db", str(tmp_path / "c.sqlite"))
         assert result.exit_code == 2 and message in result.output, (rounds, result.output)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.line import Line
-from gridfall.samegame.search import clock, resolve_algo
+from gridfall.samegame.search import check_request, clock
 
 STOPPING = threading.Event()  # set by a stop: board passes under way start no further round
 
@@ -51,8 +51,12 @@ def parse_rounds(text: str) -> list[Round]:
                 raise ValueError
         except ValueError:
             raise ValueError(f"{part!r}: expected ALGO:SECONDS[:KEY=VALUE...], SECONDS a positive number") from None
-        resolve_algo(algo, time_limit)  # an unknown name fails here, before any board is searched
-        rounds.append(Round(algo, time_limit, tuple(parse_params(options, part).items())))
+        params = parse_params(options, part)
+        try:  # an unknown name or parameter fails here, before any board is searched
+            check_request(algo, time_limit, params)
+        except ValueError as e:
+            raise ValueError(f"{part!r}: {e}") from None
+        rounds.append(Round(algo, time_limit, tuple(params.items())))
     return rounds
 
 

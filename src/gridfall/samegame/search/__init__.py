@@ -121,6 +121,19 @@ def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
             raise ValueError(f"{algo} takes no parameter {name!r}; it takes {', '.join(sorted(taken))}")
 
 
+def check_request(algo: str, seconds: float, params: dict) -> tuple[str, float]:
+    """The algorithm that ``solve(board, seconds, algo=algo, **params)`` runs and its polish share,
+    or the ValueError it would raise (an unknown algorithm, a parameter none of it takes, a polish
+    share outside [0, 1)), now: a campaign or a benchmark asks before any board is searched."""
+    own = dict(params)
+    polish = own.pop("polish", None)
+    chosen = resolve_algo(algo, seconds)
+    if polish is None:
+        polish = AUTO_POLISH if algo == "auto" and chosen == "nrpa" else 0.0
+    check_params(algo, chosen, own, polish)
+    return chosen, polish
+
+
 def continuation(start, guide: list[tuple[int, int]] | None, params: dict) -> tuple[dict, list | None]:
     """NRPA params and guide for continuing from ``guide``: the colour choice that played it,
     unless params name one (then the guide only if that choice could have played it).
@@ -207,10 +220,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     worker; ``notes["polished"]`` says how much that added.  By default ``auto``
     polishes with ``AUTO_POLISH`` of the time when it runs NRPA, and no other does.
     """
-    chosen = resolve_algo(algo, seconds)
-    if polish is None:
-        polish = AUTO_POLISH if algo == "auto" and chosen == "nrpa" else 0.0
-    check_params(algo, chosen, params, polish)
+    chosen, polish = check_request(algo, seconds, {**params, "polish": polish})
     if chosen == "anneal":
         polish = 0.0  # annealing an annealed line: the whole time goes to the one run
     started = time.monotonic()
