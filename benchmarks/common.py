@@ -57,17 +57,12 @@ count = whole(1)  # games, boards, seeds, workers, pairs, runs
 
 def numbers(text: str, where: str) -> list[int]:
     """``31-34,40`` -> [31, 32, 33, 34, 40]; exits naming ``where`` if a part is not N or LOW-HIGH."""
-    out = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        try:
-            first, last = int(low), int(high or low)
-        except ValueError:
-            raise SystemExit(f"{where}: {part!r} is not a number N or a range LOW-HIGH") from None
-        if first > last:
-            raise SystemExit(f"{where}: {part!r} is an empty range")
-        out += range(first, last + 1)
-    return out
+    from gridfall.cli_options import number_list
+
+    try:
+        return number_list(text)
+    except ValueError as e:
+        raise SystemExit(f"{where}: {e}") from None
 
 
 def check_search(algo: str, seconds: float, params: dict, where: str) -> None:

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from gridfall.cli import main
@@ -396,3 +397,19 @@ def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name
                 continue  # `bot --agent ""` is an unknown agent, not an empty command
             result = run("connect4", *args)
             assert result.exit_code == 2 and hint in result.output and says in result.output, (args, result.output)
+
+
+def test_number_lists_take_numbers_and_ranges_and_name_a_bad_part(tmp_path):
+    from gridfall.cli_options import number_list
+
+    assert number_list("31-34,40") == [31, 32, 33, 34, 40] and number_list(" 7 ") == [7]
+    for text, says in (("5-1", "'5-1' is an empty range"), ("1-x", "'1-x' is not a number N or a range LOW-HIGH"),
+                       ("", "'' is not a number")):
+        with pytest.raises(ValueError, match=says):
+            number_list(text)
+    result = run("samegame", "campaign", "--set", "standard", "--boards", "3-1", "--store", str(tmp_path / "s"),
+                 "--db", str(tmp_path / "c.sqlite"))
+    assert result.exit_code == 2 and "'3-1' is an empty range; give board numbers like 1-5,8" in result.output
+    result = run("samegame", "campaign", "--set", "standard", "--boards", "20-21", "--store", str(tmp_path / "s"),
+                 "--db", str(tmp_path / "c.sqlite"))
+    assert result.exit_code == 2 and "21: the standard set has boards 1 to 20" in result.output

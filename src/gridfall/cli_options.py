@@ -64,6 +64,22 @@ class FloatRange(click.FloatRange):
 FINITE = FloatRange()  # any finite number
 
 
+def number_list(text: str) -> list[int]:
+    """``31-34,40`` -> [31, 32, 33, 34, 40]: numbers N and ranges LOW-HIGH, comma separated (board
+    numbers, seeds); ValueError naming a part that is neither, or an empty range."""
+    out = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high if dash else low)
+        except ValueError:
+            raise ValueError(f"{part!r} is not a number N or a range LOW-HIGH") from None
+        if first > last:
+            raise ValueError(f"{part!r} is an empty range")
+        out += range(first, last + 1)
+    return out
+
+
 def output_path(ctx, param, value):
     """A click callback for a file to write: its folder must exist, checked before any work is done
     (a replay asked for after an hour's run must not fail at the end)."""

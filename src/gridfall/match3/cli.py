@@ -13,7 +13,7 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import FloatRange, console, output_path, renamed, with_help, write_file
+from gridfall.cli_options import FloatRange, console, number_list, output_path, renamed, with_help, write_file
 from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
@@ -213,16 +213,10 @@ match3.add_command(_alias(export_suggest, "export-suggest"))  # the name of earl
 
 def _seeds(text: str) -> list[int]:
     """``1-20`` or ``1,5,9`` (or both, comma separated)."""
-    seeds = []
     try:
-        for part in text.split(","):
-            low, dash, high = part.partition("-")
-            seeds += list(range(int(low), int(high) + 1)) if dash else [int(low)]
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: expected seeds like 1-20 or 1,5,9", param_hint="--seeds") from None
-    if not seeds:
-        raise click.BadParameter(f"{text!r}: no seed", param_hint="--seeds")
-    return seeds
+        return number_list(text)
+    except ValueError as e:
+        raise click.BadParameter(f"{e}; give seeds like 1-20 or 1,5,9", param_hint="--seeds") from None
 
 
 @match3.command()

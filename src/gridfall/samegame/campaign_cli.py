@@ -10,7 +10,7 @@ import click
 from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import console, with_help
+from gridfall.cli_options import console, number_list, with_help
 
 # nrpa alone shares its time between the two most common colours kept for last; a round with the
 # third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.  spare=2 lets the
@@ -22,7 +22,7 @@ DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:
 @click.command()
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The board set.")
-@click.option("--boards", default="", help="Board numbers of the set, comma separated (default: all).")
+@click.option("--boards", default="", help="Board numbers of the set, such as 1-5,8 (default: all).")
 @click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
               help="ALGO:SECONDS[:KEY=VALUE...],... run on each board in order (e.g. nrpa:300:tabu_rank=2); "
                    'an empty --rounds "" only writes the results file.')
@@ -70,9 +70,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         raise click.BadParameter(str(e), param_hint="--rounds") from None
     specs = set_specs(set_name)
     try:
-        numbers = [int(b) for b in boards.split(",")] if boards else list(range(1, len(specs) + 1))
-    except ValueError:
-        raise click.BadParameter(f"{boards!r}: expected board numbers like 1,2,5", param_hint="--boards") from None
+        numbers = number_list(boards) if boards else list(range(1, len(specs) + 1))
+    except ValueError as e:
+        raise click.BadParameter(f"{e}; give board numbers like 1-5,8", param_hint="--boards") from None
     bad = [n for n in numbers if not 1 <= n <= len(specs)]
     if bad:
         raise click.BadParameter(f"{bad[0]}: the {set_name} set has boards 1 to {len(specs)}", param_hint="--boards")
