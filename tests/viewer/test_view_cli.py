@@ -67,3 +67,8 @@ def test_damaged_and_foreign_files_get_errors_naming_them(tmp_path):
         assert done.returncode == 2, (path, done.stderr)
         assert str(path) in done.stderr and says in done.stderr and "Traceback" not in done.stderr
         assert not (tmp_path / "page.html").exists()
+
+
+def test_a_bad_board_is_named_as_the_boards_fault_before_the_record_is_read(tmp_path):
+    done = gridfall("view", str(RESULTS), "--board", "standard:99", "-o", str(tmp_path / "x.html"))
+    assert done.returncode == 2 and "Invalid value for --board: standard:99: there is no board 99" in done.stderr

@@ -31,6 +31,13 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     """
     from gridfall.viewer import page, records
 
+    from gridfall.samegame.boards import BoardError, load_board
+
+    for spec in boards:  # named before the record is read
+        try:
+            load_board(spec)
+        except BoardError as e:
+            raise click.BadParameter(str(e), param_hint="--board") from None
     path = Path(record)
     try:
         kind = records.kind_of_file(path)
