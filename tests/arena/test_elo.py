@@ -27,3 +27,11 @@ def test_interval_narrows_with_more_games():
     large = MatchScore(150, 20, 30).elo()
     assert large[2] - large[1] < small[2] - small[1]
     assert "W 150 / D 20 / L 30" in MatchScore(150, 20, 30).describe()
+
+
+def test_elo_is_printed_signed_and_whole_never_minus_zero():
+    from gridfall.arena.elo import elo_text
+
+    assert [elo_text(v) for v in (-0.0, -0.4, 0.4, 12.6, -7.5, math.inf, -math.inf)] == [
+        "+0", "+0", "+0", "+13", "-8", "+inf", "-inf"]
+    assert "Elo +0 [95%:" in MatchScore(wins=1, losses=1).describe()  # was "Elo -0"

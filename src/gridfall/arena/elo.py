@@ -21,6 +21,11 @@ def elo_from_share(s: float) -> float:
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
+def elo_text(v: float) -> str:
+    """An Elo difference as printed: signed and whole (``+12``, ``+0`` never ``-0``), or ``±inf``."""
+    return "+inf" if v == math.inf else "-inf" if v == -math.inf else f"{round(v):+d}"
+
+
 @dataclass
 class MatchScore:
     wins: int = 0
@@ -58,9 +63,5 @@ class MatchScore:
 
     def describe(self) -> str:
         elo, low, high = self.elo()
-
-        def fmt(v: float) -> str:
-            return "+inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:+.0f}"
-
         return (f"W {self.wins} / D {self.draws} / L {self.losses} ({self.games} games), "
-                f"score {100 * self.share:.1f}%, Elo {fmt(elo)} [95%: {fmt(low)}, {fmt(high)}]")
+                f"score {100 * self.share:.1f}%, Elo {elo_text(elo)} [95%: {elo_text(low)}, {elo_text(high)}]")

@@ -11,6 +11,7 @@ from collections import Counter
 
 import click
 
+from gridfall.arena.elo import elo_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
@@ -194,10 +195,6 @@ def _leaderboard(table, games: int):
     return out
 
 
-def _fmt(v: float) -> str:
-    return "+inf" if v == math.inf else "-inf" if v == -math.inf else f"{v:+.0f}"
-
-
 def _pairs_table(table):
     from rich.table import Table
     from rich.text import Text
@@ -208,7 +205,7 @@ def _pairs_table(table):
     for (a, b), score in table.pairs.items():
         elo, low, high = score.elo()
         out.add_row(Text(a), Text(b), str(score.games), str(score.wins), str(score.draws), str(score.losses),
-                    f"{_fmt(elo)} [{_fmt(low)}, {_fmt(high)}]")
+                    f"{elo_text(elo)} [{elo_text(low)}, {elo_text(high)}]")
     return out
 
 
