@@ -235,7 +235,9 @@ def test_connect4_solve_and_analyze():
     result = run("connect4", "solve", "01234560123456012345", "--size", "7x6", "--analyze", "--json")
     assert len(json.loads(result.output)["scores"]) == 7
     result = run("connect4", "solve", "7", "--size", "7x6")
-    assert result.exit_code == 2 and "not a column" in result.output
+    assert result.exit_code == 2 and "Invalid value for MOVES" in result.output and "not a column" in result.output
+    result = run("connect4", "solve", "--size", "13x5")  # a size the engine cannot hold: --size's fault
+    assert result.exit_code == 2 and "Invalid value for --size: a 13x5 board does not fit" in result.output
 
 
 def test_connect4_referee_with_builtin_names():

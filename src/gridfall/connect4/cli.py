@@ -63,6 +63,9 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
     width, height = _size(size)
     try:
         solver = Solver(width, height, table_bits)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--size") from None
+    try:
         solver.position(moves)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="MOVES") from None
