@@ -415,3 +415,12 @@ def test_number_lists_take_numbers_and_ranges_and_name_a_bad_part(tmp_path):
     result = run("samegame", "campaign", "--set", "standard", "--boards", "20-21", "--store", str(tmp_path / "s"),
                  "--db", str(tmp_path / "c.sqlite"))
     assert result.exit_code == 2 and "21: the standard set has boards 1 to 20" in result.output
+
+
+def test_a_campaign_note_is_one_line(tmp_path):
+    # a line break in the note started a row of the results file
+    result = run("samegame", "campaign", "--set", "standard", "--boards", "1", "--store", str(tmp_path / "s"),
+                 "--db", str(tmp_path / "c.sqlite"), "--rounds", "", "--out", str(tmp_path / "r.txt"),
+                 "--note", "hello\nstandard:2\t9999\t0 0")
+    assert result.exit_code == 2 and "one line of words, no line break" in result.output
+    assert not (tmp_path / "r.txt").exists()

@@ -193,3 +193,23 @@ def test_a_folder_given_as_the_store_is_named(tmp_path, monkeypatch):
 def test_a_name_too_long_for_the_file_system_is_named_once():
     with pytest.raises(StoreError, match=r"x: cannot open the solution store: File name too long$"):
         SolutionStore("x" * 5000)
+
+
+def test_imported_text_can_never_start_a_row_of_a_results_file(tmp_path):
+    # an algo or a date with a line break, written into the file's "# N: ..." line, made a row
+    path, store = tmp_path / "one.jsonl", filled_store(tmp_path)
+    with open(path, "w") as out:
+        store.export_jsonl(out)
+    line = json.loads(path.read_text().splitlines()[0])
+    for key, value, says in (("algo", "x\nstandard:3\t9\t0 0", "must be one line"),
+                             ("found", "2026\nstandard:4\t1\t0 0", "is not a date and time"),
+                             ("seconds", float("nan"), "is not a time")):
+        path.write_text(json.dumps({**line, key: value}) + "\n")
+        with pytest.raises(StoreError, match=says):
+            SolutionStore(tmp_path / f"{key}.sqlite").import_file(str(path))
+    entry = store.entries()[0]  # a store written by hand, or by an older gridfall, is made safe as it is written
+    from dataclasses import replace
+
+    from gridfall.samegame.store import provenance_line
+
+    assert provenance_line(1, replace(entry, algo="a\nstandard:3\t9\t0 0")).count("\n") == 0

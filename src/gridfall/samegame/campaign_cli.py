@@ -64,6 +64,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     from gridfall.samegame.results_file import earlier_campaigns, write_results
     from gridfall.samegame.store import SolutionStore, StoreError
 
+    if len(note.splitlines()) > 1:  # a second line would be read as a row of the results file
+        raise click.BadParameter(f"{note!r}: one line of words, no line break", param_hint="--note")
     try:
         planned = parse_rounds(rounds)
     except ValueError as e:

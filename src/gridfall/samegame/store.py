@@ -16,11 +16,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
 import re
 import sqlite3
 import time
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, TextIO
@@ -101,9 +103,22 @@ PROVENANCE = re.compile(r"# (?P<board>\S+): (?P<algo>.+), (?P<seconds>[0-9.]+) s
                         r"found (?P<found>\S+)$")
 
 
+def _is_date(text) -> bool:
+    """``2026-11-25T20:32:49``, one word, as the store writes when a line was found."""
+    if not isinstance(text, str) or len(text.split()) != 1:
+        return False
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def provenance_line(number: int, entry: "Entry") -> str:
-    """The line PROVENANCE reads back."""
-    return f"# {number}: {entry.algo}, {entry.seconds:.0f} s search, seed {entry.seed}, found {entry.found}"
+    """The line PROVENANCE reads back: one line, whatever text a store holds (a line break in it
+    would start a row of the results file)."""
+    algo, found = (" ".join(str(text).split()) for text in (entry.algo, entry.found))
+    return f"# {number}: {algo}, {entry.seconds:.0f} s search, seed {entry.seed}, found {found}"
 
 
 def results_row(line: str, set_name: str) -> tuple[str, int, str]:
@@ -304,10 +319,14 @@ class SolutionStore:
             seconds, seed, found = float(data.get("seconds", 0)), data.get("seed"), data.get("found")
             if not isinstance(moves, str) or not isinstance(algo, str):
                 raise ValueError("moves and algo must be text")
+            if len(algo.splitlines()) > 1:
+                raise ValueError(f"algo {algo!r} must be one line of text")
+            if not math.isfinite(seconds) or seconds < 0:
+                raise ValueError(f"seconds {seconds!r} is not a time")
             if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
                 raise ValueError(f"seed {seed!r} is not an integer")
-            if found is not None and not isinstance(found, str):
-                raise ValueError(f"found {found!r} is not a date")
+            if found is not None and not _is_date(found):
+                raise ValueError(f"found {found!r} is not a date and time (YYYY-MM-DDTHH:MM:SS)")
             claimed, spec = data.get("score"), "its board"
             if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int)):
                 raise ValueError(f"score {claimed!r} is not a whole number")
