@@ -179,3 +179,13 @@ def test_anatomy_script_names_the_file_and_line_of_a_bad_row(tmp_path):
     script = BENCHMARKS / "samegame_anatomy.py"
     done = subprocess.run([sys.executable, str(script), str(bad)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and f"{bad}, line 2:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_campaign_will_not_overwrite_a_file_that_is_not_a_results_file(tmp_path):
+    # --out naming some other text file replaced it with the store's lines, and the text was lost
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nstandard:1\t10\t0 0\n")
+    done = subprocess.run([*CAMPAIGN, "--rounds", "", "--store", str(tmp_path / "store.sqlite"), "--out", str(notes)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "notes.txt:1: not a results file's line" in done.stderr
+    assert notes.read_text() == "my notes\nstandard:1\t10\t0 0\n"

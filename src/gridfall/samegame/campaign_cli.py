@@ -61,7 +61,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         round_line,
         stop_local_searches,
     )
-    from gridfall.samegame.results_file import earlier_campaigns, write_results
+    from gridfall.samegame.results_file import check_replaceable, write_results
     from gridfall.samegame.store import SolutionStore, StoreError
 
     if len(note.splitlines()) > 1:  # a second line would be read as a row of the results file
@@ -80,9 +80,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         raise click.BadParameter(f"{bad[0]}: the {set_name} set has boards 1 to {len(specs)}", param_hint="--boards")
     if out and os.path.exists(out):
         try:
-            earlier_campaigns(out, "")
-        except (OSError, UnicodeDecodeError) as e:
-            raise click.BadParameter(f"{out}: cannot read the results file it would replace: {e}", param_hint="--out")
+            check_replaceable(out, set_name)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--out") from None
     try:
         store = SolutionStore(store_path)
     except StoreError as e:

@@ -17,7 +17,7 @@ try:
 except ImportError:  # Windows: no flock; campaigns side by side should write different files there
     fcntl = None
 
-from gridfall.samegame.store import SolutionStore, campaign_history
+from gridfall.samegame.store import SolutionStore, campaign_history, results_row
 
 
 @contextlib.contextmanager
@@ -35,6 +35,23 @@ def earlier_campaigns(path: str, campaign: str) -> list[str]:
     own = "# before it: " + campaign[2:]
     with open(path) as old:
         return [line for line in campaign_history(old.read()) if not line.startswith((own + ",", own + ";"))]
+
+
+def check_replaceable(path: str, set_name: str) -> None:
+    """ValueError naming the first line of the file at ``path`` that is neither a comment nor a
+    results row (any other file is not a campaign's to rewrite), or why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as old:
+            text = old.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: cannot read the results file it would replace: {e}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip() and not line.startswith("#"):
+            try:
+                results_row(line, set_name)
+            except ValueError as e:
+                raise ValueError(f"{path}:{number}: not a results file's line ({e}); a campaign would "
+                                 "overwrite the file: give another --out") from None
 
 
 def write_results(store: SolutionStore, path: str, set_name: str, campaign: str, progress: str) -> None:
