@@ -61,6 +61,16 @@ def test_one_argument_suggest_is_accepted(tmp_path):
     assert not report.failed and report.games[0].moves > 0
 
 
+def test_a_suggest_of_any_arguments_is_given_all_four_and_one_of_two_is_refused(tmp_path):
+    # suggest(board, *rest) was refused as taking 2 arguments; it takes all four
+    body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):", "def suggest(board, *rest):")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    assert not report.failed and report.games[0].moves > 0
+    body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):", "def suggest(board, boardNo):")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    assert "suggest must take 1 argument (board) or 4" in report.failed and "it takes 2" in report.failed
+
+
 @pytest.mark.parametrize("body, message", [
     ("def suggest(board):\n    return 'R'\n", "expected col, row, dir"),
     ("def suggest(board):\n    return (1, 2)\n", "expected three values"),

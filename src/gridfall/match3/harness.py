@@ -53,7 +53,10 @@ def _load_python(path):
     suggest = getattr(module, "suggest", None)
     if not callable(suggest):
         raise AttributeError("the file defines no function suggest(board)")
-    return suggest, len(inspect.signature(suggest).parameters)
+    parameters = inspect.signature(suggest).parameters.values()
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters):  # suggest(board, *rest) takes all four
+        return suggest, 4
+    return suggest, len(parameters)
 
 
 def _load_lua(path):
