@@ -35,3 +35,4 @@ def test_elo_is_printed_signed_and_whole_never_minus_zero():
     assert [elo_text(v) for v in (-0.0, -0.4, 0.4, 12.6, -7.5, math.inf, -math.inf)] == [
         "+0", "+0", "+0", "+13", "-8", "+inf", "-inf"]
     assert "Elo +0 [95%:" in MatchScore(wins=1, losses=1).describe()  # was "Elo -0"
+    assert [elo_text(v, 2) for v in (-0.001, 3.14159, -2.5)] == ["+0.00", "+3.14", "-2.50"]

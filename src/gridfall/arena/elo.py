@@ -21,9 +21,12 @@ def elo_from_share(s: float) -> float:
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
-def elo_text(v: float) -> str:
-    """An Elo difference as printed: signed and whole (``+12``, ``+0`` never ``-0``), or ``±inf``."""
-    return "+inf" if v == math.inf else "-inf" if v == -math.inf else f"{round(v):+d}"
+def elo_text(v: float, digits: int = 0) -> str:
+    """An Elo difference as printed: signed, to ``digits`` decimals (``+12``, ``+0`` never ``-0``),
+    or ``+inf`` / ``-inf``."""
+    if math.isinf(v):
+        return "+inf" if v > 0 else "-inf"
+    return f"{round(v, digits) + 0.0:+.{digits}f}"  # + 0.0 turns a rounded -0.0 into 0.0
 
 
 @dataclass

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gridfall.arena.elo import MatchScore, elo_from_share
+from gridfall.arena.elo import MatchScore, elo_from_share, elo_text
 
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's points per game, by pentanomial cell
 PSEUDO = 1e-3  # the count an empty cell gets (fishtest's regularisation)
@@ -142,9 +142,10 @@ class SPRT:
         lower, upper = self.bounds
         g = self.games
         if math.isfinite(high - low):
-            elo_line = f"Elo: {elo:+.2f} ± {(high - low) / 2:.1f} (95%)  [{low:+.1f}, {high:+.1f}]"
+            elo_line = (f"Elo: {elo_text(elo, 2)} ± {(high - low) / 2:.1f} (95%)  "
+                        f"[{elo_text(low, 1)}, {elo_text(high, 1)}]")
         else:
-            elo_line = f"Elo: {elo:+.2f} (95%: [{low:+.1f}, {high:+.1f}])"
+            elo_line = f"Elo: {elo_text(elo, 2)} (95%: [{elo_text(low, 1)}, {elo_text(high, 1)}])"
         return "\n".join([
             elo_line,
             f"LLR: {self.llr:.2f} ({lower:.2f}, {upper:.2f}) [{self.elo0:g}, {self.elo1:g}]",
