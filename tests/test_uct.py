@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 import gridfall
 from gridfall.uct import UCTPlayer
 
@@ -51,3 +53,14 @@ def test_uct_is_reproducible_with_a_seed_and_keeps_to_a_deadline():
     start = time.monotonic()
     action = player.act(state, seconds=0.2)
     assert action in state.legal_actions() and time.monotonic() - start < 1.0 and player.last_iterations > 10
+
+
+def test_no_time_still_gives_a_move_and_a_bad_budget_is_named():
+    # seconds=0 ended in "max() arg is an empty sequence": no iteration had run
+    state = gridfall.load_game("connect4").new_initial_state()
+    player = UCTPlayer(seed=1)
+    assert player.act(state, 0) in state.legal_actions() and player.last_iterations == 1
+    with pytest.raises(ValueError, match="seconds=nan: a time of 0 or more"):
+        player.act(state, float("nan"))
+    with pytest.raises(ValueError, match="iterations=0: at least 1"):
+        UCTPlayer(iterations=0)

@@ -39,6 +39,8 @@ class UCTPlayer:
 
     def __init__(self, seed: int = 0, exploration: float = 1.4, iterations: int | None = None,
                  rollout_depth: int | None = None):
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations={iterations!r}: at least 1")
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.iterations = iterations
@@ -53,11 +55,15 @@ class UCTPlayer:
             return actions[0]
         if seconds is None and self.iterations is None:
             raise ValueError("give seconds, iterations or both")
+        if seconds is not None and not seconds >= 0:  # nan too
+            raise ValueError(f"seconds={seconds!r}: a time of 0 or more")
         deadline = None if seconds is None else time.monotonic() + seconds
         root = _Node(state.current_player(), actions, self.rng)
         self._low, self._high = math.inf, -math.inf
         done = 0
-        while (self.iterations is None or done < self.iterations) and (deadline is None or time.monotonic() < deadline):
+        # One iteration at least, however short the time: an anytime player always has a move.
+        while done == 0 or ((self.iterations is None or done < self.iterations)
+                            and (deadline is None or time.monotonic() < deadline)):
             self._iterate(root, state.clone())
             done += 1
         self.last_iterations = done
