@@ -73,3 +73,13 @@ def test_the_bot_plays_the_book_as_second_player_and_its_first_reply_as_first():
             else:
                 game.apply_action(rnd.choice(game.legal_actions()))
     assert booked[0] == 12 and booked[1] >= 12 * 3  # one reply a game as first player
+
+
+def test_a_time_that_is_not_finite_is_named_not_searched_forever():
+    # MCTS given nan seconds never reached its deadline
+    import pytest
+
+    for name in ("mcts", "mcts-solver", "gridfall"):
+        for seconds in (float("nan"), float("inf")):
+            with pytest.raises(ValueError, match="give a finite time"):
+                make_agent(name).act(Game(), seconds)

@@ -441,6 +441,9 @@ def test_solve_refuses_a_parameter_no_algorithm_of_it_takes():
     with pytest.raises(ValueError, match="beam takes no parameter 'level'"):
         solve(board, 0.05, algo="beam", level=2)
     assert solve(board, 0.05, algo="auto", level=1).score > 0  # auto at 0.05 s runs beam; nrpa takes level
+    for seconds in (float("nan"), float("inf")):  # a deadline that never comes: solve ran forever
+        with pytest.raises(ValueError, match="give a finite time"):
+            solve(board, seconds, algo="nrpa")
     for polish in (1.0, -0.1, float("nan")):
         with pytest.raises(ValueError, match=r"polish must be a share of the time in \[0, 1\)"):
             solve(board, 0.05, algo="nrpa", polish=polish)

@@ -8,9 +8,17 @@ and never returns an illegal action.  Build one from a name with
 
 from __future__ import annotations
 
+import math
 import random
 
 from gridfall.connect4.rules import STEAL, Game
+
+
+def _turn(seconds: float) -> float:
+    """A turn's time, checked: with nan (or inf) a search's deadline never comes."""
+    if not math.isfinite(seconds):
+        raise ValueError(f"seconds={seconds!r}: give a finite time")
+    return seconds
 
 
 def _engine(game: Game) -> tuple[int, int]:
@@ -86,7 +94,7 @@ class MCTSAgent:
     def act(self, game: Game, seconds: float) -> int:
         if self.mcts.width != game.width or self.mcts.height != game.height:
             self._prepare(game.width, game.height)
-        action, _ = self.mcts.choose(*_engine(game), seconds, steal_allowed=STEAL in game.legal_actions())
+        action, _ = self.mcts.choose(*_engine(game), _turn(seconds), steal_allowed=STEAL in game.legal_actions())
         return action
 
 
@@ -166,6 +174,7 @@ class GridfallAgent:
         return hash((self.seed, self.games))
 
     def act(self, game: Game, seconds: float) -> int:
+        _turn(seconds)
         if self.searcher.width != game.width or self.searcher.height != game.height:
             self._prepare(game.width, game.height)
         cur, mask = _engine(game)

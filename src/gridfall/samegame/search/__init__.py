@@ -32,6 +32,7 @@ has what it gains over a fresh run.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -124,7 +125,9 @@ def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
 def check_request(algo: str, seconds: float, params: dict) -> tuple[str, float]:
     """The algorithm that ``solve(board, seconds, algo=algo, **params)`` runs and its polish share,
     or the ValueError it would raise (an unknown algorithm, a parameter none of it takes, a polish
-    share outside [0, 1)), now: a campaign or a benchmark asks before any board is searched."""
+    share outside [0, 1), a time that is not finite), now: a campaign or a benchmark asks before any board is searched."""
+    if not math.isfinite(seconds):  # its deadline would never come
+        raise ValueError(f"seconds={seconds!r}: give a finite time")
     own = dict(params)
     polish = own.pop("polish", None)
     chosen = resolve_algo(algo, seconds)
