@@ -218,6 +218,8 @@ def test_load_game_names_parameters_and_string_form():
         other.deserialize_state(state.serialize())
     with pytest.raises(ValueError, match="not a serialised gridfall state"):
         other.deserialize_state("[1, 2")
+    with pytest.raises(ValueError, match="its history is None, not a list of actions"):  # was a TypeError
+        other.deserialize_state(state.serialize().replace('"history": []', '"history": null'))
 
 
 def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():

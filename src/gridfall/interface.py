@@ -106,8 +106,11 @@ class GameBase(abc.ABC):
             name, parameters, history = record["game"], record["parameters"], record["history"]
         except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"not a serialised gridfall state: {e}") from None
+        if not isinstance(history, list):
+            raise ValueError(f"not a serialised gridfall state: its history is {history!r:.40}, not a list of actions")
         if name != self.short_name or parameters != self.get_parameters():
-            raise ValueError(f"the state is of {name}{parameters}, this game is {self}")
+            raise ValueError(f"the state is of game {name!r:.40} with parameters {parameters!r:.80}, "
+                             f"this game is {self}")
         state = self.new_initial_state()
         for action in history:
             state.apply_action(action)
