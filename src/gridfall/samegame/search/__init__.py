@@ -124,8 +124,9 @@ def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
 
 def check_request(algo: str, seconds: float, params: dict) -> tuple[str, float]:
     """The algorithm that ``solve(board, seconds, algo=algo, **params)`` runs and its polish share,
-    or the ValueError it would raise (an unknown algorithm, a parameter none of it takes, a polish
-    share outside [0, 1), a time that is not finite), now: a campaign or a benchmark asks before any board is searched."""
+    or the ValueError it would raise: an unknown algorithm, a parameter none of it takes, a polish
+    share outside [0, 1), a time that is not finite.  A campaign or a benchmark asks before any
+    board is searched."""
     if not math.isfinite(seconds):  # its deadline would never come
         raise ValueError(f"seconds={seconds!r}: give a finite time")
     own = dict(params)
