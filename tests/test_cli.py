@@ -1,6 +1,7 @@
 """The `gridfall` command as a user meets it."""
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -424,3 +425,26 @@ def test_a_campaign_note_is_one_line(tmp_path):
                  "--note", "hello\nstandard:2\t9999\t0 0")
     assert result.exit_code == 2 and "one line of words, no line break" in result.output
     assert not (tmp_path / "r.txt").exists()
+
+
+def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tmp_path):
+    # a BOM was read as a character: "'\ufeff3' is not a number", a board "of 9 jewels", a
+    # results row of board '\ufeff1', a suggest file "not Python"
+    bom = "\ufeff"
+    board = tmp_path / "board.txt"
+    board.write_text(bom + load_board("standard:2").text() + "\n", encoding="utf-8")
+    assert run("samegame", "show", str(board)).exit_code == 0
+    results = tmp_path / "results.txt"
+    results.write_text(bom + "1\t0\t\n", encoding="utf-8")
+    assert "total 0 over 1 boards; 0 problems" in run("samegame", "verify", str(results)).output
+    store = str(tmp_path / "s.sqlite")
+    assert run("samegame", "store", "import", str(results), "--store", store).exit_code == 0
+    jewels = tmp_path / "jewels.txt"
+    example = Path(__file__).resolve().parents[1] / "examples" / "match3-board.txt"  # the README's
+    jewels.write_text(bom + example.read_text(), encoding="utf-8")
+    assert run("match3", "move", str(jewels), "5", "3", "R").exit_code == 0
+    from gridfall.match3.codeabbey import check_syntax
+
+    player = tmp_path / "player.py"
+    player.write_text(bom + "def suggest(board):\n    return (1, 1, 'R')\n", encoding="utf-8")
+    assert check_syntax(str(player)) == ""

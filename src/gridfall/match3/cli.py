@@ -123,7 +123,7 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
     from gridfall.match3.rules import Board, IllegalMove, lines
 
     try:
-        text = Path(board_file).read_text(encoding="utf-8")
+        text = Path(board_file).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
         raise click.ClickException(f"{board_file}: not a text file (byte {e.start} is not UTF-8)") from None
     except OSError as e:

@@ -242,7 +242,7 @@ def _plain(value):
 def check_syntax(path: str) -> str:
     """"" if the file parses as Python 3.6 (CodeAbbey's), else what and where it does not."""
     try:
-        source = Path(path).read_text(encoding="utf-8")
+        source = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         return f"{path}: cannot read it: {e}"
     try:

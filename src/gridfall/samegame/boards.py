@@ -188,7 +188,7 @@ def load_board(spec: str) -> Board:
             " random:SEED, balanced:SEED, dominant:SEED)"
         )
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise BoardError(f"{spec}: cannot read board file: {e}") from None
     return parse_board(text, spec)

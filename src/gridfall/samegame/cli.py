@@ -427,7 +427,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     from gridfall.samegame.store import results_row
 
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as e:
         raise click.ClickException(f"{path}: cannot read it as a results file: {e}") from None

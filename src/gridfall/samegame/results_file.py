@@ -33,7 +33,7 @@ def earlier_campaigns(path: str, campaign: str) -> list[str]:
     """The campaign lines of the results file at ``path``, as they follow a newer one, without
     ``campaign`` itself (its line from an earlier write, whatever progress it gave)."""
     own = "# before it: " + campaign[2:]
-    with open(path) as old:
+    with open(path, encoding="utf-8-sig") as old:
         return [line for line in campaign_history(old.read()) if not line.startswith((own + ",", own + ";"))]
 
 
@@ -41,7 +41,7 @@ def check_replaceable(path: str, set_name: str) -> None:
     """ValueError naming the first line of the file at ``path`` that is neither a comment nor a
     results row (any other file is not a campaign's to rewrite), or why it cannot be read."""
     try:
-        with open(path, encoding="utf-8") as old:
+        with open(path, encoding="utf-8-sig") as old:
             text = old.read()
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"{path}: cannot read the results file it would replace: {e}") from None

@@ -284,7 +284,7 @@ class SolutionStore:
         malformed, that the rules refuse or that replays to another score than it claims raises
         StoreError naming it (so a bad file leaves no store behind, not even a new empty one)."""
         try:
-            text = Path(path).read_text()
+            text = Path(path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as e:
             raise StoreError(f"{path}: cannot read: {e}") from None
         lines = text.splitlines()

@@ -128,7 +128,7 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
     from gridfall.samegame.store import results_row
 
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: neither a results file (text) nor an SQLite database "
                          f"(byte {e.start} is not UTF-8)") from None
