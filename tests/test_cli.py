@@ -448,3 +448,52 @@ def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tm
     player = tmp_path / "player.py"
     player.write_text(bom + "def suggest(board):\n    return (1, 1, 'R')\n", encoding="utf-8")
     assert check_syntax(str(player)) == ""
+
+
+def test_solve_prints_its_line_when_the_store_cannot_take_it(tmp_path, monkeypatch):
+    from gridfall.samegame.store import SolutionStore, StoreError
+
+    def full(self, *args, **kwargs):
+        raise StoreError(f"{self.path}: cannot write to the solution store: database or disk is full")
+
+    monkeypatch.setattr(SolutionStore, "offer", full)
+    result = run("samegame", "solve", "standard:4", "--time", "0.2", "--workers", "1",
+                 "--store", str(tmp_path / "s.sqlite"))
+    assert result.exit_code == 0
+    assert "database or disk is full; the line below is not stored" in result.output
+    summary, moves = result.output.strip().splitlines()[-2:]
+    score = int(summary.split("score ")[1].split()[0])
+    assert rules.judge(load_board("standard:4"), rules.split_one_turn(moves), strict=True).score == score > 0
+
+
+def test_paths_with_brackets_are_printed_not_taken_for_markup(tmp_path):
+    # rich read "[/x]" in a path as a closing tag: "internal error: MarkupError" after the work
+    folder = tmp_path / "["
+    folder.mkdir()
+    board = folder / "x].txt"
+    board.write_text(load_board("standard:2").text() + "\n")
+    result = run("samegame", "solve", str(board), "--time", "0.2", "--workers", "1", "--no-store")
+    assert result.exit_code == 0, result.output
+    assert f"{board}: score " in result.output
+    db = folder / "x].sqlite"
+    result = run("connect4", "league", "--bot", "[bold]a=random", "--bot", "b=greedy", "--games", "2",
+                 "--db", str(db))
+    assert result.exit_code == 0, result.output
+    assert f"games stored in {db}" in result.output and "[bold]a" in result.output
+
+
+def test_a_terminal_that_is_not_utf8_gets_a_bots_text_escaped_not_a_crash(tmp_path):
+    # under a Latin-1 or cp1252 locale a bot's snowman was "internal error: UnicodeEncodeError",
+    # and the table of the games already judged was lost
+    import os
+    import subprocess
+    import sys
+
+    bot = tmp_path / "snowman.py"
+    bot.write_text("import sys\nsys.stderr.buffer.write('\\u2603 cannot play'.encode())\nsys.exit(3)\n")
+    done = subprocess.run([sys.executable, "-m", "gridfall", "connect4", "referee", "--p1", f"{sys.executable} {bot}",
+                           "--p2", "random", "--games", "2"], capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": "cp1252", "COLUMNS": "200"})
+    out = done.stdout.decode("cp1252")
+    assert done.returncode == 0, done.stderr
+    assert "stderr: \\u2603" in out and "points A 0, B 20" in out

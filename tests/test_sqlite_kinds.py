@@ -10,7 +10,7 @@ from gridfall.arena.database import SCHEMA as RUN_SCHEMA
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.samegame.store import SCHEMA as STORE_SCHEMA
 from gridfall.samegame.store import SolutionStore, StoreError
-from gridfall.sqlite_kinds import TABLES, tables
+from gridfall.sqlite_kinds import TABLES, damaged, tables
 from gridfall.viewer.records import kind_of_file
 
 
@@ -68,3 +68,20 @@ def test_the_viewer_tells_the_kinds_apart_by_the_same_tables(tmp_path):
     assert kind_of_file(made(tmp_path / "s.sqlite", STORE_SCHEMA)) == "store"
     with pytest.raises(ValueError, match="neither a run database nor a solution store"):
         kind_of_file(made(tmp_path / "o.sqlite", "CREATE TABLE notes (x)"))
+
+
+def test_a_bad_file_is_told_from_a_full_disk(tmp_path):
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"not a database" * 1000)
+    with pytest.raises(sqlite3.DatabaseError) as bad:
+        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master")
+    assert damaged(bad.value)
+    with pytest.raises(RunDatabaseError, match="not a gridfall run database, or a damaged one"):
+        RunDatabase(garbage, "connect4 league", {})
+    connection = sqlite3.connect(tmp_path / "sound.sqlite")
+    connection.execute("CREATE TABLE t (x TEXT)")
+    connection.execute("PRAGMA max_page_count = 2")
+    with pytest.raises(sqlite3.OperationalError) as full:
+        connection.execute("INSERT INTO t VALUES (?)", ("x" * 20000,))
+    assert "full" in str(full.value) and not damaged(full.value)
+    connection.close()

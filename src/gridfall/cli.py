@@ -55,10 +55,14 @@ def run() -> None:
     """The console entry point: ``main`` with an internal error as one line and exit code 1.
 
     Bad usage exits 2 (click), an interrupt 128 + its signal, a judged game 0 whatever its
-    verdict.  GRIDFALL_DEBUG=1 shows the traceback of an internal error."""
+    verdict, a run database or solution store that cannot take a result (a full disk) 1 with its
+    message.  GRIDFALL_DEBUG=1 shows the traceback of an internal error."""
     import os
     import sys
 
+    for stream in (sys.stdout, sys.stderr):  # a terminal or file that is not UTF-8 (Latin-1, cp1252) gets
+        if hasattr(stream, "reconfigure"):     # a bot's snowman as \u2603, not a UnicodeEncodeError
+            stream.reconfigure(errors="backslashreplace")
     try:
         main(standalone_mode=False)
     except click.exceptions.Exit as e:
@@ -74,6 +78,12 @@ def run() -> None:
     except SystemExit:
         raise
     except Exception as e:  # noqa: BLE001 - the judge failed: say so in one line
+        from gridfall.arena.database import RunDatabaseError  # here: a bot's start never pays for them
+        from gridfall.samegame.store import StoreError
+
+        if isinstance(e, (RunDatabaseError, StoreError)):  # a file that cannot take a result: the message
+            click.echo(f"Error: {e}", err=True)          # says what is kept and what to do
+            sys.exit(1)
         if os.environ.get("GRIDFALL_DEBUG"):
             raise
         click.echo(f"gridfall: internal error: {type(e).__name__}: {e} (GRIDFALL_DEBUG=1 shows where)", err=True)

@@ -13,7 +13,7 @@ flags, with the platform's limits as defaults, as one ``Limits``.  Every number 
 hidden alias (:func:`renamed`), with a note on stderr.
 
 A file a command writes is checked before the work (:func:`output_path`: its folder exists) and
-written by :func:`write_file`, which names the file and the reason when it cannot.
+written by :func:`write_file`, whole or not at all, naming the file and the reason when it cannot.
 
 Every table goes through :func:`console`: no markup highlighting of numbers, and the full width
 of a line (not 80 columns) when the output is a pipe or a file.
@@ -34,11 +34,14 @@ PIPED_WIDTH = 200  # columns of a table written to a pipe or a file: wide rows s
 
 
 def console(stderr: bool = False):
-    """A rich console for tables and lines; text from bots goes in as ``rich.text.Text``."""
+    """A rich console for tables and lines, with rich's markup off: a line or a table cell is
+    printed as it reads, so that a path, a board spec or a bot's command or text with brackets in
+    it (``[/x]``) is never taken for markup (it stopped a command with a MarkupError).  Style goes
+    in as ``rich.text.Text``; a spinner's label too (``status(Text(...))``: a str is markup there)."""
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, highlight=False, width=None if stream.isatty() else PIPED_WIDTH)
+    return Console(stderr=stderr, highlight=False, markup=False, width=None if stream.isatty() else PIPED_WIDTH)
 
 
 class FloatRange(click.FloatRange):
@@ -97,9 +100,12 @@ def cannot_write(path, error: OSError) -> click.ClickException:
 
 
 def write_file(path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path``, or stop with an error that names the path and the reason."""
+    """Write ``text`` (UTF-8) to ``path``, or stop with an error that names the path and the reason
+    (and leaves the file as it was: :mod:`gridfall.atomic_file`)."""
+    from gridfall.atomic_file import write_text
+
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        write_text(path, text)
     except OSError as e:
         raise cannot_write(path, e) from None
 

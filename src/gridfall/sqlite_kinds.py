@@ -4,7 +4,8 @@ A run database (``arena/database.py``: league, sprt, compare, campaign) holds th
 and ``games``; a solution store (``samegame/store.py``) holds ``solutions``.  Each opens a file
 only if it is empty or holds its own tables and no others: a ``--db`` or ``--store`` that names
 the other kind's file, or someone else's database, is refused instead of being given a second set
-of tables that no command would ever read.
+of tables that no command would ever read.  :func:`damaged` tells a bad file from one that could
+not be used just now (a full disk), so that each gets its own advice.
 """
 
 from __future__ import annotations
@@ -37,3 +38,12 @@ def refuse_other_tables(connection: sqlite3.Connection, path, kind: str) -> None
     held = NAMES[other] if other and found <= TABLES[other] else \
         f"the tables of another program ({', '.join(sorted(found - TABLES[kind]))})"
     raise ValueError(f"{path}: holds {held}, not {NAMES[kind]}")
+
+
+def damaged(error: sqlite3.Error) -> bool:
+    """True if SQLite found the file itself bad (a corrupt page, or not a database at all); False
+    if it could not use a sound file just now: a full disk, an I/O error, a read-only file or
+    folder, a lock held too long.  Python raises the first as a plain ``sqlite3.DatabaseError``
+    (SQLITE_CORRUPT, SQLITE_NOTADB) and the second as its subclass ``OperationalError``: telling
+    them apart keeps "move the file aside" from being said about a file that only needs room."""
+    return not isinstance(error, sqlite3.OperationalError)

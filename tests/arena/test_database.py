@@ -76,3 +76,22 @@ def test_a_row_is_committed_when_add_returns(tmp_path):
     # another connection (as after a crash of this process) sees it at once
     assert sqlite3.connect(path).execute("SELECT job FROM games").fetchall() == [("pair 3 game 0",)]
     db.close()
+
+
+def test_a_full_disk_keeps_the_games_stored_before_and_says_how_to_resume(tmp_path):
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 400}) as db:
+        db.add(_row("pair 0 game 0"))
+        pages = db.connection.execute("PRAGMA page_count").fetchone()[0]
+        db.connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
+        with pytest.raises(RunDatabaseError) as refused:
+            for k in range(1, 200):
+                db.add(_row(f"pair {k} game 0", "x" * 500))
+        message = str(refused.value)
+        assert "run.sqlite: cannot store a finished game: database or disk is full" in message
+        assert "run the same command again to resume" in message and "not a gridfall" not in message
+        stored = db.done()
+    with RunDatabase(path, "connect4 league", {"games": 400}) as db:  # room made: the run resumes
+        assert db.done() == stored and "pair 0 game 0" in stored
+        db.add(_row("pair 399 game 0"))
+        assert "pair 399 game 0" in db.done()

@@ -59,3 +59,27 @@ def test_a_signal_waits_for_the_result_being_kept():
         time.sleep(0.05)
         kept.append("whole")  # reached: the signal waited
     assert kept == ["whole"]
+
+
+def test_a_result_that_cannot_be_kept_ends_the_run_and_cancels_the_jobs_under_way():
+    """on_result raising (a full run database) stops the run: the jobs in flight are cancelled
+    (their bots killed) instead of playing on unseen, and the error goes on to the command."""
+
+    class Recording(LocalExecutor):
+        def cancel(self, handles):
+            cancelled.extend(handles)
+            super().cancel(handles)
+
+    def slow_unless_first(n):
+        time.sleep(0 if n == 0 else 0.5)
+        return n
+
+    def keep(job, result):
+        raise OSError("database or disk is full")
+
+    cancelled = []
+    executor = Recording(2)
+    with pytest.raises(OSError, match="disk is full"):
+        drive(executor, [0, 1], slow_unless_first, keep)
+    assert len(cancelled) == 1 and not cancelled[0].done()  # job 1, still under way when job 0 failed to keep
+    executor.close()

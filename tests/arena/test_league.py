@@ -7,7 +7,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
+from tests.processes import live_commands
 
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]  # generous: the test bots answer at once
 
@@ -111,3 +114,35 @@ def test_fault_of_reads_the_referees_reasons():
     assert fault_of(row(None, "draw (board full)")) is None
     assert fault_of(row(0, "b: invalid action 'x'")) == ("b", "invalid action 'x'")
     assert fault_of(row(0, "solved")) is None  # a pie-rule game that the solver settled
+
+
+def test_a_full_disk_stops_a_league_with_its_stored_games_kept_and_no_bot_left(tmp_path, monkeypatch, capsys):
+    """The run database fills up mid-league (SQLite's own "database or disk is full"): the command
+    says so and how to resume, in one line, keeps what it stored, and leaves no game playing."""
+    from gridfall import cli
+    from gridfall.arena.database import RunDatabase
+
+    real_add = RunDatabase.add
+
+    def add_then_fill(self, *rows):
+        real_add(self, *rows)
+        pages = self.connection.execute("PRAGMA page_count").fetchone()[0]
+        self.connection.execute(f"PRAGMA max_page_count = {pages}")  # no room beyond this page
+
+    monkeypatch.setattr(RunDatabase, "add", add_then_fill)
+    db = tmp_path / "league.sqlite"
+    monkeypatch.setattr(sys, "argv", ["gridfall", "connect4", "league", "--bot", f"a={pick('first', 0.02)}",
+                                      "--bot", f"b={pick('centre', 0.02)}", "--games", "60", "--db", str(db),
+                                      "--workers", "2", *FAST])
+    with pytest.raises(SystemExit) as stopped:
+        cli.run()
+    err = capsys.readouterr().err
+    assert stopped.value.code == 1 and "internal error" not in err
+    assert f"Error: {db}: cannot store a finished game: database or disk is full" in err
+    assert "run the same command again to resume" in err
+    stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+    assert 1 <= stored < 60
+    deadline = time.monotonic() + 10
+    while live_commands("pick.py") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert live_commands("pick.py") == []

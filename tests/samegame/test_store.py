@@ -213,3 +213,25 @@ def test_imported_text_can_never_start_a_row_of_a_results_file(tmp_path):
     from gridfall.samegame.store import provenance_line
 
     assert provenance_line(1, replace(entry, algo="a\nstandard:3\t9\t0 0")).count("\n") == 0
+
+
+def fill_up(connection) -> None:
+    """Give the connection's database no room to grow: SQLite's own "database or disk is full"."""
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    connection.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def test_a_full_disk_is_named_as_such_and_leaves_the_store_as_it_was(store):
+    board = load_board("standard:2")
+    score, line = reference_line(2)
+    assert store.offer(board, line[:10], algo="a", seconds=1)
+    fill_up(store._db)
+    with pytest.raises(StoreError) as refused:
+        for number in range(3, 21):  # lines of other boards, until one needs a page more
+            store.offer(load_board(f"standard:{number}"), reference_line(number)[1], algo="b", seconds=1)
+    # not "damaged ... move the file aside": the file is sound, the disk is full
+    assert "cannot write to the solution store: database or disk is full" in str(refused.value)
+    assert "damaged" not in str(refused.value)
+    assert store.best(board).algo == "a"  # still readable, and the transaction rolled back whole
+    store._db.execute("PRAGMA max_page_count = 1073741823")  # room made: the same store goes on
+    assert store.offer(board, line, algo="c", seconds=1) and store.best(board).score == score

@@ -119,3 +119,23 @@ def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
     time.sleep(0.2)
     assert not live_commands("connect4 bot --agent greedy")
 
+
+
+def test_a_game_the_full_database_cannot_take_still_ends_on_the_page(server, capsys):
+    # it ended in a traceback on the terminal, and the page's last move got no answer
+    from gridfall.arena.database import GameRow, RunDatabaseError
+
+    port, play, run = server
+    pages = run.connection.execute("PRAGMA page_count").fetchone()[0]
+    run.connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
+    with pytest.raises(RunDatabaseError):
+        for k in range(1000):  # fill the last page
+            run.add(GameRow(job=f"filler {k}", game="connect4", commands=[], seats=[], moves=[], result={},
+                            reason="", times=[], messages=[]))
+    _, state = request(port, "POST", "/api/new", {"seat": 0})
+    while not state["result"]:
+        status, state = request(port, "POST", "/api/move", {"game": state["game"], "action": state["legal"][0]})
+        assert status == 200
+    assert "won" in state["result"] and state["result"].endswith("; not stored (the terminal says why)")
+    assert f"game {state['game']}: " in capsys.readouterr().err
+    assert play.games[state["game"]].bot.proc.poll() is not None

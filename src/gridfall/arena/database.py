@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridfall.sqlite_kinds import refuse_other_tables
+from gridfall.sqlite_kinds import damaged, refuse_other_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -90,12 +90,14 @@ class RunDatabase:
             self.connection.executescript(SCHEMA)
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
+            self._check_run(kind, settings, command or [])
         except sqlite3.DatabaseError as e:
-            raise RunDatabaseError(f"{self.path}: not a gridfall run database ({e})") from None
+            if damaged(e):
+                raise RunDatabaseError(f"{self.path}: not a gridfall run database, or a damaged one ({e})") from None
+            raise RunDatabaseError(f"{self.path}: cannot use it: {e}") from None
         except ValueError as e:
             self.connection.close()
             raise RunDatabaseError(f"{e}; give another --db") from None
-        self._check_run(kind, settings, command or [])
         self.rows()  # a damaged row is refused now, before any game is played
 
     def _check_run(self, kind: str, settings: dict, command: list[str]) -> None:
@@ -129,15 +131,21 @@ class RunDatabase:
 
     def add(self, *rows: GameRow) -> None:
         """Store finished games, all or none, committed before it returns (a job already stored
-        keeps its first row)."""
+        keeps its first row).  RunDatabaseError if the file cannot take them (a full disk)."""
         values = []
         for row in rows:
             row.host = row.host or socket.gethostname()
             row.finished = row.finished or time.time()
             values.append([json.dumps(getattr(row, c)) if c in JSON_COLUMNS else getattr(row, c) for c in COLUMNS])
-        with self.lock, self.connection:
-            self.connection.executemany(
-                f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", values)
+        try:
+            with self.lock, self.connection:
+                self.connection.executemany(
+                    f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+                    values)
+        except sqlite3.Error as e:  # a full disk, say: the games stored before are safe, and resumable
+            raise RunDatabaseError(f"{self.path}: cannot store a finished game: {e}. The games stored before it "
+                                   "are kept: make room (or mend the file) and run the same command again to "
+                                   "resume") from None
 
     def rows(self) -> list[GameRow]:
         """Every stored game, in the order they finished."""

@@ -226,4 +226,8 @@ def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:
         except Exception as e:
             executor.cancel(list(pending))
             raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
-        on_result(job, result)
+        try:
+            on_result(job, result)
+        except Exception:  # a result that cannot be kept (a full disk) ends the run: no game plays on unseen
+            executor.cancel(list(pending))
+            raise

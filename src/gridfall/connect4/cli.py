@@ -58,6 +58,8 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
     --time gives the proven range within that time, progress shows on a
     terminal, and Ctrl-C stops within a second with the range so far (exit 130).
     """
+    from rich.text import Text
+
     from gridfall.connect4.solver import Solver
 
     width, height = _size(size)
@@ -74,10 +76,10 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
         click.echo(f"gridfall: {empty} empty cells on {size}: an exact answer may take hours; "
                    f"--time SECONDS gives the proven range within that time", err=True)
     err = console(stderr=True)
-    with stopping_on_signals(), err.status(f"solving {moves or 'the empty board'} on {size}") as status:
+    with stopping_on_signals(), err.status(Text(f"solving {moves or 'the empty board'} on {size}")) as status:
         def progress(low: int, high: int, nodes: int, elapsed: float) -> None:
-            status.update(f"solving {moves or 'the empty board'} on {size}: score in [{low}, {high}], "
-                          f"{nodes:,} nodes, {nodes / max(elapsed, 1e-9) / 1e6:.2f} M nodes/s, {elapsed:.0f} s")
+            status.update(Text(f"solving {moves or 'the empty board'} on {size}: score in [{low}, {high}], "
+                               f"{nodes:,} nodes, {nodes / max(elapsed, 1e-9) / 1e6:.2f} M nodes/s, {elapsed:.0f} s"))
 
         started = time.perf_counter()
         try:

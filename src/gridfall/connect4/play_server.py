@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 import threading
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-from gridfall.arena.database import GameRow
+from gridfall.arena.database import GameRow, RunDatabaseError
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.connect4.codingame import LIMITS, ask_turn
@@ -184,11 +185,15 @@ class PlayServer:
             seats = names if played.person == 0 else names[::-1]
             winner = played.game.winner
             commands = ["(the browser)", self.opponent] if played.person == 0 else [self.opponent, "(the browser)"]
-            with self.lock:
-                self.database.add(GameRow(
-                    job=f"game {played.id}", game="connect4", commands=commands, seats=seats, moves=played.moves,
-                    result={"winner": winner, "opening": 0}, reason=result, times=_bot_times_by_turn(played),
-                    messages=_bot_messages_by_turn(played)))
+            try:
+                with self.lock:
+                    self.database.add(GameRow(
+                        job=f"game {played.id}", game="connect4", commands=commands, seats=seats,
+                        moves=played.moves, result={"winner": winner, "opening": 0}, reason=result,
+                        times=_bot_times_by_turn(played), messages=_bot_messages_by_turn(played)))
+            except RunDatabaseError as e:  # a full disk: the game ends as played, and the page says so
+                played.result += "; not stored (the terminal says why)"
+                print(f"gridfall: game {played.id}: {e}", file=sys.stderr, flush=True)
 
 
 def _bot_times_by_turn(played: PlayedGame) -> list[float]:

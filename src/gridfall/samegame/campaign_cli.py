@@ -90,15 +90,25 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     say = console()
     line = campaign_line(rounds, threads, seed, passes, boards, note)
 
+    unwritten = []  # the results file's last write failed: the campaign ends with exit code 1
+
     def results(progress: str) -> None:
-        if out:
+        if not out:
+            return
+        unwritten.clear()
+        try:
             write_results(store, out, set_name, line, progress)
-            say.print(f"wrote {out}")
+        except OSError as e:  # the lines are in the store: the campaign goes on, the file can be made later
+            unwritten.append(out)
+            say.print(f"cannot write {out}: {e.strerror or e}; it is left as it was, and the lines are in the store "
+                      f"(`gridfall samegame store export --format results` writes them)")
+            return
+        say.print(f"wrote {out}")
 
     if not planned:  # only the results file
         print_total(store, specs, set_name, say)
         results("")
-        return
+        sys.exit(1 if unwritten else 0)
     settings = {"set": set_name, "boards": numbers, "rounds": [r.text() for r in planned], "fresh": fresh,
                 "threads": threads, "seed": seed, "passes": passes}
     run = open_run(db, "samegame campaign", settings)
@@ -155,6 +165,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_local_searches)
     except JobFailed as e:
         raise click.ClickException(f"a board pass failed: {e} (the lines found so far are in the store)")
+    except StoreError as e:  # a full disk, say
+        raise click.ClickException(f"{e}; the lines stored before are kept: make room and run the same command "
+                                   "again to resume") from None
     finally:
         executor.close()
     print_total(store, specs, set_name, say)
@@ -170,6 +183,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         results("")
     else:
         say.print(f"no board improved; {out or 'no results file'} left as it was")
+    if unwritten:
+        sys.exit(1)
 
 
 def _cells(text: str):

@@ -158,6 +158,8 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     from gridfall.samegame.search import resolve_algo
     from gridfall.samegame.search import solve as run_solve
 
+    from rich.text import Text
+
     from gridfall.samegame.store import StoreError
 
     b = _board(board)
@@ -181,17 +183,22 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
         except KeyboardInterrupt:
             click.echo(f"{board}: stopped while loading the search kernels; nothing searched", err=True)
             sys.exit(exit_code(True))
-        with err.status(label) as status:
+        with err.status(Text(label)) as status:
             started, progress = time.monotonic(), []
 
             def improved_to(best: int) -> None:
                 progress.append((time.monotonic() - started, best))
-                status.update(f"{label}: best so far {best}")
+                status.update(Text(f"{label}: best so far {best}"))
 
             solution = run_solve(b, seconds, algo=algo, workers=workers, seed=seed,
                                  guide=stored.line() if stored and not fresh else None, on_improve=improved_to,
                                  **params)
-    improved = store.offer(b, solution.moves, algo=f"{solution.algo} x{workers}", seconds=seconds, seed=seed) if store else False
+    try:
+        improved = store.offer(b, solution.moves, algo=f"{solution.algo} x{workers}", seconds=seconds,
+                               seed=seed) if store else False
+    except StoreError as e:  # a full disk, say: the line is still printed below, so nothing is lost
+        click.echo(f"gridfall: {e}; the line below is not stored", err=True)
+        improved = False
     score, moves, source = solution.score, solution.actions(), "search"
     if stored and stored.score >= solution.score:
         score, moves, source = stored.score, stored.moves, "store"

@@ -66,7 +66,7 @@ def anchors_table(total: int, seconds: float, online, offline) -> Table:
     table.add_column("program")
     table.add_column("total", justify="right")
     table.add_column("gridfall - it", justify="right")
-    table.add_row(f"[bold]gridfall, {seconds:g} s a board, one core[/bold]", f"[bold]{total:,}[/bold]", "")
+    table.add_row(Text(f"gridfall, {seconds:g} s a board, one core", style="bold"), Text(f"{total:,}", style="bold"), "")
     for name, value in online:
         table.add_row(f"{name} (20 s, one core)", f"{value:,}", f"{total - value:+,}")
     for name, value in offline:

@@ -1,7 +1,7 @@
 """The results file a campaign writes: its campaign line, the history of earlier ones, the lines.
 
 The file is rewritten whole (a new file replaces the old one, so a reader sees the old file or
-the new one, never a part) under an exclusive lock: two campaigns run side by side into one file
+the new one, never a part, and a full disk leaves the old one: :mod:`gridfall.atomic_file`) under an exclusive lock: two campaigns run side by side into one file
 on one store both keep their lines.  The campaign lines of the file it replaces are carried
 below the new one (:func:`~gridfall.samegame.store.campaign_history`), so the file keeps the
 history of every campaign behind its lines.
@@ -17,6 +17,7 @@ try:
 except ImportError:  # Windows: no flock; campaigns side by side should write different files there
     fcntl = None
 
+from gridfall.atomic_file import replacing
 from gridfall.samegame.store import SolutionStore, campaign_history, results_row
 
 
@@ -60,9 +61,7 @@ def write_results(store: SolutionStore, path: str, set_name: str, campaign: str,
     line = f"{campaign}{progress}; each board's line below names the round that found it"
     with locked(path):
         history = earlier_campaigns(path, campaign) if os.path.exists(path) else []
-        partial = f"{path}.{os.getpid()}.tmp"
-        with open(partial, "w") as results:
+        with replacing(path) as results:  # whole or not at all: a full disk leaves the last one
             for text in [line, *history]:
                 results.write(text + "\n")
             store.export_results(results, set_name)
-        os.replace(partial, path)

@@ -30,7 +30,7 @@ from typing import Iterable, TextIO
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
-from gridfall.sqlite_kinds import refuse_other_tables
+from gridfall.sqlite_kinds import damaged, refuse_other_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS solutions (
@@ -180,25 +180,29 @@ class SolutionStore:
         self._db.close()
 
     @contextlib.contextmanager
-    def _reading(self):
-        """sqlite3's errors as StoreError: a corrupt page, a file that is not a database."""
+    def _reading(self, doing: str = "read"):
+        """sqlite3's errors as StoreError: a damaged file (a corrupt page, not a database) is to be
+        rebuilt; a sound one that cannot be used now (a full disk, a read-only file) is named so."""
         try:
             yield
         except sqlite3.Error as e:
-            raise StoreError(f"{self.path}: the solution store is damaged ({e}); move the file aside and "
-                             f"rebuild it with `gridfall samegame store import` from a results file") from None
+            if damaged(e):
+                raise StoreError(f"{self.path}: the solution store is damaged ({e}); move the file aside and "
+                                 f"rebuild it with `gridfall samegame store import` from a results file") from None
+            raise StoreError(f"{self.path}: cannot {doing} the solution store: {e}") from None
 
     @contextlib.contextmanager
     def _transaction(self):
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK and nothing written."""
-        with self._reading():
+        with self._reading("write to"):
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite has rolled back already after some errors (a full disk)
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def _row(self, key: str) -> Entry | None:
         row = self._db.execute(

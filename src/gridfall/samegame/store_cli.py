@@ -3,10 +3,13 @@ each board), and the store options and errors that ``solve``, ``bot``, ``bench``
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 
 import click
 
+from gridfall.atomic_file import replacing
 from gridfall.cli_options import cannot_write, console, output_path
 
 
@@ -95,7 +98,7 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
     """Write the store to OUT (- for stdout), to share it or to publish results."""
     s = open_store(store_path, must_exist=True)
     try:
-        with click.open_file(out, "w", atomic=out != "-") as stream:
+        with contextlib.nullcontext(sys.stdout) if out == "-" else replacing(out) as stream:
             count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
     except OSError as e:
         raise cannot_write(out, e) from None

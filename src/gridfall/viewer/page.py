@@ -13,6 +13,8 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from gridfall.atomic_file import write_text
+
 KINDS = ("samegame", "connect4", "match3")
 
 
@@ -102,9 +104,9 @@ def build_play(title: str) -> str:
 
 
 def write(path: str | Path, kind: str, title: str, games: list[dict]) -> int:
-    """Write the replay; returns its size in bytes.  OSError if it cannot be written."""
+    """Write the replay, whole or not at all; returns its size in bytes.  OSError if it cannot be written."""
     text = build(kind, title, games)
-    Path(path).write_text(text, encoding="utf-8")
+    write_text(path, text)
     return len(text.encode("utf-8"))
 
 

@@ -1,0 +1,73 @@
+"""A file gridfall writes is written whole or not at all: a full disk leaves the old one."""
+
+import errno
+import os
+import stat
+
+import pytest
+from click.testing import CliRunner
+
+from gridfall import atomic_file
+from gridfall.cli import main
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Every write of a whole file fails as on a full disk, after the text went to the page cache."""
+
+    def no_space(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic_file.os, "fsync", no_space)
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_partial_one(tmp_path, full_disk):
+    path = tmp_path / "bot.py"
+    path.write_text("the bot that works\n")
+    with pytest.raises(OSError, match="No space left on device"):
+        atomic_file.write_text(path, "a new bot, cut short by the disk")
+    assert path.read_text() == "the bot that works\n"
+    assert os.listdir(tmp_path) == ["bot.py"]
+
+
+def test_an_error_inside_the_block_writes_nothing(tmp_path):
+    path = tmp_path / "results.txt"
+    with pytest.raises(RuntimeError):
+        with atomic_file.replacing(path) as stream:
+            stream.write("half of it")
+            raise RuntimeError("stopped half-way")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_usual_ones(tmp_path):
+    old = tmp_path / "bot.py"
+    old.write_text("v1")
+    old.chmod(0o750)
+    atomic_file.write_text(old, "v2")
+    assert old.read_text() == "v2" and stat.S_IMODE(old.stat().st_mode) == 0o750
+    umask = os.umask(0o022)
+    os.umask(umask)
+    new = tmp_path / "new.py"
+    atomic_file.write_text(new, "v1")
+    assert stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask  # not tempfile's 0600
+
+
+@pytest.mark.parametrize("command", [["connect4", "export"], ["match3", "export"]])
+def test_an_export_on_a_full_disk_names_the_reason_and_keeps_the_last_export(tmp_path, full_disk, command):
+    out = tmp_path / "bot.py"
+    out.write_text("print('the exported bot of yesterday')\n")
+    result = CliRunner().invoke(main, [*command, str(out)])
+    assert result.exit_code == 1
+    assert f"{out}: cannot write it: No space left on device" in result.output
+    assert out.read_text() == "print('the exported bot of yesterday')\n"
+    assert os.listdir(tmp_path) == ["bot.py"]
+
+
+def test_a_campaign_that_cannot_write_its_results_file_keeps_the_old_one_and_exits_1(tmp_path, full_disk):
+    out = tmp_path / "results.txt"
+    out.write_text("# campaign: an earlier one\n")
+    result = CliRunner().invoke(main, ["samegame", "campaign", "--set", "standard", "--boards", "1", "--rounds", "",
+                                       "--store", str(tmp_path / "s.sqlite"), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert f"cannot write {out}: No space left on device; it is left as it was" in result.output
+    assert out.read_text() == "# campaign: an earlier one\n"
