@@ -71,3 +71,19 @@ def test_a_campaign_that_cannot_write_its_results_file_keeps_the_old_one_and_exi
     assert result.exit_code == 1, result.output
     assert f"cannot write {out}: No space left on device; it is left as it was" in result.output
     assert out.read_text() == "# campaign: an earlier one\n"
+
+
+def test_a_symlink_is_written_through_and_a_pipe_in_place(tmp_path):
+    target = tmp_path / "real.py"
+    target.write_text("old")
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    atomic_file.write_text(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # so that opening it to write does not block
+    atomic_file.write_text(pipe, "through the pipe")
+    assert os.read(reader, 100) == b"through the pipe"
+    os.close(reader)
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)  # still the pipe: not replaced by a file

@@ -22,10 +22,17 @@ def replacing(path: str | os.PathLike, encoding: str = "utf-8"):
     On any error (the OSError of a full disk, say) the temporary file is removed, ``path`` is
     left as it was, and the error goes on.  A file that is replaced keeps its permissions (an
     exported bot made executable stays so); a new one gets the usual ones (0666 less the umask).
+    A symlink's target is replaced, not the link; what is not a regular file (``/dev/stdout``, a
+    named pipe) is written in place, as it cannot be cut short in a way that lasts.
     """
     path = os.fspath(path)
+    if os.path.exists(path) and not os.path.isfile(path):  # /dev/stdout, a pipe: written in place, never replaced
+        with open(path, "w", encoding=encoding) as stream:
+            yield stream
+        return
+    path = os.path.realpath(path)  # through a symlink to its file: the link stays a link
     # a short name of our own, not tempfile's: mkstemp would make the file 0600
-    partial = os.path.join(os.path.dirname(os.path.abspath(path)), f".gridfall-{uuid.uuid4().hex[:12]}.partial")
+    partial = os.path.join(os.path.dirname(path), f".gridfall-{uuid.uuid4().hex[:12]}.partial")
     try:
         with open(partial, "x", encoding=encoding) as stream:
             yield stream
