@@ -115,7 +115,7 @@ def _tcp_cluster():
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                                "--nworkers", "2", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield address
+        yield address, scheduler
     finally:
         for process in (worker, scheduler):
             process.terminate()
@@ -127,7 +127,7 @@ def _tcp_cluster():
 
 def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
     """The multi-machine path of the README: a `dask scheduler`, a `dask worker`, --cluster tcp://."""
-    with _tcp_cluster() as address:
+    with _tcp_cluster() as (address, _):
         out = gridfall_json(*_league(tmp_path / "tcp.sqlite", ["--cluster", address]))
         assert sum(b["games"] for b in out["leaderboard"]) == 16
         local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
@@ -147,7 +147,7 @@ def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
     hung.write_text("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
                     "open(sys.argv[1] + '.' + str(os.getpid()), 'w').close()\ntime.sleep(1000)\n")
     bot = f"{sys.executable} -I {hung} {tmp_path / 'pid'}"
-    with _tcp_cluster() as address:
+    with _tcp_cluster() as (address, _):
         executor = DaskExecutor(address)
         try:
             job = PairJob("pair 0", ("hung", "first"), (bot, pick("first")), opening(1, 0, 2), Limits(60.0, 60.0), 0)
@@ -187,3 +187,31 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     assert bad.returncode == 2 and "local:N wants a number of workers" in bad.stderr
     garbage = gridfall(*_league(tmp_path / "z.sqlite", ["--cluster", "garbage"]))  # was told of local:N
     assert garbage.returncode == 2 and "neither a scheduler's address (tcp://HOST:PORT) nor local:N" in garbage.stderr
+
+
+def test_a_lost_scheduler_ends_the_run_in_one_message_with_its_games_kept(tmp_path):
+    """The scheduler dies mid-league: one line says so and how to resume (it was distributed's
+    tracebacks, then "internal error: FuturesCancelledError"), and the games stored stay."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "lost.sqlite"
+    with _tcp_cluster() as (address, scheduler):
+        league = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "league", "--bot",
+                                   f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}", "--games", "400",
+                                   "--db", str(db), "--cluster", address, *FAST],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        stored = 0
+        while stored < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            try:
+                stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+        scheduler.kill()
+        _, err = league.communicate(timeout=120)
+    assert league.returncode == 1, err
+    assert f"lost the Dask scheduler at {address}" in err and "run the same command again" in err
+    assert "Traceback" not in err and "internal error" not in err
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= stored >= 2

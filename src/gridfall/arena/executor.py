@@ -17,9 +17,10 @@ the run database and the solution store, and the workers only send results back.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
 
@@ -36,6 +37,11 @@ class ExecutorError(Exception):
 
 class JobFailed(Exception):
     """A job raised instead of returning a result: the message names the job."""
+
+
+class ExecutorLost(JobFailed):
+    """The executor can run no more jobs: the Dask scheduler is gone (its results are lost with it,
+    the results kept so far are not)."""
 
 
 class LocalExecutor:
@@ -99,6 +105,8 @@ class DaskExecutor:
         except ImportError:
             raise ExecutorError("--cluster needs Dask: pip install 'gridfall[dask]'") from None
         self.distributed = distributed
+        # the client logs a traceback of each failed reconnection; a lost scheduler is said once, as ExecutorLost
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         self.cluster = None
         if address.startswith("local:"):
             workers = address.partition(":")[2]
@@ -146,10 +154,20 @@ class DaskExecutor:
             done, _ = self.distributed.wait(handles, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
+        except CancelledError as e:  # cancelled by the client, not by us: it lost the scheduler
+            raise self._lost(e) from None
         return list(done)
 
     def result(self, handle):
-        return handle.result()
+        try:
+            return handle.result()
+        except CancelledError as e:
+            raise self._lost(e) from None
+
+    def _lost(self, error: CancelledError) -> ExecutorLost:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return ExecutorLost(f"lost the Dask scheduler at {self.address} ({reason}); run the same command again "
+                            "once it is back, to resume")
 
     def finished(self, handle) -> bool:
         """Done with a result (not cancelled, not failed)."""
@@ -223,6 +241,8 @@ def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:
         job = pending.pop(handle)
         try:
             result = executor.result(handle)
+        except ExecutorLost:  # no job's fault, and nothing left to cancel
+            raise
         except Exception as e:
             executor.cancel(list(pending))
             raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
