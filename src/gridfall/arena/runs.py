@@ -20,11 +20,12 @@ RUN_NOTES = """\b
 Every finished game is stored at once in the run's SQLite database (--db;
 by default a file named after the run's settings, in the current folder).
 Ctrl-C, SIGTERM, a crash, a restart or a lost Dask scheduler loses only
-the games in flight: the same command again resumes where it stopped (other
-settings on the same --db are refused).  --cluster tcp://HOST:8786 runs the games on a Dask
-scheduler's workers (pip install 'gridfall[dask]'; give each worker one
-thread per core: --nthreads 1), --cluster local:N starts N local Dask
-workers; by default the games run here, --workers at once."""
+the games in flight: the same command again resumes where it stopped
+(other settings on the same --db are refused).  --cluster tcp://HOST:8786
+runs the games on a Dask scheduler's workers (pip install 'gridfall[dask]';
+give each worker one thread per core: --nthreads 1), --cluster local:N
+starts N local Dask workers; by default the games run here, --workers at
+once."""
 
 
 def run_options(command):
