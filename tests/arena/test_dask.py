@@ -215,3 +215,61 @@ def test_a_lost_scheduler_ends_the_run_in_one_message_with_its_games_kept(tmp_pa
     assert f"lost the Dask scheduler at {address}" in err and "run the same command again" in err
     assert "Traceback" not in err and "internal error" not in err
     assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= stored >= 2
+
+
+def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_games_kept(tmp_path):
+    """Every worker gone: the games wait for one to join, as Dask does, and the run says so once
+    instead of sitting silent; SIGTERM then stops it as it stops any run."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "alone.sqlite"
+    with _tcp_cluster() as (address, _):
+        league = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "league", "--bot",
+                                   f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}", "--games", "400",
+                                   "--db", str(db), "--cluster", address, *FAST],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        stored = 0
+        while stored < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            try:
+                stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+        for pid in _worker_pids(address):
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(20)  # NO_WORKER_SECONDS and some
+        league.send_signal(signal.SIGTERM)
+        _, err = league.communicate(timeout=120)
+    assert league.returncode == 128 + signal.SIGTERM, err
+    assert f"no Dask worker at {address} for 10 s; the games wait for one to join" in err
+    assert "Traceback" not in err
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= stored >= 2
+
+
+def _worker_pids(address: str) -> list[int]:
+    """The `dask worker` of this address, its nannies and their worker processes."""
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if "dask_worker" in cmdline and address in cmdline:
+            found.append(int(name))
+    found += [child for pid in found for child in _children(pid)]
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if int(_stat(int(name))[1]) == pid:
+                kids.append(int(name))
+                kids += _children(int(name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return kids

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -29,6 +30,7 @@ from gridfall.arena.signals import signals_held, stopping_on_signals
 
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
 CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
+NO_WORKER_SECONDS = 10.0  # how long a Dask cluster may have no worker before the run says so
 
 
 class ExecutorError(Exception):
@@ -126,6 +128,7 @@ class DaskExecutor:
         except (OSError, TimeoutError) as e:
             raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
         self.address = address
+        self.alone_since, self.said_alone = None, False  # since when the cluster has had no worker
         from gridfall.arena.dask_nanny import BotSweeper
 
         try:
@@ -150,6 +153,7 @@ class DaskExecutor:
         return self.client.submit(work, job, pure=False)
 
     def wait_some(self, handles: list) -> list:
+        self._say_if_no_worker()
         try:
             done, _ = self.distributed.wait(handles, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
         except TimeoutError:
@@ -163,6 +167,24 @@ class DaskExecutor:
             return handle.result()
         except CancelledError as e:
             raise self._lost(e) from None
+
+    def _say_if_no_worker(self) -> None:
+        """One line on stderr once the cluster has had no worker for NO_WORKER_SECONDS (its jobs wait
+        for one to join, as Dask does), and one when workers are back: a run is never silently stuck."""
+        try:
+            workers = len(self.client.nthreads())
+        except Exception:  # a scheduler being lost: wait() says so
+            return
+        if workers:
+            if self.alone_since is not None and self.said_alone:
+                print(f"gridfall: Dask workers are back at {self.address}; the run goes on", file=sys.stderr, flush=True)
+            self.alone_since, self.said_alone = None, False
+        elif self.alone_since is None:
+            self.alone_since = time.monotonic()
+        elif not self.said_alone and time.monotonic() - self.alone_since >= NO_WORKER_SECONDS:
+            print(f"gridfall: no Dask worker at {self.address} for {NO_WORKER_SECONDS:g} s; the games wait for one to "
+                  "join (Ctrl-C stops, and the games stored are kept)", file=sys.stderr, flush=True)
+            self.said_alone = True
 
     def _lost(self, error: CancelledError) -> ExecutorLost:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
