@@ -115,7 +115,7 @@ def _tcp_cluster():
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                                "--nworkers", "2", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield address, scheduler
+        yield address, scheduler, worker
     finally:
         for process in (worker, scheduler):
             process.terminate()
@@ -127,7 +127,7 @@ def _tcp_cluster():
 
 def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
     """The multi-machine path of the README: a `dask scheduler`, a `dask worker`, --cluster tcp://."""
-    with _tcp_cluster() as (address, _):
+    with _tcp_cluster() as (address, *_):
         out = gridfall_json(*_league(tmp_path / "tcp.sqlite", ["--cluster", address]))
         assert sum(b["games"] for b in out["leaderboard"]) == 16
         local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
@@ -147,7 +147,7 @@ def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
     hung.write_text("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
                     "open(sys.argv[1] + '.' + str(os.getpid()), 'w').close()\ntime.sleep(1000)\n")
     bot = f"{sys.executable} -I {hung} {tmp_path / 'pid'}"
-    with _tcp_cluster() as (address, _):
+    with _tcp_cluster() as (address, *_):
         executor = DaskExecutor(address)
         try:
             job = PairJob("pair 0", ("hung", "first"), (bot, pick("first")), opening(1, 0, 2), Limits(60.0, 60.0), 0)
@@ -196,7 +196,7 @@ def test_a_lost_scheduler_ends_the_run_in_one_message_with_its_games_kept(tmp_pa
     import sys
 
     db = tmp_path / "lost.sqlite"
-    with _tcp_cluster() as (address, scheduler):
+    with _tcp_cluster() as (address, scheduler, _):
         league = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "league", "--bot",
                                    f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}", "--games", "400",
                                    "--db", str(db), "--cluster", address, *FAST],
@@ -224,7 +224,7 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
     import sys
 
     db = tmp_path / "alone.sqlite"
-    with _tcp_cluster() as (address, _):
+    with _tcp_cluster() as (address, _, worker):
         league = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "league", "--bot",
                                    f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}", "--games", "400",
                                    "--db", str(db), "--cluster", address, *FAST],
@@ -237,9 +237,9 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
                 stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
             except sqlite3.OperationalError:
                 pass
-        for pid in _worker_pids(address):
-            os.kill(pid, signal.SIGKILL)
-        time.sleep(20)  # NO_WORKER_SECONDS and some
+        worker.terminate()  # the `dask worker` closes its nannies, and they sweep their bots (dask_nanny)
+        worker.wait(timeout=30)
+        time.sleep(15)  # NO_WORKER_SECONDS and some
         league.send_signal(signal.SIGTERM)
         _, err = league.communicate(timeout=120)
     assert league.returncode == 128 + signal.SIGTERM, err
@@ -247,29 +247,3 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
     assert "Traceback" not in err
     assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= stored >= 2
 
-
-def _worker_pids(address: str) -> list[int]:
-    """The `dask worker` of this address, its nannies and their worker processes."""
-    found = []
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "dask_worker" in cmdline and address in cmdline:
-            found.append(int(name))
-    found += [child for pid in found for child in _children(pid)]
-    return found
-
-
-def _children(pid: int) -> list[int]:
-    kids = []
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if int(_stat(int(name))[1]) == pid:
-                kids.append(int(name))
-                kids += _children(int(name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return kids

@@ -1,5 +1,6 @@
 """The run database: games survive, settings guard a resume, bad files get clear errors."""
 
+import os
 import sqlite3
 
 import pytest
@@ -95,3 +96,25 @@ def test_a_full_disk_keeps_the_games_stored_before_and_says_how_to_resume(tmp_pa
         assert db.done() == stored and "pair 0 game 0" in stored
         db.add(_row("pair 399 game 0"))
         assert "pair 399 game 0" in db.done()
+
+
+def test_a_run_is_played_by_one_process_at_a_time(tmp_path):
+    # the same league started twice played every game twice, each copy's bots starved by the other's
+    path = tmp_path / "run.sqlite"
+    first = RunDatabase(path, "connect4 league", {"games": 4})
+    with pytest.raises(RunDatabaseError, match=r"run.sqlite: this run is being played now by another process "
+                                               rf"\(pid {os.getpid()} on .+\); wait for it to end, or give another --db"):
+        RunDatabase(path, "connect4 league", {"games": 4})
+    first.close()
+    with RunDatabase(path, "connect4 league", {"games": 4}) as again:
+        assert again.done() == set()
+    with pytest.raises(RunDatabaseError, match="other settings"):
+        RunDatabase(path, "connect4 league", {"games": 8})
+    with RunDatabase(path, "connect4 league", {"games": 4}):  # a refused open let go of the run at once
+        pass
+    play = tmp_path / "play.sqlite"  # two play servers: each game a job of its own, so they may share
+    with RunDatabase(play, "connect4 play", {}, exclusive=False) as one, \
+            RunDatabase(play, "connect4 play", {}, exclusive=False) as two:
+        one.add(_row("game a"))
+        two.add(_row("game b"))
+        assert one.done() == two.done() == {"game a", "game b"}

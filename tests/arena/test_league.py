@@ -146,3 +146,22 @@ def test_a_full_disk_stops_a_league_with_its_stored_games_kept_and_no_bot_left(t
     while live_commands("pick.py") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert live_commands("pick.py") == []
+
+
+def test_the_same_league_started_twice_is_refused_while_the_first_plays(tmp_path):
+    db = tmp_path / "league.sqlite"
+    args = ["connect4", "league", "--bot", f"a={pick('first', 0.05)}", "--bot", f"b={pick('centre', 0.05)}",
+            "--games", "40", "--db", str(db), "--workers", "1", *FAST]
+    first = subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "league.sqlite.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        second = gridfall(*args)
+        assert second.returncode == 2, second.stderr
+        assert f"{db}: this run is being played now by another process (pid {first.pid} on " in second.stderr
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    assert first.returncode == 128 + signal.SIGTERM

@@ -5,7 +5,8 @@ loses at most the games in flight.  Each row is keyed by its job (``pair 17 game
 standard:3 bot B``): the run's schedule is a function of its settings, so running the same
 command again skips the jobs already in the table and plays the rest.  The settings are stored
 with the first run; a run with other settings is refused, naming what differs, because its games
-would not belong to the same experiment.
+would not belong to the same experiment.  One process plays a run at a time (an flock on
+``FILE.lock``, beside it): a second start of the same command is refused while the first plays.
 
 Columns of ``games``: ``job``, ``game`` (connect4, samegame, match3), ``commands`` and ``seats``
 (JSON lists: the programs and the names they played under, in seat order), ``moves`` (JSON),
@@ -17,6 +18,7 @@ played it), ``finished`` (Unix time).  Bot text is stored as data (bound paramet
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sqlite3
 import threading
@@ -25,6 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gridfall.sqlite_kinds import damaged, refuse_other_tables
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock (see hold_run)
+    fcntl = None
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,9 +77,11 @@ class GameRow:
 
 class RunDatabase:
     """The games of one run.  ``kind`` and ``settings`` identify the run: opening a file made with
-    others raises RunDatabaseError."""
+    others raises RunDatabaseError, and so does one that another process plays now, unless not
+    ``exclusive`` (games with jobs of their own, such as a person's games against a bot)."""
 
-    def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None):
+    def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None,
+                 exclusive: bool = True):
         self.path = Path(path)
         self.lock = threading.Lock()
         try:
@@ -83,6 +92,16 @@ class RunDatabase:
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
         if not folder_exists:
             raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
+        self.held = hold_run(self.path) if exclusive else None
+        try:
+            self._open(kind, settings, command or [])
+            self.rows()  # a damaged row is refused now, before any game is played
+        except BaseException:  # refused: the run is free again at once, not when this object is collected
+            if self.held is not None:
+                self.held.close()
+            raise
+
+    def _open(self, kind: str, settings: dict, command: list[str]) -> None:
         try:
             # one connection, used by the coordinating process's threads in turn (``self.lock``)
             self.connection = sqlite3.connect(str(self.path), timeout=30, check_same_thread=False)
@@ -90,7 +109,7 @@ class RunDatabase:
             self.connection.executescript(SCHEMA)
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
-            self._check_run(kind, settings, command or [])
+            self._check_run(kind, settings, command)
         except sqlite3.DatabaseError as e:
             if damaged(e):
                 raise RunDatabaseError(f"{self.path}: not a gridfall run database, or a damaged one ({e})") from None
@@ -98,7 +117,6 @@ class RunDatabase:
         except ValueError as e:
             self.connection.close()
             raise RunDatabaseError(f"{e}; give another --db") from None
-        self.rows()  # a damaged row is refused now, before any game is played
 
     def _check_run(self, kind: str, settings: dict, command: list[str]) -> None:
         settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
@@ -154,12 +172,42 @@ class RunDatabase:
 
     def close(self) -> None:
         self.connection.close()
+        if self.held is not None:  # after the connection: the run is another's to play only now
+            self.held.close()
 
     def __enter__(self) -> "RunDatabase":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def hold_run(path: Path):
+    """An open file that holds an exclusive lock on ``path``.lock while the run is played here, or
+    RunDatabaseError naming the process that plays it: the same run played twice at once would
+    play each game twice, and each copy's bots would lose on time to the other's load.
+
+    The lock is a file of its own: closing another descriptor of the database file would drop
+    SQLite's own locks on it.  Where the OS has no flock (Windows) nothing is held."""
+    if fcntl is None:
+        return None
+    lock_path = f"{path}.lock"
+    try:
+        held = open(lock_path, "a+")
+    except OSError as e:
+        raise RunDatabaseError(f"{path}: cannot use it: {lock_path}: {e.strerror}") from None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.seek(0)
+        owner = held.read().strip()
+        held.close()
+        raise RunDatabaseError(f"{path}: this run is being played now by another process"
+                               f"{f' ({owner})' if owner else ''}; wait for it to end, or give another --db") from None
+    held.truncate(0)
+    held.write(f"pid {os.getpid()} on {socket.gethostname()}")
+    held.flush()
+    return held
 
 
 def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:

@@ -21,11 +21,11 @@ Every finished game is stored at once in the run's SQLite database (--db;
 by default a file named after the run's settings, in the current folder).
 Ctrl-C, SIGTERM, a crash, a restart or a lost Dask scheduler loses only
 the games in flight: the same command again resumes where it stopped
-(other settings on the same --db are refused).  --cluster tcp://HOST:8786
-runs the games on a Dask scheduler's workers (pip install 'gridfall[dask]';
-give each worker one thread per core: --nthreads 1), --cluster local:N
-starts N local Dask workers; by default the games run here, --workers at
-once."""
+(other settings on the same --db are refused, and so is a second start
+while the first plays).  --cluster tcp://HOST:8786 runs the games on a
+Dask scheduler's workers (pip install 'gridfall[dask]'; give each worker
+one thread per core: --nthreads 1), --cluster local:N starts N local Dask
+workers; by default the games run here, --workers at once."""
 
 
 def run_options(command):
@@ -43,11 +43,11 @@ def default_db(kind: str, settings: dict) -> str:
     return f"{kind.split()[-1]}-{digest}.sqlite"
 
 
-def open_run(db: str | None, kind: str, settings: dict) -> RunDatabase:
+def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True) -> RunDatabase:
     """The run's database, as a usage error (exit 2, naming the file) if it cannot serve."""
     path = db or default_db(kind, settings)
     try:
-        return RunDatabase(path, kind, settings, command=sys.argv)
+        return RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive)
     except RunDatabaseError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
 

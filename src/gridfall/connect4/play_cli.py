@@ -39,7 +39,7 @@ def play(opponent, port, no_browser, db, limits):
     from gridfall.viewer.page import build_play
 
     check_program(opponent, "--opponent")
-    run = open_run(db, "connect4 play", {})
+    run = open_run(db, "connect4 play", {}, exclusive=False)  # each game its own job: two servers may share it
     if opponent.partition(":")[0] in AGENT_NAMES:
         from gridfall.warmup import warm
 
