@@ -51,3 +51,23 @@ def test_an_unknown_board_gets_a_legal_line_in_time(tmp_path, bare_python, one_t
     assert board["outcome"] == "ok" and board["score"] > 0 and board["first_turn_seconds"] < 3
     if not one_turn:
         assert board["slowest_turn_seconds"] < 0.050
+
+
+def test_only_the_lines_of_boards_codingame_plays_go_in(tmp_path):
+    # a store filled by tuning (250 boards) made the file 106,506 characters: refused as over the limit
+    from gridfall.samegame.boards import load_board
+    from gridfall.samegame.greedy import greedy_line
+    from gridfall.samegame.store import SolutionStore
+
+    store = SolutionStore(tmp_path / "s.sqlite")
+    for spec in ("tuning:1", "tuning:2", "standard:5", "codingame:1"):
+        board = load_board(spec)
+        store.offer(board, greedy_line(board), algo="greedy", seconds=0)
+    store.close()
+    out = tmp_path / "bot.py"
+    run = subprocess.run([sys.executable, "-m", "gridfall", "samegame", "export", str(out), "--store",
+                          str(tmp_path / "s.sqlite")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "2 known boards" in run.stdout
+    assert "left out the lines of 2 boards that CodinGame never plays" in run.stdout
+    assert "KNOWN = " in out.read_text() and "# 2 boards: board key -> line" in out.read_text()

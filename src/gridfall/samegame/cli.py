@@ -394,19 +394,21 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     """Write gridfall's pure-Python SameGame bot as one file for CodinGame (Python 3.11, standard library).
 
     It embeds your own best lines (the solution store by default, or --from a
-    results file), compressed and keyed by the board up to recolouring, and plays
-    them at once; any other board gets a pure-Python beam search for --first-turn-ms.
+    results file) for the boards CodinGame plays, compressed and keyed by the
+    board up to recolouring, and plays them at once; any other board gets a
+    pure-Python beam search for --first-turn-ms.
     The file is bundled from the package's own modules (the rules of record, the
     protocol loop, the planner) and refused, with the reason, if it would be over
     100,000 characters or import anything outside the standard library.
     """
     from gridfall.export import ExportError
-    from gridfall.samegame.export import export_source, known_from_results, known_from_store
+    from gridfall.samegame.export import export_source, for_the_platform, known_from_results, known_from_store
 
     if results:
         known = known_from_results(results, set_name)
     else:
         known = {} if no_store else known_from_store(open_store(store_path))
+    known, left_out = for_the_platform(known)
     try:
         source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)
     except ExportError as e:
@@ -414,6 +416,9 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     write_file(out, source)
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
                f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
+    if left_out:
+        click.echo(f"left out the lines of {left_out} board{'s' * (left_out != 1)} that CodinGame never plays "
+                   "(its boards are the standard set, recoloured, and its 50 test boards)")
 
 
 @samegame.command()

@@ -3,7 +3,8 @@
 The file carries the rules of record, the protocol loop and the pure-Python planner
 (:mod:`gridfall.samegame.portable`), bundled from the package (:mod:`gridfall.export`), and the
 user's own best lines (their solution store, or a results file), compressed and keyed by the
-board up to recolouring: the CodinGame validators 31-50 are the standard boards recoloured.
+board up to recolouring: the CodinGame validators 31-50 are the standard boards recoloured.  Only
+the lines of boards CodinGame plays go in (:func:`for_the_platform`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 import zlib
 
 from gridfall.export import bundle
-from gridfall.samegame.boards import board_key, parse_board
+from gridfall.samegame.boards import board_key, load_board, parse_board, set_specs
 
 MODULES = [
     "gridfall.interface",
@@ -26,6 +27,20 @@ MODULES = [
     "gridfall.samegame.portable",
     "gridfall.samegame.protocol",
 ]
+
+
+def platform_keys() -> set[str]:
+    """The keys of every board CodinGame plays: its 50 test boards and the 20 standard boards (its
+    validators are those recoloured, and a key is blind to colours)."""
+    return {board_key(load_board(spec)) for name in ("standard", "codingame") for spec in set_specs(name)}
+
+
+def for_the_platform(known: dict[str, str]) -> tuple[dict[str, str], int]:
+    """``known`` without the lines of boards CodinGame never plays (tuning, random), and how many
+    were left out: a store filled by tuning would otherwise push the file over the platform's limit."""
+    keys = platform_keys()
+    kept = {key: line for key, line in known.items() if key in keys}
+    return kept, len(known) - len(kept)
 
 
 def known_from_store(store) -> dict[str, str]:
