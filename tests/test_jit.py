@@ -61,3 +61,35 @@ def test_bit_intrinsics():
     assert bits(np.uint64(0b101000)) == (2, 3)
     assert bits(np.uint64(1 << 63)) == (1, 63)
     assert bits(np.uint64(0))[0] == 0
+
+
+def _call_kernel(tmp_path, cache, prelude=""):
+    """A fresh process that compiles (or loads) a cached kernel of its own and calls it."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "kern.py").write_text("from gridfall.jit import njit\n\n@njit\ndef add(a, b):\n    return a + b\n")
+    script = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n{prelude}\nimport kern\nprint(kern.add(2, 3))\n"
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+
+
+def test_a_cache_that_cannot_be_written_or_read_costs_a_compile_never_the_run(tmp_path):
+    # a full disk under the cache made every command and bot fail with "No space left on device"
+    full = _call_kernel(tmp_path, tmp_path / "full", prelude=(
+        "import errno, os\nimport gridfall.jit\nfrom numba.core import caching\n"
+        "def no_space(self, path):\n    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
+        "caching.IndexDataCacheFile._open_for_write = no_space"))
+    assert full.returncode == 0 and full.stdout == "5\n", full.stderr
+    assert full.stderr.count("cannot write the numba cache") == 1 and "No space left on device" in full.stderr
+    cache = tmp_path / "cache"
+    first = _call_kernel(tmp_path, cache)
+    assert first.returncode == 0 and first.stdout == "5\n" and first.stderr == ""
+    files = [f for f in cache.rglob("kern.add*") if f.suffix in (".nbi", ".nbc")]
+    assert files
+    for f in files:  # damaged, as a disk error or a copy cut short leaves them
+        f.write_bytes(b"garbage")
+    damaged = _call_kernel(tmp_path, cache)
+    assert damaged.returncode == 0 and damaged.stdout == "5\n", damaged.stderr
+    assert "cannot read the numba cache" in damaged.stderr and "Traceback" not in damaged.stderr

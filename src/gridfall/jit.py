@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 
 
@@ -62,7 +63,43 @@ import numba  # noqa: E402  (must come after the cache directory is set)
 from gridfall import splitmix  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import types, uint64  # noqa: E402,F401  (uint64: for the engines, which import numba only from here)
+from numba.core import caching as _caching  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
+
+# --- a cache that cannot be written or read never stops a kernel -------------
+# On Linux numba lets an OSError of its cache through: a full disk under the
+# cache folder made every command, and every bot, fail while saving a kernel
+# it had just compiled.  Saving is a saving of time only, and so is loading:
+# a cache file that cannot be read (damaged, cut short) is compiled again.
+_save_overload, _load_overload = _caching.Cache.save_overload, _caching.Cache.load_overload
+_CACHE_WARNED: list[str] = []
+
+
+def _cache_trouble(doing: str, error: BaseException) -> None:
+    if not _CACHE_WARNED:  # once a process: a bot's debug output is not to be flooded
+        _CACHE_WARNED.append(doing)
+        reason = getattr(error, "strerror", None) or f"{type(error).__name__}: {error}"
+        print(f"gridfall: cannot {doing} the numba cache in {CACHE_DIR} ({reason}); kernels are compiled "
+              "in memory instead (slower starts, same results; a damaged cache mends once that folder is "
+              "deleted)", file=sys.stderr, flush=True)
+
+
+def _save_or_go_on(self, sig, data):
+    try:
+        _save_overload(self, sig, data)
+    except Exception as e:  # noqa: BLE001 - a full disk (OSError), or a damaged index read before writing
+        _cache_trouble("write", e)
+
+
+def _load_or_compile(self, sig, target_context):
+    try:
+        return _load_overload(self, sig, target_context)
+    except Exception as e:  # noqa: BLE001 - whatever a bad file raises, compiling again is right
+        _cache_trouble("read", e)
+        return None
+
+
+_caching.Cache.save_overload, _caching.Cache.load_overload = _save_or_go_on, _load_or_compile
 
 
 def njit(*args, **kwargs):
