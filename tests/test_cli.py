@@ -497,3 +497,18 @@ def test_a_terminal_that_is_not_utf8_gets_a_bots_text_escaped_not_a_crash(tmp_pa
     out = done.stdout.decode("cp1252")
     assert done.returncode == 0, done.stderr
     assert "stderr: \\u2603" in out and "points A 0, B 20" in out
+
+
+def test_solve_searches_on_when_the_default_store_cannot_be_opened(tmp_path):
+    # a full or read-only home stopped solve, although the store only saves lines; a --store named
+    # by the user is still an error
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = CliRunner(env={"GRIDFALL_STORE": str(blocker / "s.sqlite")}).invoke(
+        main, ["samegame", "solve", "standard:6", "--time", "0.2", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "cannot open the solution store" in result.output and "searching without the store" in result.output
+    summary, moves = result.output.strip().splitlines()[-2:]
+    assert summary.startswith("standard:6: score ") and "(search)" in summary
+    named = run("samegame", "solve", "standard:6", "--time", "0.2", "--store", str(blocker / "s.sqlite"))
+    assert named.exit_code == 1 and "cannot open the solution store" in named.output

@@ -163,7 +163,13 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     from gridfall.samegame.store import StoreError
 
     b = _board(board)
-    store = None if no_store else open_store(store_path)
+    try:
+        store = None if no_store else open_store(store_path)
+    except click.ClickException as e:
+        if store_path is not None:  # asked for by name: not to be passed over
+            raise
+        click.echo(f"gridfall: {e.message}; searching without the store (--no-store skips it without a word)", err=True)
+        store = None
     try:
         stored = store.best(b) if store else None
     except StoreError as e:
