@@ -55,11 +55,12 @@ def test_a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_usual_ones
 @pytest.mark.parametrize("command", [["connect4", "export"], ["match3", "export"]])
 def test_an_export_on_a_full_disk_names_the_reason_and_keeps_the_last_export(tmp_path, full_disk, command):
     out = tmp_path / "bot.py"
-    out.write_text("print('the exported bot of yesterday')\n")
+    yesterday = "# Exported by gridfall yesterday\nprint('the exported bot of yesterday')\n"
+    out.write_text(yesterday)
     result = CliRunner().invoke(main, [*command, str(out)])
     assert result.exit_code == 1
     assert f"{out}: cannot write it: No space left on device" in result.output
-    assert out.read_text() == "print('the exported bot of yesterday')\n"
+    assert out.read_text() == yesterday
     assert os.listdir(tmp_path) == ["bot.py"]
 
 
@@ -87,3 +88,35 @@ def test_a_symlink_is_written_through_and_a_pipe_in_place(tmp_path):
     assert os.read(reader, 100) == b"through the pipe"
     os.close(reader)
     assert stat.S_ISFIFO(os.stat(pipe).st_mode)  # still the pipe: not replaced by a file
+
+
+def test_an_output_never_replaces_a_database_or_a_file_that_is_not_its_own(tmp_path):
+    # `view run.sqlite -o run.sqlite` replaced the run's games with the page; `store export` over the
+    # store, an export over the user's own bot, `--replay` over the suggest file: each lost its file
+    import sqlite3
+
+    def invoke(*args):
+        return CliRunner().invoke(main, [str(a) for a in args])
+
+    db = tmp_path / "run.sqlite"
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE t (x)")
+    connection.close()
+    before = db.read_bytes()
+    for args in (["view", db, "-o", db], ["samegame", "store", "export", db, "--store", db],
+                 ["connect4", "export", db]):
+        result = invoke(*args)
+        assert result.exit_code == 2 and "it is an SQLite database" in result.output, (args, result.output)
+    assert db.read_bytes() == before
+    mine = tmp_path / "mine.py"
+    mine.write_text("def suggest(board):\n    return '1 1 R'\n")
+    result = invoke("connect4", "export", mine)
+    assert result.exit_code == 2 and "mine.py: it is not a bot file that gridfall wrote" in result.output
+    result = invoke("match3", "referee", mine, "--replay", mine)  # refused before any board is played
+    assert result.exit_code == 2 and "mine.py: it is not a replay page that gridfall wrote" in result.output
+    assert mine.read_text() == "def suggest(board):\n    return '1 1 R'\n"
+    bot = tmp_path / "bot.py"
+    assert invoke("connect4", "export", bot).exit_code == 0
+    assert invoke("connect4", "export", bot).exit_code == 0  # its own export: replaced, as every time
+    (tmp_path / "empty.py").write_text("")
+    assert invoke("match3", "export", tmp_path / "empty.py").exit_code == 0

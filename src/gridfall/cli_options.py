@@ -83,15 +83,30 @@ def number_list(text: str) -> list[int]:
     return out
 
 
-def output_path(ctx, param, value):
-    """A click callback for a file to write: its folder must exist, checked before any work is done
-    (a replay asked for after an hour's run must not fail at the end)."""
+def output_path(ctx, param, value, kind: str | None = None):
+    """A click callback for a file to write, checked before any work is done (a replay asked for
+    after an hour's run must not fail at the end): its folder must exist, and a file already there
+    must be one the output may replace (:func:`gridfall.atomic_file.why_not_replace`: never an
+    SQLite database, and for a ``kind``, only a file of that kind that gridfall wrote)."""
     if value is None or value == "-":
         return value
     folder = Path(value).absolute().parent
     if not os.path.isdir(folder):  # False, not an OSError, for a name too long
         raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
+    from gridfall.atomic_file import why_not_replace
+
+    try:
+        reason = why_not_replace(value, kind)
+    except OSError as e:
+        raise click.BadParameter(f"{value}: cannot read what is there: {e.strerror}", ctx, param) from None
+    if reason:
+        raise click.BadParameter(f"{value}: {reason}; give another file, or delete it first", ctx, param)
     return value
+
+
+def output_path_for(kind: str):
+    """:func:`output_path` for a ``kind`` of output (``replay``, ``export``)."""
+    return functools.partial(output_path, kind=kind)
 
 
 def cannot_write(path, error: OSError) -> click.ClickException:
@@ -99,13 +114,13 @@ def cannot_write(path, error: OSError) -> click.ClickException:
     return click.ClickException(f"{path}: cannot write it: {error.strerror or error}")
 
 
-def write_file(path, text: str) -> None:
+def write_file(path, text: str, kind: str | None = None) -> None:
     """Write ``text`` (UTF-8) to ``path``, or stop with an error that names the path and the reason
     (and leaves the file as it was: :mod:`gridfall.atomic_file`)."""
     from gridfall.atomic_file import write_text
 
     try:
-        write_text(path, text)
+        write_text(path, text, kind=kind)
     except OSError as e:
         raise cannot_write(path, e) from None
 

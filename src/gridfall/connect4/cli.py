@@ -9,7 +9,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, limit_options, output_path,
+from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, limit_options, output_path_for,
                                   with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
@@ -120,7 +120,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 
 
 @connect4.command()
-@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path)
+@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path_for("export"))
 @click.option("--first-turn-ms", type=FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
 @click.option("--turn-ms", type=FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
@@ -140,7 +140,7 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
         source = export_source(first_turn_ms=first_turn_ms, turn_ms=turn_ms)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
-    write_file(out, source)
+    write_file(out, source, kind="export")
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), standard library only")
 
 

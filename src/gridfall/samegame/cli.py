@@ -10,7 +10,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path,
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path_for,
                                   limit_options, renamed, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
@@ -384,7 +384,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
 
 @samegame.command()
-@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path)
+@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path_for("export"))
 @click.option("--one-turn", is_flag=True, help="The one-turn flavour (all actions on one line).")
 @click.option("--from", "results", type=click.Path(exists=True, dir_okay=False),
               help="Embed the lines of this results file (e.g. results/samegame-standard.txt) instead of "
@@ -419,7 +419,7 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
         source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
-    write_file(out, source)
+    write_file(out, source, kind="export")
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
                f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
     if left_out:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import output_path, write_file
+from gridfall.cli_options import output_path_for, write_file
 
 
 @click.command()
@@ -19,7 +19,7 @@ from gridfall.cli_options import output_path, write_file
                    "(default for a results file: every row).")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The set that bare board numbers in a results file refer to.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), callback=output_path,
+@click.option("-o", "--out", type=click.Path(dir_okay=False), callback=output_path_for("replay"),
               help="The page to write (default: RECORD.html).")
 def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     """Write a self-contained HTML replay of stored games, to open in a browser.
@@ -52,7 +52,7 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
         raise click.BadParameter(str(e), param_hint="RECORD") from None
     target = Path(out) if out else path.with_suffix(path.suffix + ".html")
     text = page.build(game_kind, f"gridfall replay: {path.name}", games)
-    write_file(target, text)
+    write_file(target, text, kind="replay")
     size = len(text.encode("utf-8"))
     click.echo(f"wrote {target} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})"
                + (f"; {note}" if note else ""))

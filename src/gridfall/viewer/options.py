@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from gridfall.cli_options import output_path
+from gridfall.cli_options import output_path_for
 
 
 def replay_option(command):
     return click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE.html",
-                        callback=output_path,
+                        callback=output_path_for("replay"),
                         help="Also write a self-contained HTML replay of the games (open it in a browser).")(command)
 
 

@@ -106,7 +106,7 @@ def build_play(title: str) -> str:
 def write(path: str | Path, kind: str, title: str, games: list[dict]) -> int:
     """Write the replay, whole or not at all; returns its size in bytes.  OSError if it cannot be written."""
     text = build(kind, title, games)
-    write_text(path, text)
+    write_text(path, text, kind="replay")
     return len(text.encode("utf-8"))
 
 
