@@ -2,8 +2,10 @@
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 BOTS = Path(__file__).parent / "bots"
@@ -22,3 +24,25 @@ def gridfall_json(*args: str, timeout: float = 300) -> dict:
     done = gridfall(*args, "--json", timeout=timeout)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def start(*args: str) -> subprocess.Popen:
+    """``python -m gridfall ARGS`` in the background, its output kept for ``communicate``."""
+    return subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def stored_games(db) -> int:
+    """The games a run database holds (0 while its table is not made yet)."""
+    try:
+        return sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def wait_for_games(db, at_least: int, timeout: float = 120) -> int:
+    """Wait until a running command has stored ``at_least`` games; how many it has."""
+    deadline = time.monotonic() + timeout
+    while stored_games(db) < at_least and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return stored_games(db)

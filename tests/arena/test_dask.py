@@ -8,7 +8,7 @@ import time
 from contextlib import contextmanager
 
 from tests.adapters.extras import need
-from tests.arena.arena_cli import gridfall_json, pick
+from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
 
 distributed = need("distributed", "dask")
 
@@ -189,54 +189,34 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     assert garbage.returncode == 2 and "neither a scheduler's address (tcp://HOST:PORT) nor local:N" in garbage.stderr
 
 
+def _slow_league(db, address):
+    """A league of many quick games, each move a little slow: under way for as long as a test needs."""
+    return ["connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",
+            "--games", "400", "--db", str(db), "--cluster", address, *FAST]
+
+
 def test_a_lost_scheduler_ends_the_run_in_one_message_with_its_games_kept(tmp_path):
     """The scheduler dies mid-league: one line says so and how to resume (it was distributed's
     tracebacks, then "internal error: FuturesCancelledError"), and the games stored stay."""
-    import subprocess
-    import sys
-
     db = tmp_path / "lost.sqlite"
     with _tcp_cluster() as (address, scheduler, _):
-        league = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "league", "--bot",
-                                   f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}", "--games", "400",
-                                   "--db", str(db), "--cluster", address, *FAST],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        stored = 0
-        while stored < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            try:
-                stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:
-                pass
+        league = start(*_slow_league(db, address))
+        stored = wait_for_games(db, 2)
         scheduler.kill()
         _, err = league.communicate(timeout=120)
     assert league.returncode == 1, err
     assert f"lost the Dask scheduler at {address}" in err and "run the same command again" in err
     assert "Traceback" not in err and "internal error" not in err
-    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= stored >= 2
+    assert stored_games(db) >= stored >= 2
 
 
 def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_games_kept(tmp_path):
     """Every worker gone: the games wait for one to join, as Dask does, and the run says so once
     instead of sitting silent; SIGTERM then stops it as it stops any run."""
-    import subprocess
-    import sys
-
     db = tmp_path / "alone.sqlite"
     with _tcp_cluster() as (address, _, worker):
-        league = subprocess.Popen([sys.executable, "-m", "gridfall", "connect4", "league", "--bot",
-                                   f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}", "--games", "400",
-                                   "--db", str(db), "--cluster", address, *FAST],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        stored = 0
-        while stored < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            try:
-                stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:
-                pass
+        league = start(*_slow_league(db, address))
+        stored = wait_for_games(db, 2)
         worker.terminate()  # the `dask worker` closes its nannies, and they sweep their bots (dask_nanny)
         worker.wait(timeout=30)
         time.sleep(15)  # NO_WORKER_SECONDS and some
@@ -245,5 +225,5 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
     assert league.returncode == 128 + signal.SIGTERM, err
     assert f"no Dask worker at {address} for 10 s; the games wait for one to join" in err
     assert "Traceback" not in err
-    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= stored >= 2
+    assert stored_games(db) >= stored >= 2
 

@@ -3,13 +3,12 @@
 import json
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 
 import pytest
 
-from tests.arena.arena_cli import gridfall, gridfall_json, pick
+from tests.arena.arena_cli import gridfall, gridfall_json, pick, start, stored_games, wait_for_games
 from tests.processes import live_commands
 
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]  # generous: the test bots answer at once
@@ -51,21 +50,12 @@ def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_a
     db = tmp_path / "league.sqlite"
     args = ["connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",
             "--games", "16", "--db", str(db), "--workers", "2", *FAST]
-    process = subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    stored = 0
-    while time.monotonic() < deadline and stored < 4:
-        time.sleep(0.2)
-        try:
-            stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
-        except sqlite3.OperationalError:
-            pass
+    process = start(*args)
+    wait_for_games(db, 4)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 128 + signal.SIGTERM, err
-    kept = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
-    assert 4 <= kept < 16
+    assert 4 <= stored_games(db) < 16
     finished = gridfall_json(*args)
     jobs = [job for (job,) in sqlite3.connect(db).execute("SELECT job FROM games")]
     assert len(jobs) == len(set(jobs)) == 16
@@ -140,8 +130,7 @@ def test_a_full_disk_stops_a_league_with_its_stored_games_kept_and_no_bot_left(t
     assert stopped.value.code == 1 and "internal error" not in err
     assert f"Error: {db}: cannot store a finished game: database or disk is full" in err
     assert "run the same command again to resume" in err
-    stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
-    assert 1 <= stored < 60
+    assert 1 <= stored_games(db) < 60
     deadline = time.monotonic() + 10
     while live_commands("pick.py") and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -152,8 +141,7 @@ def test_the_same_league_started_twice_is_refused_while_the_first_plays(tmp_path
     db = tmp_path / "league.sqlite"
     args = ["connect4", "league", "--bot", f"a={pick('first', 0.05)}", "--bot", f"b={pick('centre', 0.05)}",
             "--games", "40", "--db", str(db), "--workers", "1", *FAST]
-    first = subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    first = start(*args)
     try:
         deadline = time.monotonic() + 60
         while not (tmp_path / "league.sqlite.lock").exists() and time.monotonic() < deadline:
