@@ -202,12 +202,19 @@ def hold_run(path: Path):
         held.seek(0)
         owner = held.read().strip()
         held.close()
+        if owner == _owner():
+            raise RunDatabaseError(f"{path}: this process has the run open already; close that RunDatabase "
+                                   "first") from None
         raise RunDatabaseError(f"{path}: this run is being played now by another process"
                                f"{f' ({owner})' if owner else ''}; wait for it to end, or give another --db") from None
     held.truncate(0)
-    held.write(f"pid {os.getpid()} on {socket.gethostname()}")
+    held.write(_owner())
     held.flush()
     return held
+
+
+def _owner() -> str:
+    return f"pid {os.getpid()} on {socket.gethostname()}"
 
 
 def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:
