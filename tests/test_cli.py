@@ -499,7 +499,7 @@ def test_a_terminal_that_is_not_utf8_gets_a_bots_text_escaped_not_a_crash(tmp_pa
     assert "stderr: \\u2603" in out and "points A 0, B 20" in out
 
 
-def test_solve_searches_on_when_the_default_store_cannot_be_opened(tmp_path):
+def test_solve_and_export_go_on_when_the_default_store_cannot_be_opened(tmp_path):
     # a full or read-only home stopped solve, although the store only saves lines; a --store named
     # by the user is still an error
     blocker = tmp_path / "a-file"
@@ -512,3 +512,7 @@ def test_solve_searches_on_when_the_default_store_cannot_be_opened(tmp_path):
     assert summary.startswith("standard:6: score ") and "(search)" in summary
     named = run("samegame", "solve", "standard:6", "--time", "0.2", "--store", str(blocker / "s.sqlite"))
     assert named.exit_code == 1 and "cannot open the solution store" in named.output
+    exported = CliRunner(env={"GRIDFALL_STORE": str(blocker / "s.sqlite")}).invoke(
+        main, ["samegame", "export", str(tmp_path / "bot.py")])
+    assert exported.exit_code == 0 and "exporting without your stored lines" in exported.output
+    assert "0 known boards" in exported.output

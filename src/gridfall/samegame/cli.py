@@ -163,13 +163,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     from gridfall.samegame.store import StoreError
 
     b = _board(board)
-    try:
-        store = None if no_store else open_store(store_path)
-    except click.ClickException as e:
-        if store_path is not None:  # asked for by name: not to be passed over
-            raise
-        click.echo(f"gridfall: {e.message}; searching without the store (--no-store skips it without a word)", err=True)
-        store = None
+    store = None if no_store else open_store(store_path, or_else="searching without the store")
     try:
         stored = store.best(b) if store else None
     except StoreError as e:
@@ -413,7 +407,8 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     if results:
         known = known_from_results(results, set_name)
     else:
-        known = {} if no_store else known_from_store(open_store(store_path))
+        store = None if no_store else open_store(store_path, or_else="exporting without your stored lines")
+        known = known_from_store(store) if store else {}
     known, left_out = for_the_platform(known)
     try:
         source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)

@@ -21,10 +21,13 @@ def store_options(f):
     return f
 
 
-def open_store(store_path: str | None, *, must_exist: bool = False):
+def open_store(store_path: str | None, *, must_exist: bool = False, or_else: str | None = None):
     """The store at ``store_path`` (None: the user's), or one clear message if it is damaged.
     ``must_exist``: a path given that holds no store is refused instead of made (a mistyped
-    ``--store`` to ``list`` or ``export`` would otherwise show an empty store, and leave one)."""
+    ``--store`` to ``list`` or ``export`` would otherwise show an empty store, and leave one).
+    ``or_else``: where the store only saves work, the user's store that cannot be opened (a full
+    or read-only home) is passed over with a warning that ends so, and None is returned; a store
+    named with ``--store`` is still an error."""
     import os
 
     from gridfall.samegame.store import SolutionStore, StoreError
@@ -35,7 +38,10 @@ def open_store(store_path: str | None, *, must_exist: bool = False):
     try:
         return SolutionStore(store_path)
     except StoreError as e:
-        raise click.ClickException(str(e)) from None
+        if or_else is None or store_path is not None:
+            raise click.ClickException(str(e)) from None
+        click.echo(f"gridfall: {e}; {or_else} (--no-store skips it without a word)", err=True)
+        return None
 
 
 def store_errors(command):
