@@ -9,20 +9,12 @@ import json
 import math
 import re
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Console
-
+from gridfall.cli_options import console  # noqa: F401 - the commands' console: no markup, wide in a pipe
 from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
 from gridfall.samegame.campaign import parse_params
-
-
-def console(stderr: bool = False) -> Console:
-    """A rich console, 160 columns wide when the output is a file or a pipe."""
-    stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False)
 
 
 def duration(text: str) -> float:

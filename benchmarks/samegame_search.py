@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from common import check_search, console, count, duration, machine_line, parse_options
 from rich.table import Table
+from rich.text import Text
 
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve
@@ -77,7 +78,7 @@ def main() -> None:
         per_board.add_column(algo, justify="right")
     for i, spec in enumerate(specs):
         best = max(scores[a][i] for a in algos)
-        per_board.add_row(spec, *[f"[bold]{scores[a][i]}[/bold]" if scores[a][i] == best else str(scores[a][i]) for a in algos])
+        per_board.add_row(spec, *[Text(str(scores[a][i]), style="bold" if scores[a][i] == best else "") for a in algos])
     out = console()
     out.print(summary)
     out.print(per_board)
