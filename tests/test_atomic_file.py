@@ -120,3 +120,16 @@ def test_an_output_never_replaces_a_database_or_a_file_that_is_not_its_own(tmp_p
     assert invoke("connect4", "export", bot).exit_code == 0  # its own export: replaced, as every time
     (tmp_path / "empty.py").write_text("")
     assert invoke("match3", "export", tmp_path / "empty.py").exit_code == 0
+
+
+def test_an_output_where_no_file_can_be_made_is_refused_before_the_work(tmp_path):
+    # the replay of a whole league, or a campaign's results file, failed only at the end
+    result = CliRunner().invoke(main, ["connect4", "referee", "--p1", "random", "--p2", "random", "--games", "2",
+                                       "--replay", "/proc/replay.html"])
+    assert result.exit_code == 2 and "/proc/replay.html: cannot write in /proc" in result.output
+    result = CliRunner().invoke(main, ["samegame", "campaign", "--rounds", "nrpa:1", "--boards", "1", "--store",
+                                       str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "no" / "r.txt")])
+    assert result.exit_code == 2 and "the folder" in result.output and "does not exist" in result.output
+    assert not (tmp_path / "s.sqlite").exists()
+    assert CliRunner().invoke(main, ["match3", "export", str(tmp_path / "plan.py")]).exit_code == 0
+    assert os.listdir(tmp_path) == ["plan.py"]  # the check's probe file is gone

@@ -40,6 +40,15 @@ def why_not_replace(path: str | os.PathLike, kind: str | None = None) -> str | N
     return None
 
 
+def can_make_files_in(folder: str | os.PathLike) -> None:
+    """OSError unless a new file can be made in ``folder`` (a read-only file system, a folder not
+    ours): what :func:`replacing` will need, tried with an empty file made and removed at once."""
+    probe = os.path.join(folder, f".gridfall-{uuid.uuid4().hex[:12]}.probe")
+    with open(probe, "x"):
+        pass
+    os.unlink(probe)
+
+
 @contextlib.contextmanager
 def replacing(path: str | os.PathLike, encoding: str = "utf-8", kind: str | None = None):
     """A text stream whose contents become the file at ``path`` when the block ends normally.

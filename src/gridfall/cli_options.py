@@ -85,7 +85,8 @@ def number_list(text: str) -> list[int]:
 
 def output_path(ctx, param, value, kind: str | None = None):
     """A click callback for a file to write, checked before any work is done (a replay asked for
-    after an hour's run must not fail at the end): its folder must exist, and a file already there
+    after an hour's run must not fail at the end): its folder must exist and take a new file (not
+    read-only), and a file already there
     must be one the output may replace (:func:`gridfall.atomic_file.why_not_replace`: never an
     SQLite database, and for a ``kind``, only a file of that kind that gridfall wrote)."""
     if value is None or value == "-":
@@ -93,7 +94,13 @@ def output_path(ctx, param, value, kind: str | None = None):
     folder = Path(value).absolute().parent
     if not os.path.isdir(folder):  # False, not an OSError, for a name too long
         raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
-    from gridfall.atomic_file import why_not_replace
+    from gridfall.atomic_file import can_make_files_in, why_not_replace
+
+    if not os.path.exists(value) or os.path.isfile(value):  # a device or a pipe is written in place
+        try:
+            can_make_files_in(os.path.dirname(os.path.realpath(value)))
+        except OSError as e:
+            raise click.BadParameter(f"{value}: cannot write in {folder}: {e.strerror}", ctx, param) from None
 
     try:
         reason = why_not_replace(value, kind)

@@ -10,7 +10,7 @@ import click
 from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import console, number_list, with_help
+from gridfall.cli_options import console, number_list, output_path, with_help
 
 # nrpa alone shares its time between the two most common colours kept for last; a round with the
 # third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.  spare=2 lets the
@@ -35,7 +35,7 @@ DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:
               help="Go over the boards this many times, new seeds each pass, each continuing from the last.")
 @click.option("--store", "store_path", required=True, type=click.Path(dir_okay=False),
               help="The solution store that keeps each board's best line.")
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the results file here; the campaign lines of the file it replaces are kept below the new one.")
 @click.option("--note", default="", help="Words added to this campaign's line in the results file.")
 @run_options
