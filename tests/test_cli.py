@@ -437,6 +437,8 @@ def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tm
     results = tmp_path / "results.txt"
     results.write_text(bom + "1\t0\t\n", encoding="utf-8")
     assert "total 0 over 1 boards; 0 problems" in run("samegame", "verify", str(results)).output
+    piped = run("samegame", "score", "standard:2", "-", "--json", input=bom + "0 0\r\n")  # `score B - < moves.txt`
+    assert json.loads(piped.output)["error"] is None
     store = str(tmp_path / "s.sqlite")
     assert run("samegame", "store", "import", str(results), "--store", store).exit_code == 0
     jewels = tmp_path / "jewels.txt"

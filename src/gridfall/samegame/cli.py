@@ -75,7 +75,8 @@ def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool
     exit code is 1 if the game ended in an error.
     """
     b = _board(board)
-    line = sys.stdin.read() if moves == "-" else moves
+    # piped from a file a Windows editor saved: its byte-order mark is not a move (utf-8-sig, as files are read)
+    line = sys.stdin.read().removeprefix("\ufeff") if moves == "-" else moves
     judged = rules.judge(b, rules.split_one_turn(line), strict=strict)
     result = {
         "board": board,
