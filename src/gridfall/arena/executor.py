@@ -17,6 +17,7 @@ the run database and the solution store, and the workers only send results back.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -142,7 +143,10 @@ class DaskExecutor:
         return f"Dask at {self.address} ({self.slots()} worker threads)"
 
     def slots(self) -> int:
-        return max(1, sum(self.client.nthreads().values()))
+        try:
+            return max(1, sum(self.client.nthreads().values()))
+        except OSError as e:  # the scheduler's connection reset: it is gone
+            raise self._lost(e) from None
 
     def prepare(self, setup: Callable[[], object]) -> None:
         """Run ``setup()`` on every worker, before any job (a worker that joins later runs its first
@@ -150,7 +154,10 @@ class DaskExecutor:
         self.client.run(setup)
 
     def submit(self, work: Callable, job):
-        return self.client.submit(work, job, pure=False)
+        try:
+            return self.client.submit(work, job, pure=False)
+        except OSError as e:
+            raise self._lost(e) from None
 
     def wait_some(self, handles: list) -> list:
         self._say_if_no_worker()
@@ -158,7 +165,7 @@ class DaskExecutor:
             done, _ = self.distributed.wait(handles, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
-        except CancelledError as e:  # cancelled by the client, not by us: it lost the scheduler
+        except (CancelledError, OSError) as e:  # cancelled by the client, not by us, or a reset: it lost the scheduler
             raise self._lost(e) from None
         return list(done)
 
@@ -186,7 +193,7 @@ class DaskExecutor:
                   "join (Ctrl-C stops, and the games stored are kept)", file=sys.stderr, flush=True)
             self.said_alone = True
 
-    def _lost(self, error: CancelledError) -> ExecutorLost:
+    def _lost(self, error: Exception) -> ExecutorLost:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         return ExecutorLost(f"lost the Dask scheduler at {self.address} ({reason}); run the same command again "
                             "once it is back, to resume")
@@ -197,10 +204,12 @@ class DaskExecutor:
 
     def cancel(self, handles: list) -> None:
         if handles:
-            self.client.cancel(handles)
+            with contextlib.suppress(OSError):  # a scheduler already gone has nothing left to cancel
+                self.client.cancel(handles)
 
     def close(self) -> None:
-        self.client.close()
+        with contextlib.suppress(OSError):
+            self.client.close()
         if self.cluster is not None:
             self.cluster.close()
 
