@@ -174,6 +174,10 @@ class DaskExecutor:
             return handle.result()
         except CancelledError as e:
             raise self._lost(e) from None
+        except Exception as e:  # the job's own error, unless fetching it failed with the scheduler gone
+            if self.client.status != "running":
+                raise self._lost(e) from None
+            raise
 
     def _say_if_no_worker(self) -> None:
         """One line on stderr once the cluster has had no worker for NO_WORKER_SECONDS (its jobs wait
