@@ -12,8 +12,9 @@ flags, with the platform's limits as defaults, as one ``Limits``.  Every number 
 :class:`FloatRange`.  A flag renamed to this scheme keeps its old spelling for one release as a
 hidden alias (:func:`renamed`), with a note on stderr.
 
-A file a command writes is checked before the work (:func:`output_path`: its folder exists) and
-written by :func:`write_file`, whole or not at all, naming the file and the reason when it cannot.
+A file a command writes is checked before the work (:func:`output_path`: its folder exists and
+takes a new file, and what is there may be replaced) and written by :func:`write_file`, whole or
+not at all, naming the file and the reason when it cannot.
 
 Every table goes through :func:`console`: no markup highlighting of numbers, and the full width
 of a line (not 80 columns) when the output is a pipe or a file.
@@ -86,9 +87,9 @@ def number_list(text: str) -> list[int]:
 def output_path(ctx, param, value, kind: str | None = None):
     """A click callback for a file to write, checked before any work is done (a replay asked for
     after an hour's run must not fail at the end): its folder must exist and take a new file (not
-    read-only), and a file already there
-    must be one the output may replace (:func:`gridfall.atomic_file.why_not_replace`: never an
-    SQLite database, and for a ``kind``, only a file of that kind that gridfall wrote)."""
+    read-only), and a file already there must be one the output may replace
+    (:func:`gridfall.atomic_file.why_not_replace`: never an SQLite database, and for a ``kind``,
+    only a file of that kind that gridfall wrote)."""
     if value is None or value == "-":
         return value
     folder = Path(value).absolute().parent
@@ -101,7 +102,6 @@ def output_path(ctx, param, value, kind: str | None = None):
             can_make_files_in(os.path.dirname(os.path.realpath(value)))
         except OSError as e:
             raise click.BadParameter(f"{value}: cannot write in {folder}: {e.strerror}", ctx, param) from None
-
     try:
         reason = why_not_replace(value, kind)
     except OSError as e:
