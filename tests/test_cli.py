@@ -518,3 +518,22 @@ def test_solve_and_export_go_on_when_the_default_store_cannot_be_opened(tmp_path
         main, ["samegame", "export", str(tmp_path / "bot.py")])
     assert exported.exit_code == 0 and "exporting without your stored lines" in exported.output
     assert "0 known boards" in exported.output
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_an_output_that_cannot_be_written_is_named_and_a_reader_that_stops_is_not_an_error():
+    # stdout on a full device was "internal error: OSError: No space left on device"
+    import os
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "gridfall", "samegame", "show", "codingame:4"]
+    env = {**os.environ, "GRIDFALL_DEBUG": ""}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "Error: cannot write to standard output: No space left on device"
+    # a reader that stops early (| head -1): no message, and nothing reported again at exit
+    reader = subprocess.Popen(command + ["--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == 1 and reader.stderr.read() == b""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import io
+
 import click
 
 from gridfall import __version__
@@ -63,6 +66,8 @@ def run() -> None:
     for stream in (sys.stdout, sys.stderr):  # a terminal or file that is not UTF-8 (Latin-1, cp1252) gets
         if hasattr(stream, "reconfigure"):     # a bot's snowman as \u2603, not a UnicodeEncodeError
             stream.reconfigure(errors="backslashreplace")
+    if type(sys.stdout) is io.TextIOWrapper:
+        sys.stdout = _Stdout.over(sys.stdout)
     try:
         main(standalone_mode=False)
     except click.exceptions.Exit as e:
@@ -77,6 +82,15 @@ def run() -> None:
         sys.exit(130)
     except SystemExit:
         raise
+    except StdoutError as e:
+        try:  # Python flushes stdout again at exit: let that flush go nowhere, quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        if e.errno != errno.EPIPE:  # a reader that stopped reading (| head) asked for no more
+            click.echo(f"Error: cannot write to standard output: {e.strerror}", err=True)
+        sys.exit(1)
     except Exception as e:  # noqa: BLE001 - the judge failed: say so in one line
         from gridfall.arena.database import RunDatabaseError  # here: a bot's start never pays for them
         from gridfall.samegame.store import StoreError
@@ -88,3 +102,32 @@ def run() -> None:
             raise
         click.echo(f"gridfall: internal error: {type(e).__name__}: {e} (GRIDFALL_DEBUG=1 shows where)", err=True)
         sys.exit(1)
+
+
+class StdoutError(OSError):
+    """Standard output refused a write: a full device, a closed pipe, a lost terminal."""
+
+
+class _Stdout(io.TextIOWrapper):
+    """stdout whose failures are told apart from those of any other file.
+
+    An OSError can reach ``run`` from any file; only this one means that the output, not the
+    work, failed."""
+
+    @classmethod
+    def over(cls, stream: io.TextIOWrapper) -> "_Stdout":
+        stream.flush()
+        return cls(stream.detach(), encoding=stream.encoding, errors=stream.errors,
+                   line_buffering=stream.line_buffering, write_through=stream.write_through)
+
+    def write(self, text):
+        try:
+            return super().write(text)
+        except OSError as e:
+            raise StdoutError(e.errno, e.strerror) from e
+
+    def flush(self):
+        try:
+            super().flush()
+        except OSError as e:
+            raise StdoutError(e.errno, e.strerror) from e
