@@ -82,7 +82,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
                                 "seconds": e.seconds, "seed": e.seed, "found": e.found, "replays": ok}
                                for e, ok in zip(entries, sound)]))
         return
-    table = Table(title=Text(f"{len(entries)} boards in {s.path}"))
+    table = Table(title=Text(f"{len(entries)} board{'s' * (len(entries) != 1)} in {s.path}"))
     for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when", "check"):
         table.add_column(column)
     for e, ok in zip(entries, sound):
@@ -108,7 +108,7 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
             count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
     except OSError as e:
         raise cannot_write(out, e) from None
-    click.echo(f"exported {count} boards to {out}", err=True)
+    click.echo(f"exported {count} board{'s' * (count != 1)} to {out}", err=True)
 
 
 @store.command("import")
