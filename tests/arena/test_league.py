@@ -35,6 +35,15 @@ def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
     assert "DROP TABLE games" in messages  # the bots' words, stored as data
 
 
+def test_the_leaderboard_is_printed_once_rated_in_the_schedules_order(tmp_path):
+    # the live table (rated as games finished) stayed on screen above the final one (rated in the
+    # schedule's order): two sets of slightly different ratings for the same games
+    done = gridfall(*_league(tmp_path / "league.sqlite"))
+    assert done.returncode == 0, done.stderr
+    both = done.stdout + done.stderr
+    assert both.count("leaderboard, 6 of 6 games") == 1 and "6 of 6 games" not in done.stderr
+
+
 def test_the_same_command_resumes_and_other_settings_are_refused(tmp_path):
     db = tmp_path / "league.sqlite"
     first = gridfall_json(*_league(db, 4))

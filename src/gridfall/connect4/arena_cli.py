@@ -135,7 +135,9 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     err = console(stderr=True)
     err.print(f"league of {len(bots)} bots, {games} games ({len(done)} stored in {run.path}), {executor.describe()}")
     _warm_if_builtin(executor, list(commands.values()))
-    with Live(_leaderboard(table, games), console=err, transient=as_json, auto_refresh=False) as live:
+    # transient: the table printed at the end is rated in the schedule's order, the live one in the
+    # order games finished, so keeping both on screen showed two sets of slightly different ratings
+    with Live(_leaderboard(table, games), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             for record in records:
                 winner = record.winner
@@ -143,8 +145,6 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
             live.update(_leaderboard(table, games), refresh=True)
 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
-    if not as_json and not err.is_terminal:
-        err.line()  # a live display written to a file or a pipe ends without one
     rows = run.rows()  # read once for the ratings and the faults
     table = _rated(names, rows)  # in the schedule's order: the same games give the same ratings
     faults = _faults(rows)
