@@ -120,3 +120,11 @@ def test_a_run_is_played_by_one_process_at_a_time(tmp_path):
         one.add(_row("game a"))
         two.add(_row("game b"))
         assert one.done() == two.done() == {"game a", "game b"}
+
+
+def test_jobs_sort_in_the_schedules_order_numbers_by_value():
+    from gridfall.arena.database import job_order
+
+    jobs = ["pair 10 game 0", "pair 9 game 1", "pair 9 game 0", "standard:10 new", "standard:2 new", "seed 3 base"]
+    assert sorted(jobs, key=job_order) == ["pair 9 game 0", "pair 9 game 1", "pair 10 game 0", "seed 3 base",
+                                           "standard:2 new", "standard:10 new"]

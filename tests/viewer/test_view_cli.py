@@ -13,12 +13,16 @@ def test_a_league_database_becomes_a_replay_of_each_game(tmp_path):
     db = tmp_path / "league.sqlite"
     gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "4",
                   "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
+    with sqlite3.connect(db) as connection:  # as if the games had finished in the reverse order
+        connection.execute("UPDATE games SET id = 100 - id")
     done = gridfall("view", str(db), "-o", str(tmp_path / "league.html"))
     assert done.returncode == 0, done.stderr
     data = page.read_data((tmp_path / "league.html").read_text())
-    rows = sqlite3.connect(db).execute("SELECT moves FROM games ORDER BY id").fetchall()
+    turns = dict(sqlite3.connect(db).execute("SELECT job, json_array_length(moves) FROM games").fetchall())
     assert data["kind"] == "connect4" and len(data["games"]) == 4
-    assert [g["turns"] for g in data["games"]] == [len(__import__("json").loads(m)) for (m,) in rows]
+    schedule = ["pair 0 game 0", "pair 0 game 1", "pair 1 game 0", "pair 1 game 1"]  # not the finishing order
+    assert [g["title"].split(":")[0] for g in data["games"]] == schedule
+    assert [g["turns"] for g in data["games"]] == [turns[job] for job in schedule]
     one = gridfall("view", str(db), "--job", "pair 1 game 0", "-o", str(tmp_path / "one.html"))
     assert one.returncode == 0 and len(page.read_data((tmp_path / "one.html").read_text())["games"]) == 1
 

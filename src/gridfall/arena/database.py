@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sqlite3
 import threading
@@ -211,6 +212,13 @@ def hold_run(path: Path):
     held.write(_owner())
     held.flush()
     return held
+
+
+def job_order(job: str) -> tuple:
+    """A key that sorts job names in the schedule's order, numbers by value: ``pair 9 game 1``
+    before ``pair 10 game 0``, ``standard:2`` before ``standard:10``.  (Splitting on a captured
+    group puts text at even places and numbers at odd ones, so two keys always compare.)"""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", job)))
 
 
 def _owner() -> str:

@@ -167,14 +167,11 @@ def _rated(names: list[str], rows):
     """The league table from the stored games, rated in the order of the schedule (pair, game),
     whatever order they finished in: a resumed league or one run on a cluster rates as one run
     here would."""
+    from gridfall.arena.database import job_order
     from gridfall.arena.ratings import League
 
-    def order(row):
-        _, pair, _, game = row.job.split()
-        return int(pair), int(game)
-
     table = League(names)
-    for row in sorted(rows, key=order):
+    for row in sorted(rows, key=lambda row: job_order(row.job)):
         table.add(row.seats[0], row.seats[1], points_of(row, row.seats[0]))
     return table
 

@@ -10,7 +10,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-from gridfall.arena.database import GameRow, RunDatabaseError, stored_rows
+from gridfall.arena.database import GameRow, RunDatabaseError, job_order, stored_rows
 from gridfall.sqlite_kinds import kind_of, tables
 
 MAX_GAMES = 100  # games in one page when none are named: a larger run gets a note and --job
@@ -89,12 +89,14 @@ def run_games(path: Path, jobs: tuple[str, ...]) -> tuple[str, list[dict], str]:
         by_job = {row.job: row for row in rows}
         missing = [job for job in jobs if job not in by_job]
         if missing:
-            known = ", ".join(sorted(by_job)[:5])
+            known = ", ".join(sorted(by_job, key=job_order)[:5])
             raise ValueError(f"{path}: no game {missing[0]!r} (games are named like: {known})")
         rows = [by_job[job] for job in jobs]
-    elif len(rows) > MAX_GAMES:
-        note = f"the first {MAX_GAMES} of {len(rows)} games (--job names others)"
-        rows = rows[:MAX_GAMES]
+    else:  # the schedule's order, whatever order the games finished in: the same page every time
+        rows = sorted(rows, key=lambda row: job_order(row.job))
+        if len(rows) > MAX_GAMES:
+            note = f"the first {MAX_GAMES} of {len(rows)} games (--job names others)"
+            rows = rows[:MAX_GAMES]
     if not rows:
         raise ValueError(f"{path}: the run has no finished game yet")
     kind, games = replay_rows(rows)
