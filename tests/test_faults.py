@@ -57,6 +57,7 @@ SAMEGAME_FAULTS = {
     "setsid": ("Bot crashed", "exited with code 0"),
     "markup": ("Action not properly formatted", "[/x] [bold]not a move[/bold]"),
     "bad-utf8": ("Action not properly formatted", "\ufffd"),
+    "escape": ("Bot crashed", "\\x1b[2J\\x1b]0;pwned\\x07\\x1b[31m wiped"),  # shown, never obeyed
 }
 
 
@@ -68,10 +69,10 @@ def test_samegame_referee(fault):
     (board,) = json.loads(run.stdout)["boards"]
     assert board["board"] == "standard:1" and board["outcome"] == verdict and detail in board["detail"], board
     no_leftovers()
-    if fault == "markup":  # the table shows the bot's text as text
+    if fault in ("markup", "escape"):  # the table shows the bot's text as text
         run = gridfall("samegame", "referee", "standard:1", "--bot", f"{PROTOCOL_BOT} {fault}", *FAST)
         text = " ".join(run.stdout.replace("│", " ").split())  # a long cell wraps: compare words
-        assert run.returncode == 0 and "[/x] [bold]not a move[/bold]" in text, run.stdout + run.stderr
+        assert run.returncode == 0 and detail in text and "\x1b" not in run.stdout, run.stdout
 
 
 CONNECT4_FAULTS = {
@@ -90,6 +91,7 @@ CONNECT4_FAULTS = {
     "setsid": "bot crashed",
     "markup": "invalid action '[/x] [bold]not a move[/bold]'",
     "bad-utf8": "invalid action '\ufffd\ufffd\ufffd 1'",
+    "escape": "stderr: \\x1b[2J\\x1b]0;pwned\\x07\\x1b[31m wiped",
 }
 
 
@@ -121,6 +123,7 @@ MATCH3_FAULTS = {  # FAULT -> (what the run's failure says, what a game's end sa
     "setsid": ("", "quit"),
     "huge": ("", "characters); expected three values"),
     "close-stdout": ("", ""),  # a second close of its stdout raises: the player's own error
+    "escape": ("", "suggest raised ValueError: \\x1b[2J\\x1b]0;pwned\\x07 wiped"),
 }
 
 

@@ -7,7 +7,8 @@ that prints without end, one that never reads its input.  So:
   blocking ``readline``; a line or a backlog over ``max_output`` bytes is a flood;
 * stdin is written without blocking, within the same deadline, so a bot that
   does not read cannot stall the referee on a full pipe;
-* stderr is drained by a thread that keeps only its tail (for crash reports);
+* stderr is drained by a thread that keeps only its tail (for crash reports),
+  shown with its control characters as escapes (:func:`printable`);
 * every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
   SIGTERM) ends a wait at once instead of at the turn's limit;
 * the bot runs in its own session, and on close everything it started is
@@ -27,6 +28,7 @@ from __future__ import annotations
 import atexit
 import errno
 import os
+import re
 import selectors
 import subprocess
 import threading
@@ -49,6 +51,16 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but tab and newline, DEL, C1
+
+
+def printable(text: str) -> str:
+    """A bot's text as it may reach a terminal: each control character as an escape (``\\x1b``).
+    ESC starts the sequences that clear the screen, move the cursor or retitle the window, and
+    rich prints it as it is; a bot's text is data, never a command to the user's terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def kill_strays() -> set[int]:
@@ -164,7 +176,7 @@ class BotProcess:
     def stderr_tail(self, lines: int = 5) -> str:
         with self._lock:
             text = b"".join(self._stderr_tail).decode("utf-8", "replace")
-        return "\n".join(text.rstrip().splitlines()[-lines:])
+        return printable("\n".join(text.rstrip().splitlines()[-lines:]))
 
     def _exit_detail(self) -> str:
         try:

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from gridfall.arena.process import BotFailure, BotProcess
+from gridfall.arena.process import BotFailure, BotProcess, printable
 from gridfall.match3.rules import (
     BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
 )
@@ -181,7 +181,7 @@ class SuggestFile:
             raise RuntimeError(f"cannot start the player's interpreter: {e.detail}") from None
         load_limit = (time_limit if time_limit else NO_LIMIT_LOAD) + START_ALLOWANCE
         try:
-            hello = json.loads(self.bot.read_line(time.monotonic() + load_limit))
+            hello = _plain(json.loads(self.bot.read_line(time.monotonic() + load_limit)))
         except BotFailure as e:
             self.close()
             if e.reason == "Timeout":
@@ -229,9 +229,10 @@ class SuggestFile:
 
 def _plain(value):
     """JSON from the player's process with every string made printable UTF-8 (a lone surrogate
-    from ``"\udcff"`` would stop the referee's own output)."""
+    from ``"\udcff"`` would stop the referee's own output) without control characters (an
+    error's text with ESC in it would command the user's terminal)."""
     if isinstance(value, str):
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")  # a lone surrogate: U+FFFD
+        return printable(value.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))  # a lone surrogate: U+FFFD
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

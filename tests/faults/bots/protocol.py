@@ -2,8 +2,9 @@
 
 hang, late, garbage, empty, out-of-range, exit, crash, close-stdout, flood-stdout, flood-stderr,
 deaf (never reads and never answers), fork (a child that outlives the bot), setsid (a child in
-a session of its own), markup (a line with rich markup), bad-utf8, hang-second (a format error on
-its first game, then it hangs: for the signal tests; FAULT_DIR holds its memory).
+a session of its own), markup (a line with rich markup), bad-utf8, escape (terminal control
+sequences on stderr, then a crash), hang-second (a format error on its first game, then it
+hangs: for the signal tests; FAULT_DIR holds its memory).
 """
 
 import os
@@ -60,6 +61,9 @@ elif fault == "markup":
 elif fault == "bad-utf8":
     sys.stdout.buffer.write(b"\xff\xfe\xfd 1\n")
     sys.stdout.flush()
+elif fault == "escape":  # clear the screen, retitle the window, turn the text red
+    sys.stderr.write("\x1b[2J\x1b]0;pwned\x07\x1b[31m wiped\n")
+    sys.exit(3)
 elif fault == "hang-second":
     memory = os.path.join(os.environ["FAULT_DIR"], "played")
     if os.path.exists(memory):

@@ -2,7 +2,7 @@
 (gridfall-fault): the referee runs this one file for every fault.
 
 hang, import-hang, late, garbage, raise, exit, flood-stdout, system-echo, markup, bad-utf8, fork,
-setsid, huge, close-stdout, forge-clock.
+setsid, huge, close-stdout, forge-clock, escape (an error whose text is terminal control sequences).
 """
 
 import os
@@ -28,6 +28,8 @@ def suggest(board):
         return "hello"
     if FAULT == "raise":
         raise ValueError("no move here [/x]")
+    if FAULT == "escape":
+        raise ValueError("\x1b[2J\x1b]0;pwned\x07 wiped")
     if FAULT == "exit":
         os._exit(3)
     if FAULT == "flood-stdout":
