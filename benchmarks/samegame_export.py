@@ -22,7 +22,7 @@ from pathlib import Path
 from common import console, count, duration, machine_line, numbers
 from rich.table import Table
 
-from gridfall.arena.limits import Limits
+from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.pool import run_jobs
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.codingame import TURN_SECONDS, referee_game
@@ -60,7 +60,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="gridfall-export-"))
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
     bare = folder / "venv" / "bin" / "python"
-    limits = Limits(args.time, TURN_SECONDS)
+    limits = Limits(args.time, TURN_SECONDS, CODINGAME_MEMORY_MB)  # the platform's, as the referee gives
     margin = 1.5  # seconds of the first turn each bot keeps back, as gridfall's bench does
     if args.numba:
         warm("samegame")

@@ -375,13 +375,14 @@ def test_limit_options_default_to_the_platform_and_scale_into_one_limits():
     def judge(other, limits):
         seen.append((other, limits))
 
-    for args, wanted in (([], Limits(1.0, 0.1)), (["--turn-ms", "40", "--time-scale", "2"], Limits(2.0, 0.08)),
-                         (["--first-turn-ms", "500", "--other", "3"], Limits(0.5, 0.1))):
+    for args, wanted in (([], Limits(1.0, 0.1, 768)), (["--turn-ms", "40", "--time-scale", "2"], Limits(2.0, 0.08, 768)),
+                         (["--first-turn-ms", "500", "--other", "3", "--memory-mb", "0"], Limits(0.5, 0.1, None))):
         result = CliRunner().invoke(judge, args)
         assert result.exit_code == 0, result.output
         other, limits = seen.pop()
         assert limits == wanted and other == (3 if "--other" in args else 0)
     assert "(CodinGame: 1000 ms)" in CliRunner().invoke(judge, ["--help"]).output
+    assert "(CodinGame: 768 MB)" in " ".join(CliRunner().invoke(judge, ["--help"]).output.split())
     assert CliRunner().invoke(judge, ["--turn-ms", "0"]).exit_code == 2
 
 

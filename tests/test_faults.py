@@ -58,6 +58,8 @@ SAMEGAME_FAULTS = {
     "markup": ("Action not properly formatted", "[/x] [bold]not a move[/bold]"),
     "bad-utf8": ("Action not properly formatted", "\ufffd"),
     "escape": ("Bot crashed", "\\x1b[2J\\x1b]0;pwned\\x07\\x1b[31m wiped"),  # shown, never obeyed
+    "hog": ("Memory limit exceeded", "MB, over the 768 MB allowed"),
+    "hog-child": ("Memory limit exceeded", "MB, over the 768 MB allowed"),
 }
 
 
@@ -92,6 +94,8 @@ CONNECT4_FAULTS = {
     "markup": "invalid action '[/x] [bold]not a move[/bold]'",
     "bad-utf8": "invalid action '\ufffd\ufffd\ufffd 1'",
     "escape": "stderr: \\x1b[2J\\x1b]0;pwned\\x07\\x1b[31m wiped",
+    "hog": "memory limit exceeded (its processes held",
+    "hog-child": "memory limit exceeded (its processes held",
 }
 
 

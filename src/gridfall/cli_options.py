@@ -187,20 +187,30 @@ time_scale_option = click.option("--time-scale", type=FloatRange(min=0.01), defa
                                  help="Multiply every limit, to relax them on a slow machine.")
 
 
-def limit_options(first_turn: float, turn: float, *, scaled: bool = True):
+def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory: bool = True):
     """A referee's ``--first-turn-ms`` and ``--turn-ms`` (by default the platform's ``first_turn``
-    and ``turn``, in seconds) and ``--time-scale``, handed to the command as one argument,
-    ``limits``: a :class:`~gridfall.arena.limits.Limits` in seconds, scaled."""
+    and ``turn``, in seconds), ``--time-scale`` and ``--memory-mb`` (CodinGame's 768 MB), handed
+    to the command as one argument, ``limits``: a :class:`~gridfall.arena.limits.Limits` in
+    seconds, scaled."""
+    from gridfall.arena.limits import CODINGAME_MEMORY_MB
 
     platform_first, platform_turn = (int(round(seconds * 1000)) for seconds in (first_turn, turn))  # in ms
 
     def decorate(command):
         @functools.wraps(command)
-        def with_limits(*args, first_turn_ms: float, turn_ms: float, time_scale: float = 1.0, **kwargs):
+        def with_limits(*args, first_turn_ms: float, turn_ms: float, time_scale: float = 1.0,
+                        memory_mb: float | None = None, **kwargs):
             from gridfall.arena.limits import Limits
 
-            return command(*args, limits=Limits(first_turn_ms / 1000, turn_ms / 1000).scaled(time_scale), **kwargs)
+            limits = Limits(first_turn_ms / 1000, turn_ms / 1000, memory_mb or None).scaled(time_scale)
+            return command(*args, limits=limits, **kwargs)
 
+        if memory:
+            with_limits = click.option(
+                "--memory-mb", type=FloatRange(min=0), default=CODINGAME_MEMORY_MB, show_default=True,
+                help=f"A bot whose processes hold more memory than this loses (CodinGame: {CODINGAME_MEMORY_MB} "
+                     "MB), measured while it thinks: the resident set of the bot and of everything it "
+                     "started (Linux only).  0: no limit.")(with_limits)
         if scaled:
             with_limits = time_scale_option(with_limits)
         with_limits = click.option(

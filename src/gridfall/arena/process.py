@@ -7,6 +7,8 @@ that prints without end, one that never reads its input.  So:
   blocking ``readline``; a line or a backlog over ``max_output`` bytes is a flood;
 * stdin is written without blocking, within the same deadline, so a bot that
   does not read cannot stall the referee on a full pipe;
+* with ``memory_mb``, the memory the bot's processes hold is measured while the
+  referee waits for an answer (:mod:`gridfall.arena.memory`), and a bot over it loses;
 * stderr is drained by a thread that keeps only its tail (for crash reports),
   shown with its control characters as escapes (:func:`printable`);
 * every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
@@ -36,6 +38,7 @@ import time
 from collections import deque
 
 from gridfall.arena import reaper
+from gridfall.arena.memory import MB, resident_bytes
 from gridfall.arena.reaper import kill_tree
 
 _live: set["BotProcess"] = set()
@@ -95,6 +98,13 @@ class BotStopped(BotFailure):
     reason = "Stopped by the referee"
 
 
+class BotOverMemory(BotFailure):
+    reason = "Memory limit exceeded"
+
+
+MEMORY_CHECK_SECONDS = 0.02  # a bot's memory is measured this often while the referee waits for it
+
+
 class BotProcess:
     """One running bot.  Use as a context manager so it is always killed.
 
@@ -104,9 +114,11 @@ class BotProcess:
     """
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, env: dict | None = None,
-                 max_output: int = 1 << 20, private_channel: bool = False):
+                 max_output: int = 1 << 20, private_channel: bool = False, memory_mb: float | None = None):
         self.command = command
         self.max_output = max_output
+        self.memory_mb = memory_mb
+        self._memory_checked = 0.0
         self._buffer = bytearray()
         self._stderr_tail: deque[bytes] = deque()
         self._stderr_size = 0
@@ -259,8 +271,9 @@ class BotProcess:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise BotTimeout("no answer line in time")
-                ready = sel.select(remaining)
+                ready = sel.select(min(remaining, MEMORY_CHECK_SECONDS) if self.memory_mb else remaining)
                 self._check_stopped(ready)
+                self._check_memory()
                 if not ready:
                     continue
                 try:
@@ -270,6 +283,16 @@ class BotProcess:
                 if not chunk:
                     raise BotExited(self._exit_detail())
                 self._buffer += chunk
+
+    def _check_memory(self) -> None:
+        """While it thinks, a bot over its memory limit loses, as the platform's would be killed."""
+        now = time.monotonic()
+        if not self.memory_mb or now - self._memory_checked < MEMORY_CHECK_SECONDS:
+            return
+        self._memory_checked = now
+        held = resident_bytes(self.proc.pid)
+        if held is not None and held > self.memory_mb * MB:
+            raise BotOverMemory(f"its processes held {held / MB:.0f} MB, over the {self.memory_mb:g} MB allowed")
 
     def _check_stopped(self, ready) -> None:
         if self._closed or any(key.fd == self._wake_r for key, _ in ready):

@@ -122,7 +122,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
                                  param_hint="--games")
     names = [n for n, _ in bots]
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
-                "opening_plies": opening_plies, "limits": [limits.first_turn, limits.turn]}
+                "opening_plies": opening_plies, "limits": limits.setting()}
     run = open_run(db, "connect4 league", settings)
     table = _rated(names, run.rows())
     done = run.done()
@@ -287,7 +287,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
         raise click.BadParameter(f"elo1 ({elo1:g}) must be above elo0 ({elo0:g})", param_hint="--elo1")
     settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                 "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
-                "limits": [limits.first_turn, limits.turn]}
+                "limits": limits.setting()}
     run = open_run(db, "connect4 sprt", settings)
     test = SPRT(elo0, elo1, alpha, beta)
     stored = {row.job: row for row in run.rows()}

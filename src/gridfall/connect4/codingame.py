@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from gridfall.arena.elo import MatchScore
-from gridfall.arena.limits import Limits
+from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.connect4.protocol import FIRST_TURN_SECONDS, HEIGHT, TURN_SECONDS, WIDTH, turn_input
 from gridfall.connect4.rules import Game, IllegalAction, Outcome, parse_action
 
-LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
+LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS, CODINGAME_MEMORY_MB)
 
 
 MESSAGE_LIMIT = 200  # characters of a bot's debug message kept in the record
@@ -110,7 +110,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
             seat = game.current_player()
             if bots[seat] is None:  # started at its first turn: a bot's start-up is inside that turn,
                 try:  # and two bots starting at once would slow each other's
-                    bots[seat] = BotProcess(commands[seat])
+                    bots[seat] = BotProcess(commands[seat], memory_mb=seat_limits[seat].memory_mb)
                 except BotFailure as e:
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record

@@ -22,7 +22,7 @@ from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 @click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
 @click.option("--db", type=click.Path(dir_okay=False), default="play.sqlite", show_default=True,
               help="Where finished games are stored, as arena games (replay them with gridfall view).")
-@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS, scaled=False)
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS, scaled=False, memory=False)
 def play(opponent, port, no_browser, db, limits):
     """Play Connect Four 7x9 with STEAL against a bot, in your browser.
 

@@ -43,7 +43,7 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
             load_board(spec)
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    settings = {"bots": bots, "boards": specs, "one_turn": one_turn, "limits": [limits.first_turn, limits.turn],
+    settings = {"bots": bots, "boards": specs, "one_turn": one_turn, "limits": limits.setting(),
                 "seed": seed}
 
     def make_job(board, name, spec):

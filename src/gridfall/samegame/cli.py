@@ -357,7 +357,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
         from gridfall.warmup import warm
 
         warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
-    limits = Limits(first_turn=seconds, turn=LIMITS.turn)
+    limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {len(specs)} boards x {seconds:g} s", total=len(specs))
         reports, interrupted = run_jobs(

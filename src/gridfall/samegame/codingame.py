@@ -12,7 +12,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
 
-from gridfall.arena.limits import Limits
+from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig, Planner
@@ -23,7 +23,7 @@ EMPTY_ACTION = "Empty action provided"
 # --- the referee ---------------------------------------------------------------
 
 
-LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS)
+LIMITS = Limits(FIRST_TURN_SECONDS, TURN_SECONDS, CODINGAME_MEMORY_MB)
 MESSAGE_LIMIT = 200  # characters of a bot's debug message kept in the record
 
 
@@ -56,7 +56,7 @@ def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool 
     """Run one game of ``command`` on ``board`` under the platform's rules."""
     report = GameRecord(name)
     try:
-        with BotProcess(command) as bot:
+        with BotProcess(command, memory_mb=limits.memory_mb) as bot:
             if one_turn:
                 _one_turn_game(bot, board, report, limits)
             else:

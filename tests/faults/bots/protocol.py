@@ -3,7 +3,8 @@
 hang, late, garbage, empty, out-of-range, exit, crash, close-stdout, flood-stdout, flood-stderr,
 deaf (never reads and never answers), fork (a child that outlives the bot), setsid (a child in
 a session of its own), markup (a line with rich markup), bad-utf8, escape (terminal control
-sequences on stderr, then a crash), hang-second (a format error on its first game, then it
+sequences on stderr, then a crash), hog (holds ever more memory, past CodinGame's 768 MB),
+hog-child (a child of the bot does), hang-second (a format error on its first game, then it
 hangs: for the signal tests; FAULT_DIR holds its memory).
 """
 
@@ -64,6 +65,12 @@ elif fault == "bad-utf8":
 elif fault == "escape":  # clear the screen, retitle the window, turn the text red
     sys.stderr.write("\x1b[2J\x1b]0;pwned\x07\x1b[31m wiped\n")
     sys.exit(3)
+elif fault in ("hog", "hog-child"):
+    grow = "held = []\nfor _ in range(40):\n    held.append(b'x' * (40 << 20))\n    time.sleep(0.01)\n"
+    if fault == "hog":
+        exec(grow)
+    else:
+        subprocess.Popen([sys.executable, "-c", "import time\n" + grow + "time.sleep(1000)", "gridfall-fault-child"])
 elif fault == "hang-second":
     memory = os.path.join(os.environ["FAULT_DIR"], "played")
     if os.path.exists(memory):
