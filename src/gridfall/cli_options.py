@@ -209,8 +209,8 @@ def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory
             with_limits = click.option(
                 "--memory-mb", type=FloatRange(min=0), default=CODINGAME_MEMORY_MB, show_default=True,
                 help=f"A bot whose processes hold more memory than this loses (CodinGame: {CODINGAME_MEMORY_MB} "
-                     "MB), measured while it thinks: the resident set of the bot and of everything it "
-                     "started (Linux only).  0: no limit.")(with_limits)
+                     "MB), measured while it thinks: the memory of the bot and of everything it started, "
+                     "a page they share counted once (Linux only).  0: no limit.")(with_limits)
         if scaled:
             with_limits = time_scale_option(with_limits)
         with_limits = click.option(
