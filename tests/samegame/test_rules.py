@@ -145,7 +145,11 @@ def test_one_turn_reads_at_most_150_actions():
     # 160 columns-worth of legal pairs is impossible, so count warnings instead:
     board = load_board("standard:1")
     judged = rules.judge(board, ["14 14"] * 149 + ["0 0"] * 5)
-    assert len(judged.warnings) + len(judged.actions) == 150
+    assert len(judged.warnings[:-1]) + len(judged.actions) == 150
+    assert judged.warnings[-1] == "actions 151-154: not read (the one-turn flavour reads the first 150)"
+    assert not any("not read" in w for w in rules.judge(board, ["14 14"] * 150).warnings)  # nothing left out
+    over = board_from_columns([[0, 0]])  # over after its first action: what follows is not read either way
+    assert rules.judge(over, ["0 0"] + ["0 1"] * 200).warnings == []
 
 
 def test_game_stops_when_over():

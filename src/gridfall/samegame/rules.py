@@ -290,8 +290,8 @@ def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgeme
     out-of-range coordinates end it with an error.
     """
     result = Judgement(board=board)
-    if not strict:
-        actions = actions[:ONE_TURN_ACTION_LIMIT]
+    unread = 0 if strict else max(len(actions) - ONE_TURN_ACTION_LIMIT, 0)
+    actions = actions[:len(actions) - unread]
     for number, text in enumerate(actions, start=1):
         if result.board.is_over():
             break
@@ -309,4 +309,8 @@ def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgeme
             continue
         result.score += gained
         result.actions.append((x, y))
+    else:  # every action read, the game still on: say what the limit left out
+        if unread and not result.board.is_over():
+            result.warnings.append(f"actions {ONE_TURN_ACTION_LIMIT + 1}-{ONE_TURN_ACTION_LIMIT + unread}: not read "
+                                   f"(the one-turn flavour reads the first {ONE_TURN_ACTION_LIMIT})")
     return result
