@@ -138,7 +138,9 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
               help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: the same seed searches the same way (how far it gets in --time depends on the machine and its load).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed: the same seed searches the same way (how far it gets in --time depends on "
+                   "the machine and its load).")
 @click.option("--fresh", is_flag=True,
               help="nrpa, anneal: search from scratch instead of continuing from the stored line.")
 @store_options
