@@ -538,3 +538,21 @@ def test_an_output_that_cannot_be_written_is_named_and_a_reader_that_stops_is_no
     reader = subprocess.Popen(command + ["--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     reader.stdout.close()
     assert reader.wait(timeout=60) == 1 and reader.stderr.read() == b""
+
+
+def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_path):
+    # a store imported by an older gridfall could hold ESC in its algo: `store list` printed it raw
+    import sqlite3
+
+    from gridfall.samegame.store import SolutionStore
+
+    path = tmp_path / "s.sqlite"
+    number, score, _, _, moves = next(reference_solutions())
+    imported = tmp_path / "one.txt"
+    imported.write_text(f"{number}\t{score}\t{moves}\n")
+    SolutionStore(str(path)).import_file(str(imported))
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE solutions SET algo = ?", ("nrpa\x1b[2J\x1b]0;pwned\x07",))
+    result = run("samegame", "store", "list", "--store", str(path))
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "nrpa\\x1b[2J" in result.output

@@ -202,6 +202,7 @@ def test_imported_text_can_never_start_a_row_of_a_results_file(tmp_path):
         store.export_jsonl(out)
     line = json.loads(path.read_text().splitlines()[0])
     for key, value, says in (("algo", "x\nstandard:3\t9\t0 0", "must be one line"),
+                             ("algo", "nrpa\x1b[2J\x1b]0;pwned\x07", "must be one line of printable text"),
                              ("found", "2026\nstandard:4\t1\t0 0", "is not a date and time"),
                              ("seconds", float("nan"), "is not a time")):
         path.write_text(json.dumps({**line, key: value}) + "\n")

@@ -10,7 +10,7 @@ that prints without end, one that never reads its input.  So:
 * with ``memory_mb``, the memory the bot's processes hold is measured while the
   referee waits for an answer (:mod:`gridfall.arena.memory`), and a bot over it loses;
 * stderr is drained by a thread that keeps only its tail (for crash reports),
-  shown with its control characters as escapes (:func:`printable`);
+  shown with its control characters as escapes (:mod:`gridfall.printable`);
 * every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
   SIGTERM) ends a wait at once instead of at the turn's limit;
 * the bot runs in its own session, and on close everything it started is
@@ -30,7 +30,6 @@ from __future__ import annotations
 import atexit
 import errno
 import os
-import re
 import selectors
 import subprocess
 import threading
@@ -40,6 +39,7 @@ from collections import deque
 from gridfall.arena import reaper
 from gridfall.arena.memory import MB, held_bytes
 from gridfall.arena.reaper import kill_tree
+from gridfall.printable import printable
 
 _live: set["BotProcess"] = set()
 _live_lock = threading.Lock()
@@ -54,16 +54,6 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
-
-
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but tab and newline, DEL, C1
-
-
-def printable(text: str) -> str:
-    """A bot's text as it may reach a terminal: each control character as an escape (``\\x1b``).
-    ESC starts the sequences that clear the screen, move the cursor or retitle the window, and
-    rich prints it as it is; a bot's text is data, never a command to the user's terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def kill_strays() -> set[int]:

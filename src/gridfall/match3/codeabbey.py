@@ -22,10 +22,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from gridfall.arena.process import BotFailure, BotProcess, printable
+from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.match3.rules import (
     BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
 )
+from gridfall.printable import printable
 
 
 @dataclass

@@ -323,14 +323,10 @@ class SolutionStore:
             seconds, seed, found = float(data.get("seconds", 0)), data.get("seed"), data.get("found")
             if not isinstance(moves, str) or not isinstance(algo, str):
                 raise ValueError("moves and algo must be text")
-            if len(algo.splitlines()) > 1:
-                raise ValueError(f"algo {algo!r} must be one line of text")
             if not math.isfinite(seconds) or seconds < 0:
                 raise ValueError(f"seconds {seconds!r} is not a time")
             if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
                 raise ValueError(f"seed {seed!r} is not an integer")
-            if found is not None and not _is_date(found):
-                raise ValueError(f"found {found!r} is not a date and time (YYYY-MM-DDTHH:MM:SS)")
             claimed, spec = data.get("score"), "its board"
             if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int)):
                 raise ValueError(f"score {claimed!r} is not a whole number")
@@ -341,6 +337,12 @@ class SolutionStore:
             if how:
                 algo, seconds, found = how["algo"], float(how["seconds"]), how["found"]
                 seed = None if how["seed"] == "None" else int(how["seed"])
+        # text another store wrote is data: a control character (ESC, a line break) would reach a
+        # terminal from `store list`, or start a row of a results file
+        if not algo.isprintable():
+            raise ValueError(f"algo {algo!r} must be one line of printable text")
+        if found is not None and not _is_date(found):
+            raise ValueError(f"found {found!r} is not a date and time (YYYY-MM-DDTHH:MM:SS)")
         line_moves = Line.from_text(moves)
         score = replay(board, line_moves.text())  # refuse a line the rules refuse, before anything is written
         if claimed is not None and score != claimed:  # a line for another board, often: a results file of another set

@@ -11,6 +11,7 @@ import click
 
 from gridfall.atomic_file import replacing
 from gridfall.cli_options import cannot_write, console, output_path
+from gridfall.printable import printable
 
 
 def store_options(f):
@@ -87,7 +88,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
         table.add_column(column)
     for e, ok in zip(entries, sound):
         table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(e.moves.count(";") + 1 if e.moves else 0),
-                      Text(e.algo), f"{e.seconds:.0f}", str(e.seed), Text(str(e.found)),
+                      Text(printable(e.algo)), f"{e.seconds:.0f}", str(e.seed), Text(printable(str(e.found))),
                       "ok" if ok else Text("does not replay to its score: ignored, and replaced by any line found", "red"))
     console().print(table)
 

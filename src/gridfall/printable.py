@@ -1,0 +1,16 @@
+"""Text from outside (a bot's stderr, a player's error, a shared store) made safe to print.
+
+rich prints ESC as it is, and ESC starts the sequences that clear the screen, move the cursor
+or retitle the window: such text is data, never a command to the user's terminal.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but tab and newline, DEL, C1
+
+
+def printable(text: str) -> str:
+    """``text`` with each control character but tab and newline written as an escape (``\\x1b``)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
