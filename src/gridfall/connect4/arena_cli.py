@@ -217,7 +217,7 @@ def _pairs_json(table) -> list[dict]:
 
 
 def _faults(rows) -> dict[str, Counter]:
-    """{bot: Counter of what went wrong} over the games a bot lost by a fault (a timeout, a crash,
+    """{bot: Counter of what went wrong} over the games a bot lost by a fault (a timeout, a crash, memory,
     an answer the referee refused): a leaderboard alone does not tell a weak bot from a broken one."""
     faults: dict[str, Counter] = {}
     for row in rows:
@@ -231,7 +231,7 @@ def _faults_table(faults: dict[str, Counter]):
     from rich.table import Table
     from rich.text import Text
 
-    out = Table(title="games lost by a fault (a timeout, a crash, an answer refused)")
+    out = Table(title="games lost by a fault (a timeout, a crash, memory, an answer refused)")
     for column in ("bot", "games", "what went wrong (the most frequent)"):
         out.add_column(column, justify="right" if column == "games" else "left")
     for name, reasons in sorted(faults.items()):
