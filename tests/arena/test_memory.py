@@ -58,3 +58,14 @@ def test_a_process_that_is_gone_holds_nothing():
     process = subprocess.Popen([sys.executable, "-c", "pass"])
     process.wait()
     assert held_bytes(process.pid, limit=MB) == 0
+
+
+def test_a_runs_settings_name_the_memory_limit_only_when_it_is_not_the_platforms():
+    # runs stored before the limit existed keep their settings, so they resume, under the same
+    # default file name; another limit is another experiment
+    from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
+
+    assert Limits(1.0, 0.1, CODINGAME_MEMORY_MB).setting() == [1.0, 0.1]
+    assert Limits(1.0, 0.1, 500).setting() == [1.0, 0.1, 500]
+    assert Limits(1.0, 0.1, None).setting() == [1.0, 0.1, None]
+    assert Limits(1.0, 0.1, 500).scaled(2).memory_mb == 500  # --time-scale relaxes the times only
