@@ -556,3 +556,18 @@ def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_p
     result = run("samegame", "store", "list", "--store", str(path))
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "nrpa\\x1b[2J" in result.output
+
+
+def test_a_number_list_cannot_name_more_numbers_than_a_run_could_play(tmp_path):
+    # "--seeds 1-2000000000" (a typo's zeros) filled the memory before anything was checked
+    from gridfall.cli_options import MOST_NUMBERS, number_list
+
+    assert len(number_list(f"1-{MOST_NUMBERS}")) == MOST_NUMBERS
+    with pytest.raises(ValueError, match="names 2,000,000,000 numbers or more; at most 100,000"):
+        number_list("1-2000000000")
+    with pytest.raises(ValueError, match="at most"):
+        number_list(f"1-{MOST_NUMBERS},7")
+    player = tmp_path / "p.py"
+    player.write_text("def suggest(board):\n    return 0, 0, 'R'\n")
+    result = run("match3", "compare", "--bot", f"a={player}", "--bot", f"b={player}", "--seeds", "1-2000000000")
+    assert result.exit_code == 2 and "at most 100,000" in result.output, result.output

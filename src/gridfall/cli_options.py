@@ -68,9 +68,13 @@ class FloatRange(click.FloatRange):
 FINITE = FloatRange()  # any finite number
 
 
+MOST_NUMBERS = 100_000  # numbers a list may name: a typo's extra zeros must not fill the memory
+
+
 def number_list(text: str) -> list[int]:
     """``31-34,40`` -> [31, 32, 33, 34, 40]: numbers N and ranges LOW-HIGH, comma separated (board
-    numbers, seeds); ValueError naming a part that is neither, or an empty range."""
+    numbers, seeds); ValueError naming a part that is neither, an empty range, or more than
+    MOST_NUMBERS numbers in all."""
     out = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
@@ -80,6 +84,9 @@ def number_list(text: str) -> list[int]:
             raise ValueError(f"{part!r} is not a number N or a range LOW-HIGH") from None
         if first > last:
             raise ValueError(f"{part!r} is an empty range")
+        if len(out) + last - first + 1 > MOST_NUMBERS:
+            raise ValueError(f"{text!r} names {len(out) + last - first + 1:,} numbers or more; at most "
+                             f"{MOST_NUMBERS:,}")
         out += range(first, last + 1)
     return out
 

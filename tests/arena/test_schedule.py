@@ -4,7 +4,11 @@ import itertools
 
 import pytest
 
-from gridfall.arena.schedule import schedule
+from gridfall.arena.schedule import schedule as pairings
+
+
+def schedule(*args, **kwargs):
+    return list(pairings(*args, **kwargs))
 
 
 def test_fewest_games_first_keeps_the_bots_level_and_meets_everyone():
@@ -35,3 +39,12 @@ def test_bad_settings():
         schedule(1, 3)
     with pytest.raises(ValueError, match="unknown matchmaking"):
         schedule(3, 3, "swiss")
+
+
+def test_a_schedule_is_made_as_it_is_played():
+    # a league of 2,000,000,000 games (a typo's zeros) sat silent while its whole schedule was made
+    for maker in ("fewest", "round-robin"):
+        plan = pairings(3, 10**9, maker, seed=1)
+        assert not isinstance(plan, list) and [next(plan) for _ in range(3)] == schedule(3, 3, maker, seed=1)
+    with pytest.raises(ValueError, match="two bots"):  # checked before any pairing is asked for
+        pairings(1, 10**9)

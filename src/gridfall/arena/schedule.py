@@ -14,23 +14,31 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Iterator
 
 MATCHMAKING = ("fewest", "round-robin")
 
 
-def schedule(bots: int, pairs: int, matchmaking: str = "fewest", seed: int = 0) -> list[tuple[int, int]]:
-    """``pairs`` pairings (i, j) of bot numbers, i != j, in the order they are played."""
+def schedule(bots: int, pairs: int, matchmaking: str = "fewest", seed: int = 0) -> Iterator[tuple[int, int]]:
+    """``pairs`` pairings (i, j) of bot numbers, i != j, in the order they are played, made one
+    at a time as they are played: a league of a billion games starts at once.  The settings are
+    checked here, before the first pairing."""
     if bots < 2:
         raise ValueError("a league needs at least two bots")
-    if matchmaking == "round-robin":
-        everyone = list(itertools.combinations(range(bots), 2))
-        return [everyone[k % len(everyone)] for k in range(pairs)]
-    if matchmaking != "fewest":
+    if matchmaking not in MATCHMAKING:
         raise ValueError(f"unknown matchmaking {matchmaking!r}; choose one of {', '.join(MATCHMAKING)}")
+    return (_round_robin if matchmaking == "round-robin" else _fewest)(bots, pairs, seed)
+
+
+def _round_robin(bots: int, pairs: int, seed: int) -> Iterator[tuple[int, int]]:
+    everyone = list(itertools.combinations(range(bots), 2))
+    return (everyone[k % len(everyone)] for k in range(pairs))
+
+
+def _fewest(bots: int, pairs: int, seed: int) -> Iterator[tuple[int, int]]:
     rng = random.Random(f"gridfall league {seed}")
     games = [0] * bots
     met = [[0] * bots for _ in range(bots)]
-    out = []
     for _ in range(pairs):
         low = min(games)
         first = rng.choice([b for b in range(bots) if games[b] == low])
@@ -38,9 +46,8 @@ def schedule(bots: int, pairs: int, matchmaking: str = "fewest", seed: int = 0) 
         key = {b: (met[first][b], games[b]) for b in others}
         best = min(key.values())
         second = rng.choice([b for b in others if key[b] == best])
-        out.append((first, second))
+        yield first, second
         games[first] += 2
         games[second] += 2
         met[first][second] += 1
         met[second][first] += 1
-    return out
