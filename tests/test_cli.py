@@ -571,3 +571,13 @@ def test_a_number_list_cannot_name_more_numbers_than_a_run_could_play(tmp_path):
     player.write_text("def suggest(board):\n    return 0, 0, 'R'\n")
     result = run("match3", "compare", "--bot", f"a={player}", "--bot", f"b={player}", "--seeds", "1-2000000000")
     assert result.exit_code == 2 and "at most 100,000" in result.output, result.output
+
+
+def test_threads_and_processes_at_once_are_bounded():
+    # solve --workers 100000 ended in "internal error: RuntimeError: can't start new thread" after
+    # the first threads had started
+    for args in (["samegame", "solve", "standard:1", "--workers", "100000"],
+                 ["samegame", "campaign", "--threads", "257"],
+                 ["connect4", "referee", "--p1", "random", "--p2", "greedy", "--workers", "1000"]):
+        result = run(*args)
+        assert result.exit_code == 2 and "1<=x<=256" in result.output, (args, result.output)

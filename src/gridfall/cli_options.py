@@ -70,6 +70,11 @@ FINITE = FloatRange()  # any finite number
 
 MOST_NUMBERS = 100_000  # numbers a list may name: a typo's extra zeros must not fill the memory
 
+# Threads and processes at once (--workers, --threads, local:N): more than this, a typo's zeros,
+# failed with "can't start new thread" after the first ones had started, or started a bot for each.
+MOST_WORKERS = 256
+WORKERS = click.IntRange(1, MOST_WORKERS)
+
 
 def number_list(text: str) -> list[int]:
     """``31-34,40`` -> [31, 32, 33, 34, 40]: numbers N and ranges LOW-HIGH, comma separated (board

@@ -15,6 +15,7 @@ import click
 
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.arena.executor import ExecutorError, make_executor
+from gridfall.cli_options import MOST_WORKERS, WORKERS
 
 RUN_NOTES = """\b
 Every finished game is stored at once in the run's SQLite database (--db;
@@ -30,12 +31,27 @@ workers; by default the games run here, --workers at once."""
 
 def run_options(command):
     """Add --db, --workers and --cluster to an arena command."""
-    command = click.option("--cluster", metavar="ADDRESS",
+    command = click.option("--cluster", metavar="ADDRESS", callback=_cluster_address,
                            help="A Dask scheduler (tcp://HOST:8786), or local:N for N local Dask workers.")(command)
-    command = click.option("--workers", type=click.IntRange(min=1), default=None,
+    command = click.option("--workers", type=WORKERS, default=None,
                            help="Jobs at once on this machine (default: the cores).")(command)
     return click.option("--db", type=click.Path(dir_okay=False), default=None,
                         help="The run's SQLite database (default: named after the settings).")(command)
+
+
+def _cluster_address(ctx, param, value: str | None) -> str | None:
+    """--cluster as far as it can be checked without a scheduler, before the run's database is
+    made: a typo must not leave an empty run behind."""
+    if value is None:
+        return None
+    if value.startswith("local:"):
+        workers = value.partition(":")[2]
+        if not workers.isdigit() or not 1 <= int(workers) <= MOST_WORKERS:
+            raise click.BadParameter(f"{value}: local:N wants a number of workers from 1 to {MOST_WORKERS} (each "
+                                     "is a process of its own)", ctx, param)
+    elif ":" not in value:
+        raise click.BadParameter(f"{value}: neither a scheduler's address (tcp://HOST:PORT) nor local:N", ctx, param)
+    return value
 
 
 def default_db(kind: str, settings: dict) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import console, output_path, write_file
+from gridfall.cli_options import WORKERS, console, output_path, write_file
 from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
 
@@ -31,7 +31,7 @@ from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loa
 @click.option("--extend", is_flag=True,
               help="Take the moves of the shipped book where it has the position (searched to the same depth, "
                    "from an empty table: the same answers) and search only the others.")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
+@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
               help="Positions searched at once.")
 @click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the rebuilt book here instead of into the package.")

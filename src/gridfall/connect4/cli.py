@@ -9,8 +9,8 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, FloatRange, console, limit_options, output_path_for,
-                                  with_help, write_file)
+from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, WORKERS, FloatRange, console, limit_options,
+                                  output_path_for, with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_replay
@@ -189,7 +189,7 @@ def _command(spec: str, seed: int) -> tuple[str, str]:
 @click.option("--p2", required=True, help="Program B: the same.")
 @click.option("--games", type=click.IntRange(min=1), default=2, show_default=True,
               help="Games; each pair swaps who moves first.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Games at once.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True, help="Games at once.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')

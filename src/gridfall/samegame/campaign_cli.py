@@ -10,7 +10,7 @@ import click
 from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import console, number_list, output_path, with_help
+from gridfall.cli_options import WORKERS, console, number_list, output_path, with_help
 
 # nrpa alone shares its time between the two most common colours kept for last; a round with the
 # third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.  spare=2 lets the
@@ -27,7 +27,7 @@ DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:
               help="ALGO:SECONDS[:KEY=VALUE...],... run on each board in order (e.g. nrpa:300:tabu_rank=2); "
                    'an empty --rounds "" only writes the results file.')
 @click.option("--fresh", is_flag=True, help="Search from scratch instead of continuing from the stored best line.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--threads", type=WORKERS, default=1, show_default=True,
               help="Search threads for each board (boards run side by side, --workers at once).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the first pass's searches (each pass and round gets its own from it).")

@@ -10,7 +10,7 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, FloatRange, console, output_path_for,
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console, output_path_for,
                                   limit_options, renamed, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
@@ -136,7 +136,7 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
                    "anneal: improve the stored line (else the greedy line) by simulated annealing, "
                    "what pays once nrpa has converged.")
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
+@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
               help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed: the same seed searches the same way (how far it gets in --time depends on "
@@ -238,7 +238,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
                    "answer comes within a few ms of it: the rest of the 20 s is the margin).")
 @renamed("--think", "--first-turn-ms", "first_turn_ms", scale=1000)
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
 @click.option("--seed", type=int, default=0, show_default=True, help='Seed of the search: the same seed plans the same line.')
 @store_options
@@ -266,7 +266,7 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 @click.option("--bot", "command", required=True, help='The bot\'s command line, e.g. "python3 mybot.py".')
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Boards refereed at once (each runs its own bot process).")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -327,7 +327,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
               show_default=True, help="Board set to solve.")
 @click.option("--time", "seconds", type=FloatRange(min=1.5), default=20.0, show_default=True,
               help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="all cores",
+@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
