@@ -240,7 +240,9 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
-@click.option("--seed", type=int, default=0, show_default=True, help='Seed of the search: the same seed plans the same line.')
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search: the same seed searches the same way (how far it gets in a turn "
+                   "depends on the machine).")
 @store_options
 @with_help(SAMEGAME_PROTOCOL)
 def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, store_path: str | None,
