@@ -581,3 +581,6 @@ def test_threads_and_processes_at_once_are_bounded():
                  ["connect4", "referee", "--p1", "random", "--p2", "greedy", "--workers", "1000"]):
         result = run(*args)
         assert result.exit_code == 2 and "1<=x<=256" in result.output, (args, result.output)
+    # a match held in memory: --games 2000000000 was "internal error: MemoryError"
+    result = run("connect4", "referee", "--p1", "random", "--p2", "greedy", "--games", "2000000000")
+    assert result.exit_code == 2 and "1<=x<=100000" in result.output

@@ -187,8 +187,9 @@ def _command(spec: str, seed: int) -> tuple[str, str]:
 @connect4.command()
 @click.option("--p1", required=True, help="Program A: a command line, or a built-in name (gridfall, greedy, mcts, ...).")
 @click.option("--p2", required=True, help="Program B: the same.")
-@click.option("--games", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Games; each pair swaps who moves first.")
+@click.option("--games", type=click.IntRange(1, 100_000), default=2, show_default=True,
+              help="Games; each pair swaps who moves first.  (A longer match is an SPRT or a league, "
+                   "which store each game as it ends.)")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Games at once.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
