@@ -56,7 +56,7 @@ def _show(table, as_json: bool) -> None:
 @click.option("--rebuild", is_flag=True,
               help="Measure the table again by play between two engines (hours at the defaults; resumable) "
                    "and write it.")
-@click.option("--pairs", type=click.IntRange(min=2), default=1000, show_default=True,
+@click.option("--pairs", type=click.IntRange(2, 100_000), default=1000, show_default=True,
               help="Seat-swapped pairs of games per first chip (a column and its mirror are one).")
 @click.option("--turn-ms", type=FloatRange(min=1), default=100, show_default=True,
               help="Thinking time per move.")
