@@ -157,6 +157,9 @@ def test_verify_replays_a_results_file(tmp_path):
     bad.write_text("# a comment\n1\t5\t14 14;0 0\n")
     result = run("samegame", "verify", str(bad), "--json")
     assert result.exit_code == 1 and json.loads(result.output)["problems"] == 1
+    bad.write_text("# comments only\n")  # a total of 0 "verified" the wrong file
+    result = run("samegame", "verify", str(bad))
+    assert result.exit_code == 1 and "holds no results row" in result.output
 
 
 def test_verify_names_the_line_and_what_is_wrong_with_it(tmp_path):
@@ -359,6 +362,10 @@ def test_store_import_of_a_bad_file_leaves_no_new_store_behind(tmp_path):
     result = run("samegame", "store", "import", str(bad), "--store", str(new))
     assert result.exit_code == 1 and "bad.txt:1:" in result.output and "nothing was imported" in result.output
     assert not new.exists()
+    empty = tmp_path / "empty.txt"  # the wrong file, or an export of an empty store: nothing to import
+    empty.write_text("# only a comment\n\n")
+    result = run("samegame", "store", "import", str(empty), "--store", str(new))
+    assert result.exit_code == 1 and "holds no line to import" in result.output and not new.exists()
 
 
 def test_limit_options_default_to_the_platform_and_scale_into_one_limits():

@@ -463,6 +463,8 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
         problems += not ok
         rows.append({"board": spec, "claimed": claimed, "replayed": judged.score, "moves": len(judged.actions),
                      "cleared": judged.cleared, "ok": ok, "error": judged.error})
+    if not rows:  # the wrong file, most likely: a total of 0 would read as a verified file
+        raise click.ClickException(f"{path} holds no results row (BOARD<TAB>SCORE<TAB>MOVES)")
     total = sum(r["replayed"] for r in rows)
     if as_json:
         click.echo(json.dumps({"file": path, "total": total, "boards": rows, "problems": problems}))

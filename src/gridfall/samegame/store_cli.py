@@ -129,5 +129,8 @@ def store_import(path: str, set_name: str, store_path: str | None) -> None:
     from gridfall.samegame.store import SolutionStore
 
     checked = SolutionStore.read_import(path, set_name)  # before the store is opened, or made
+    if not checked:  # the wrong file, most likely: say so rather than make an empty store
+        raise click.ClickException(f"{path} holds no line to import (JSON lines as `store export` writes them, or "
+                                   "results rows BOARD<TAB>SCORE<TAB>MOVES); nothing was imported")
     improved = open_store(store_path).merge(checked)
     click.echo(f"read {len(checked)} lines from {path}; {improved} improved the store")
