@@ -109,6 +109,9 @@ def test_missing_board_file():
     result = run("samegame", "solve", "no/such/file.txt", "--time", "0.1")
     assert result.exit_code == 2
     assert "no such board file" in result.output
+    if Path("/dev/null").exists():  # a pipe or a device exists: "no such board file" was wrong about it
+        result = run("samegame", "show", "/dev/null")
+        assert result.exit_code == 2 and "a pipe or a device, not a board file" in result.output
 
 
 def test_solve_prints_a_line_the_rules_confirm():

@@ -177,11 +177,13 @@ def load_board(spec: str) -> Board:
         return GENERATED[kind](seed)
     path = Path(spec)
     try:
-        is_dir, is_file = path.is_dir(), path.is_file()
+        is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
     except (OSError, ValueError):  # a name too long for the file system, a NUL byte
-        is_dir = is_file = False
+        is_dir = is_file = exists = False
     if is_dir:
         raise BoardError(f"{spec}: a directory, not a board file (15 lines of 15 colours, top row first)")
+    if exists and not is_file:  # a board may be read more than once (checked, then played): not from a pipe
+        raise BoardError(f"{spec}: a pipe or a device, not a board file: save the board to a file first")
     if not is_file:
         raise BoardError(
             f"{spec}: no such board file (or use standard:1-20, codingame:1-50, tuning:1-250,"
