@@ -92,7 +92,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
 
     unwritten = []  # the results file's last write failed: the campaign ends with exit code 1
 
-    def results(progress: str) -> None:
+    def results(progress: str, final: bool = True) -> None:
+        """Write the results file: after every improved board pass (so a stopped campaign leaves
+        one), and at the end, which alone is announced."""
         if not out:
             return
         unwritten.clear()
@@ -103,7 +105,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
             say.print(f"cannot write {out}: {e.strerror or e}; it is left as it was, and the lines are in the store "
                       f"(`gridfall samegame store export --format results` writes them)")
             return
-        say.print(f"wrote {out}")
+        if final:
+            say.print(f"wrote {out}")
 
     if not planned:  # only the results file
         print_total(store, specs, set_name, say)
@@ -157,7 +160,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
                         messages=[round_line(job.spec, r, best.score, False) for r in result.rounds]))
         state["finished"] += 1
         if improved and state["finished"] < total_jobs:
-            results(f", last written after {state['finished']} of {total_jobs} board passes ({job.key})")
+            results(f", last written after {state['finished']} of {total_jobs} board passes ({job.key})", final=False)
 
     say.print(f"campaign: {len(numbers)} boards x {passes} pass(es), {len(planned)} rounds each "
               f"({len(done)} board passes stored in {run.path}), {executor.describe()}")
