@@ -189,3 +189,15 @@ def test_a_campaign_will_not_overwrite_a_file_that_is_not_a_results_file(tmp_pat
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "notes.txt:1: not a results file's line" in done.stderr
     assert notes.read_text() == "my notes\nstandard:1\t10\t0 0\n"
+
+
+def test_a_campaign_announces_its_results_file_once(tmp_path):
+    # the file is rewritten after every improved board pass; "wrote FILE" was printed each time
+    out = tmp_path / "results.txt"
+    done = subprocess.run([*CAMPAIGN, "--set", "tuning", "--boards", "1-3",
+                           "--rounds", "beam:0.2", "--workers", "1", "--store", str(tmp_path / "store.sqlite"),
+                           "--out", str(out), "--db", str(tmp_path / "run.sqlite")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(f"wrote {out}") == 1 and done.stdout.rstrip().endswith(f"wrote {out}")
+    assert len([line for line in out.read_text().splitlines() if line.startswith(("1\t", "2\t", "3\t"))]) == 3
