@@ -117,8 +117,9 @@ class _Stdout(io.TextIOWrapper):
     @classmethod
     def over(cls, stream: io.TextIOWrapper) -> "_Stdout":
         stream.flush()
-        return cls(stream.detach(), encoding=stream.encoding, errors=stream.errors,
-                   line_buffering=stream.line_buffering, write_through=stream.write_through)
+        settings = dict(encoding=stream.encoding, errors=stream.errors, line_buffering=stream.line_buffering,
+                        write_through=stream.write_through)  # read before the buffer is taken from it
+        return cls(stream.detach(), **settings)
 
     def write(self, text):
         try:
