@@ -97,6 +97,23 @@ class LocalExecutor:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+def check_address(address: str) -> int | None:
+    """The number of workers of ``local:N`` (1 to MOST_WORKERS: each is a process), None for a
+    scheduler's address; ExecutorError for what is neither.  What can be checked without a
+    scheduler: the CLI asks before it makes a run's database."""
+    from gridfall.cli_options import MOST_WORKERS
+
+    if address.startswith("local:"):
+        workers = address.partition(":")[2]
+        if not workers.isdigit() or not 1 <= int(workers) <= MOST_WORKERS:
+            raise ExecutorError(f"--cluster {address}: local:N wants a number of workers from 1 to {MOST_WORKERS} "
+                                "(each is a process of its own)")
+        return int(workers)
+    if ":" not in address:
+        raise ExecutorError(f"--cluster {address}: neither a scheduler's address (tcp://HOST:PORT) nor local:N")
+    return None
+
+
 class DaskExecutor:
     """Jobs on a Dask distributed cluster: ``tcp://HOST:PORT`` or ``local:N``."""
 
@@ -111,13 +128,9 @@ class DaskExecutor:
         # the client logs a traceback of each failed reconnection; a lost scheduler is said once, as ExecutorLost
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         self.cluster = None
-        if address.startswith("local:"):
-            workers = address.partition(":")[2]
-            if not workers.isdigit() or int(workers) < 1:
-                raise ExecutorError(f"--cluster {address}: local:N wants a number of workers of at least 1")
+        workers = check_address(address)
         try:
-            if address.startswith("local:"):
-                workers = int(workers)
+            if workers is not None:
                 self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                         dashboard_address=None, silence_logs=40)
                 self.client = distributed.Client(self.cluster)

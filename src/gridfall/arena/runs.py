@@ -14,8 +14,8 @@ import sys
 import click
 
 from gridfall.arena.database import RunDatabase, RunDatabaseError
-from gridfall.arena.executor import ExecutorError, make_executor
-from gridfall.cli_options import MOST_WORKERS, WORKERS
+from gridfall.arena.executor import ExecutorError, check_address, make_executor
+from gridfall.cli_options import WORKERS
 
 RUN_NOTES = """\b
 Every finished game is stored at once in the run's SQLite database (--db;
@@ -42,15 +42,11 @@ def run_options(command):
 def _cluster_address(ctx, param, value: str | None) -> str | None:
     """--cluster as far as it can be checked without a scheduler, before the run's database is
     made: a typo must not leave an empty run behind."""
-    if value is None:
-        return None
-    if value.startswith("local:"):
-        workers = value.partition(":")[2]
-        if not workers.isdigit() or not 1 <= int(workers) <= MOST_WORKERS:
-            raise click.BadParameter(f"{value}: local:N wants a number of workers from 1 to {MOST_WORKERS} (each "
-                                     "is a process of its own)", ctx, param)
-    elif ":" not in value:
-        raise click.BadParameter(f"{value}: neither a scheduler's address (tcp://HOST:PORT) nor local:N", ctx, param)
+    if value is not None:
+        try:
+            check_address(value)
+        except ExecutorError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
     return value
 
 
