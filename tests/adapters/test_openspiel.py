@@ -31,6 +31,13 @@ def test_openspiels_own_random_simulation_test(name):
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=5, serialize=True, verbose=False)
 
 
+def test_openspiels_cpp_bots_play_a_whole_game_through_the_python_states():
+    game = pyspiel.load_game("python_gridfall_connect4")
+    bots = [pyspiel.make_uniform_random_bot(0, 1), pyspiel.make_uniform_random_bot(1, 2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
 def test_observation_tensor_is_the_one_hot_board():
     game = pyspiel.load_game("python_gridfall_connect4")
     state = game.new_initial_state()

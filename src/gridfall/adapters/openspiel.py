@@ -8,7 +8,10 @@
 
 Each pyspiel state drives a gridfall state (:mod:`gridfall.interface`): the rules, the action
 ids and the texts are gridfall's own; this module only speaks pyspiel's dialect.  OpenSpiel's
-algorithms written in Python (MCTS, evaluation) run on them; its C++ algorithms do too, slowly.
+algorithms written in Python (MCTS, minimax, evaluation) run on them, and so do the C++ functions
+that only walk states (``random_sim_test``, ``evaluate_bots`` with C++ bots), slowly.  OpenSpiel
+2.0.2's C++ ``pyspiel.MCTSBot`` ends the process with a segmentation fault on any Python game, its
+own ``python_tic_tac_toe`` too: use ``open_spiel.python.algorithms.mcts`` instead.
 
 ``state.serialize()`` and ``game.deserialize_state(text)`` are pyspiel's own for Python games, and
 its text carries a pickle of the state: deserialize only text you wrote yourself.  To pass a
