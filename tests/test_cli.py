@@ -267,9 +267,9 @@ def test_match3_move_and_export(tmp_path):
     result = run("match3", "move", str(board), "1", "1", "R")
     assert result.exit_code == 1 and "makes no line" in result.output
     binary = tmp_path / "b.bin"
-    binary.write_bytes(b"\xff\xfe\x00")
+    binary.write_bytes(b"\x80\x00")
     result = run("match3", "move", str(binary), "1", "1", "R")
-    assert result.exit_code == 1 and f"{binary}: not a text file (byte 0 is not UTF-8)" in result.output
+    assert result.exit_code == 1 and f"{binary}: not UTF-8 text: byte 0x80 on line 1 (offset 0)" in result.output
     out = tmp_path / "fast.py"
     assert run("match3", "export-suggest", str(out)).exit_code == 0
     assert "def suggest(board, boardNo=1, move=1, elapsed=0.0)" in out.read_text()
@@ -447,7 +447,7 @@ def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tm
     assert run("samegame", "show", str(board)).exit_code == 0
     results = tmp_path / "results.txt"
     results.write_text(bom + "1\t0\t\n", encoding="utf-8")
-    assert "total 0 over 1 boards; 0 problems" in run("samegame", "verify", str(results)).output
+    assert "total 0 over 1 board; 0 problems" in run("samegame", "verify", str(results)).output
     piped = run("samegame", "score", "standard:2", "-", "--json", input=bom + "0 0\r\n")  # `score B - < moves.txt`
     assert json.loads(piped.output)["error"] is None
     store = str(tmp_path / "s.sqlite")
@@ -461,6 +461,30 @@ def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tm
     player = tmp_path / "player.py"
     player.write_text(bom + "def suggest(board):\n    return (1, 1, 'R')\n", encoding="utf-8")
     assert check_syntax(str(player)) == ""
+
+
+def test_text_files_in_utf16_as_powershell_writes_them_are_read_and_other_bytes_are_named(tmp_path):
+    # PowerShell 5's `gridfall samegame show standard:2 > board.txt` writes UTF-16 with a byte-order
+    # mark: "cannot read board file: 'utf-8' codec can't decode byte 0xff in position 0"
+    board = tmp_path / "board.txt"
+    board.write_text(load_board("standard:2").text() + "\r\n", encoding="utf-16")
+    assert run("samegame", "show", str(board)).exit_code == 0
+    results = tmp_path / "results.txt"
+    results.write_text("1\t0\t\r\n", encoding="utf-16-be")  # the mark, written by hand below
+    results.write_bytes(b"\xfe\xff" + results.read_bytes())
+    assert "total 0 over 1 board; 0 problems" in run("samegame", "verify", str(results)).output
+    jewels = tmp_path / "jewels.txt"
+    example = Path(__file__).resolve().parents[1] / "examples" / "match3-board.txt"
+    jewels.write_text(example.read_text(), encoding="utf-16")
+    assert run("match3", "move", str(jewels), "5", "3", "R").exit_code == 0
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(load_board("standard:2").text().encode() + b"\ncaf\xe9\n")
+    result = run("samegame", "show", str(latin))
+    assert result.exit_code == 2 and "not UTF-8 text: byte 0xe9 on line 16" in result.output
+    torn = tmp_path / "torn.txt"
+    torn.write_bytes(b"\xff\xfe1\x00\n")  # a UTF-16 mark, then half a character
+    result = run("samegame", "verify", str(torn))
+    assert result.exit_code == 1 and "starts as UTF-16 text, but bytes 4-4 are not UTF-16" in result.output
 
 
 def test_solve_prints_its_line_when_the_store_cannot_take_it(tmp_path, monkeypatch):

@@ -64,7 +64,7 @@ def test_damaged_and_foreign_files_get_errors_naming_them(tmp_path):
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE games SET moves = '[1, 2' WHERE id = (SELECT MIN(id) FROM games)")
     (first_id,), = sqlite3.connect(db).execute("SELECT MIN(id) FROM games").fetchall()
-    for path, says in [(fake, "a damaged SQLite file"), (binary, "byte 1 is not UTF-8"),
+    for path, says in [(fake, "a damaged SQLite file"), (binary, "byte 0xff on line 1 (offset 1)"),
                        (shaped, "cannot read its games: a damaged file, or not a gridfall run database"),
                        (db, f"game row {first_id} is damaged, a field is not JSON")]:
         done = gridfall("view", str(path), "-o", str(tmp_path / "page.html"))

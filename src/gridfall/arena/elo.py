@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from gridfall.words import counted
+
 
 def elo_from_share(s: float) -> float:
     if s <= 0.0:
@@ -66,5 +68,5 @@ class MatchScore:
 
     def describe(self) -> str:
         elo, low, high = self.elo()
-        return (f"W {self.wins} / D {self.draws} / L {self.losses} ({self.games} games), "
+        return (f"W {self.wins} / D {self.draws} / L {self.losses} ({counted(self.games, 'game')}), "
                 f"score {100 * self.share:.1f}%, Elo {elo_text(elo)} [95%: {elo_text(low)}, {elo_text(high)}]")

@@ -20,6 +20,7 @@ from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.match import PairJob, fault_of, game_rows, opening, play_pair, points_of
 from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_run_replay
+from gridfall.words import counted
 
 MAX_OPENING_PLIES = 8
 
@@ -133,7 +134,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
             for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done)
     executor = open_executor(workers, cluster)
     err = console(stderr=True)
-    err.print(f"league of {len(bots)} bots, {games} games ({len(done)} stored in {run.path}), {executor.describe()}")
+    err.print(f"league of {len(bots)} bots, {counted(games, 'game')} ({len(done)} stored in {run.path}), {executor.describe()}")
     _warm_if_builtin(executor, list(commands.values()))
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
@@ -182,7 +183,7 @@ def _leaderboard(table, games: int):
 
     standings = table.standings()
     played = sum(s.score.games for s in standings) // 2
-    out = Table(title=f"leaderboard, {played} of {games} games")
+    out = Table(title=f"leaderboard, {played} of {counted(games, 'game')}")
     for column in ("#", "bot", "rating (mu - 3 sigma)", "mu", "sigma", "games", "W", "D", "L", "score"):
         out.add_column(column, justify="left" if column == "bot" else "right")
     for rank, s in enumerate(standings, start=1):
@@ -301,7 +302,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     executor = open_executor(workers, cluster)
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
-              f"({len(stored)} games stored in {run.path}), {executor.describe()}")
+              f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")
     _warm_if_builtin(executor, [new, base])
     with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):

@@ -14,6 +14,7 @@ from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, WORKERS, Flo
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_replay
+from gridfall.words import counted
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -227,7 +228,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
         return referee_game((b, a), (b_name, a_name), limits)
 
     with Progress(console=console(stderr=True), transient=True) as progress:
-        task = progress.add_task(f"{games} games", total=games)
+        task = progress.add_task(counted(games, "game"), total=games)
         records, interrupted = run_jobs(list(range(games)), play_one, workers=workers,
                                         on_done=lambda i, r: progress.advance(task))
     done = [r for r in records if r is not None]

@@ -15,6 +15,7 @@ from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import FloatRange, console, output_path, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
+from gridfall.words import counted
 
 
 def _engines(text: str) -> tuple[str, str]:
@@ -105,7 +106,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
 
     executor.prepare(lambda: warm("connect4"))
     err = console(stderr=True)
-    err.print(f"{len(done)} games stored in {run.path}, {len(jobs)} to play on {executor.describe()}")
+    err.print(f"{counted(len(done), 'game')} stored in {run.path}, {len(jobs)} to play on {executor.describe()}")
     from rich.progress import Progress
 
     with Progress(console=err, transient=True) as progress:

@@ -18,6 +18,7 @@ from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
+from gridfall.text_file import NotText, read_text
 
 
 @click.group()
@@ -123,9 +124,9 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
     from gridfall.match3.rules import Board, IllegalMove, lines
 
     try:
-        text = Path(board_file).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise click.ClickException(f"{board_file}: not a text file (byte {e.start} is not UTF-8)") from None
+        text = read_text(board_file)
+    except NotText as e:
+        raise click.ClickException(f"{board_file}: {e}") from None
     except OSError as e:
         raise click.ClickException(f"{board_file}: cannot read it ({e.strerror})") from None
     try:

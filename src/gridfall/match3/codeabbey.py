@@ -27,6 +27,7 @@ from gridfall.match3.rules import (
     BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
 )
 from gridfall.printable import printable
+from gridfall.words import counted
 
 
 @dataclass
@@ -102,7 +103,7 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
         report.games.append(record)
         while True:
             if record.moves >= moves:
-                record.end = f"{moves} moves"
+                record.end = counted(moves, "move")
                 break
             if not board.legal_moves():
                 record.end = "no legal move"

@@ -17,6 +17,7 @@ from gridfall.match3.rules import (
     new_board,
     points,
 )
+from gridfall.words import counted
 
 
 def _cells(grid) -> str:
@@ -53,7 +54,7 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES) ->
             board = Board(tuple("".join(r) for r in grid))
             frames.append({**base, "cells": _cells(grid), "phase": "refill", "points": points(removed), "total": total,
                            "marked": []})
-        games.append({"title": f"{title}, board {number} ({size}x{size}, {len(moves)} moves)", "frames": frames})
+        games.append({"title": f"{title}, board {number} ({size}x{size}, {counted(len(moves), 'move')})", "frames": frames})
     return games
 
 

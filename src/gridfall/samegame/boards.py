@@ -32,6 +32,7 @@ from pathlib import Path
 
 from gridfall import splitmix
 from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board
+from gridfall.text_file import NotText, read_text
 
 SETS = {"standard": 20, "codingame": 50, "tuning": 250}
 
@@ -190,9 +191,11 @@ def load_board(spec: str) -> Board:
             " random:SEED, balanced:SEED, dominant:SEED)"
         )
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BoardError(f"{spec}: cannot read board file: {e}") from None
+        text = read_text(path)
+    except OSError as e:
+        raise BoardError(f"{spec}: cannot read board file: {e.strerror or e}") from None
+    except NotText as e:
+        raise BoardError(f"{spec}: {e}") from None
     return parse_board(text, spec)
 
 

@@ -11,6 +11,7 @@ from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import WORKERS, console, number_list, output_path, with_help
+from gridfall.words import counted
 
 # nrpa alone shares its time between the two most common colours kept for last; a round with the
 # third (tabu_rank=2) found the best known line on 3 of the 20 standard boards.  spare=2 lets the
@@ -162,8 +163,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         if improved and state["finished"] < total_jobs:
             results(f", last written after {state['finished']} of {total_jobs} board passes ({job.key})", final=False)
 
-    say.print(f"campaign: {len(numbers)} boards x {passes} pass(es), {len(planned)} rounds each "
-              f"({len(done)} board passes stored in {run.path}), {executor.describe()}")
+    say.print(f"campaign: {counted(len(numbers), 'board')} x {counted(passes, 'pass', 'passes')}, "
+              f"{counted(len(planned), 'round')} each ({counted(len(done), 'board pass', 'board passes')} stored in {run.path}), {executor.describe()}")
     try:
         interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_local_searches)
     except JobFailed as e:

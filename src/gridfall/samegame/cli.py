@@ -17,7 +17,9 @@ from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
 from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig
 from gridfall.samegame.store_cli import open_store, store, store_errors, store_options
+from gridfall.text_file import NotText, read_text
 from gridfall.viewer.options import replay_option, write_replay
+from gridfall.words import counted
 
 
 def _board(spec: str) -> rules.Board:
@@ -220,7 +222,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
             "continued": solution.notes.get("guided", False), "interrupted": solution.interrupted,
         }))
         sys.exit(exit_code(solution.interrupted))
-    click.echo(f"{board}: score {score} in {n_moves} moves ({source}); search found {solution.score} "
+    click.echo(f"{board}: score {score} in {counted(n_moves, 'move')} ({source}); search found {solution.score} "
                f"({solution.algo} x{workers}{', continuing the stored line' if solution.notes.get('guided') else ''}, "
                f"{solution.seconds:.1f} s, seed {seed}, "
                f"cleared {'yes' if solution.cleared else 'no'})"
@@ -319,7 +321,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         flavour = "one-turn" if one_turn else "turn-by-turn"
         out = console()
         out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
-        out.print(f"total {total} over {len(done) - failed} ok boards; {failed} failed"
+        out.print(f"total {total} over {counted(len(done) - failed, 'ok board')}; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
     sys.exit(exit_code(interrupted))
 
@@ -363,7 +365,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
         warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
     limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
     with Progress(console=console(stderr=True), transient=True) as progress:
-        task = progress.add_task(f"{set_name}: {len(specs)} boards x {seconds:g} s", total=len(specs))
+        task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
         reports, interrupted = run_jobs(
             specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
             workers=workers, on_done=lambda i, r: progress.advance(task),
@@ -376,7 +378,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
         sys.exit(exit_code(interrupted))
     out = console()
     out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
-    out.print(f"total {total} over {len(done)} boards" + ("; interrupted" if interrupted else ""))
+    out.print(f"total {total} over {counted(len(done), 'board')}" + ("; interrupted" if interrupted else ""))
     if set_name == "standard" and len(done) == 20:
         out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
     sys.exit(exit_code(interrupted))
@@ -423,7 +425,7 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
                f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
     if left_out:
-        click.echo(f"left out the lines of {left_out} board{'s' * (left_out != 1)} that CodinGame never plays "
+        click.echo(f"left out the lines of {counted(left_out, 'board')} that CodinGame never plays "
                    "(its boards are the standard set, recoloured, and its 50 test boards)")
 
 
@@ -445,9 +447,8 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     from gridfall.samegame.store import results_row
 
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_text(path)
+    except (OSError, NotText) as e:
         raise click.ClickException(f"{path}: cannot read it as a results file: {e}") from None
     rows, problems = [], 0
     for line_no, line in enumerate(text.splitlines(), start=1):
@@ -477,7 +478,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
                           "yes" if r["cleared"] else "", "ok" if r["ok"] else Text(r["error"] or "differs", "red"))
         out = console()
         out.print(table)
-        out.print(f"total {total:,} over {len(rows)} boards; {problems} problems")
+        out.print(f"total {total:,} over {counted(len(rows), 'board')}; {counted(problems, 'problem')}")
     sys.exit(1 if problems else 0)
 
 

@@ -19,6 +19,7 @@ from gridfall.samegame.boards import board_key, load_board, parse_board, set_spe
 MODULES = [
     "gridfall.interface",
     "gridfall.splitmix",
+    "gridfall.text_file",
     "gridfall.samegame.rules",
     "gridfall.samegame.line",
     "gridfall.samegame.boards",

@@ -19,6 +19,7 @@ except ImportError:  # Windows: no flock; campaigns side by side should write di
 
 from gridfall.atomic_file import replacing
 from gridfall.samegame.store import SolutionStore, campaign_history, results_row
+from gridfall.text_file import NotText, read_text
 
 
 @contextlib.contextmanager
@@ -34,17 +35,15 @@ def earlier_campaigns(path: str, campaign: str) -> list[str]:
     """The campaign lines of the results file at ``path``, as they follow a newer one, without
     ``campaign`` itself (its line from an earlier write, whatever progress it gave)."""
     own = "# before it: " + campaign[2:]
-    with open(path, encoding="utf-8-sig") as old:
-        return [line for line in campaign_history(old.read()) if not line.startswith((own + ",", own + ";"))]
+    return [line for line in campaign_history(read_text(path)) if not line.startswith((own + ",", own + ";"))]
 
 
 def check_replaceable(path: str, set_name: str) -> None:
     """ValueError naming the first line of the file at ``path`` that is neither a comment nor a
     results row (any other file is not a campaign's to rewrite), or why it cannot be read."""
     try:
-        with open(path, encoding="utf-8-sig") as old:
-            text = old.read()
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_text(path)
+    except (OSError, NotText) as e:
         raise ValueError(f"{path}: cannot read the results file it would replace: {e}") from None
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.startswith("#"):

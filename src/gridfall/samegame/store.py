@@ -31,6 +31,8 @@ from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
 from gridfall.sqlite_kinds import damaged, refuse_other_tables
+from gridfall.text_file import NotText, read_text
+from gridfall.words import counted
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS solutions (
@@ -268,7 +270,7 @@ class SolutionStore:
             rows.append(f"{number}\t{entry.score}\t{entry.moves}")
             how.append(provenance_line(number, entry))
         total = sum(int(r.split("\t")[1]) for r in rows)
-        out.write(f"# gridfall {set_name} board solutions: {len(rows)} boards, total {total}\n")
+        out.write(f"# gridfall {set_name} board solutions: {counted(len(rows), 'board')}, total {total}\n")
         out.write("# format: board number <TAB> score <TAB> moves as 'x y;x y;...' (CodinGame coordinates)\n")
         for line in how:
             out.write(line + "\n")
@@ -288,8 +290,8 @@ class SolutionStore:
         malformed, that the rules refuse or that replays to another score than it claims raises
         StoreError naming it (so a bad file leaves no store behind, not even a new empty one)."""
         try:
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as e:
+            text = read_text(path)
+        except (OSError, NotText) as e:
             raise StoreError(f"{path}: cannot read: {e}") from None
         lines = text.splitlines()
         provenance = {m["board"]: m for m in map(PROVENANCE.match, lines) if m}

@@ -12,6 +12,7 @@ import click
 from gridfall.atomic_file import replacing
 from gridfall.cli_options import cannot_write, console, output_path
 from gridfall.printable import printable
+from gridfall.words import counted
 
 
 def store_options(f):
@@ -83,7 +84,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
                                 "seconds": e.seconds, "seed": e.seed, "found": e.found, "replays": ok}
                                for e, ok in zip(entries, sound)]))
         return
-    table = Table(title=Text(f"{len(entries)} board{'s' * (len(entries) != 1)} in {s.path}"))
+    table = Table(title=Text(f"{counted(len(entries), 'board')} in {s.path}"))
     for column in ("boards", "score", "moves", "found by", "seconds", "seed", "when", "check"):
         table.add_column(column)
     for e, ok in zip(entries, sound):
@@ -109,7 +110,7 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
             count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
     except OSError as e:
         raise cannot_write(out, e) from None
-    click.echo(f"exported {count} board{'s' * (count != 1)} to {out}", err=True)
+    click.echo(f"exported {counted(count, 'board')} to {out}", err=True)
 
 
 @store.command("import")
@@ -133,4 +134,4 @@ def store_import(path: str, set_name: str, store_path: str | None) -> None:
         raise click.ClickException(f"{path} holds no line to import (JSON lines as `store export` writes them, or "
                                    "results rows BOARD<TAB>SCORE<TAB>MOVES); nothing was imported")
     improved = open_store(store_path).merge(checked)
-    click.echo(f"read {len(checked)} lines from {path}; {improved} improved the store")
+    click.echo(f"read {counted(len(checked), 'line')} from {path}; {improved} improved the store")

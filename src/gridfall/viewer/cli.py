@@ -48,7 +48,7 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
             game_kind, games = "samegame", records.store_games(path, boards)
         else:
             game_kind, games = "samegame", records.results_games(path, boards, set_name)
-    except (ValueError, OSError, UnicodeDecodeError) as e:
+    except (ValueError, OSError) as e:
         raise click.BadParameter(str(e), param_hint="RECORD") from None
     target = Path(out) if out else path.with_suffix(path.suffix + ".html")
     text = page.build(game_kind, f"gridfall replay: {path.name}", games)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gridfall.arena.database import GameRow, RunDatabaseError, job_order, stored_rows
 from gridfall.sqlite_kinds import kind_of, tables
+from gridfall.text_file import NotText, read_text
 
 MAX_GAMES = 100  # games in one page when none are named: a larger run gets a note and --job
 
@@ -130,10 +131,9 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
     from gridfall.samegame.store import results_row
 
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: neither a results file (text) nor an SQLite database "
-                         f"(byte {e.start} is not UTF-8)") from None
+        lines = read_text(path).splitlines()
+    except NotText as e:
+        raise ValueError(f"{path}: neither a results file (text) nor an SQLite database ({e})") from None
     games = []
     for number, text in enumerate(lines, start=1):
         if not text.strip() or text.startswith("#"):

@@ -1,0 +1,8 @@
+from gridfall.words import counted
+
+
+def test_one_is_singular_and_every_other_number_plural():
+    assert counted(1, "board") == "1 board"
+    assert [counted(n, "board") for n in (0, 2)] == ["0 boards", "2 boards"]
+    assert counted(3, "board pass", "board passes") == "3 board passes"
+    assert counted(12345, "game") == "12,345 games"
