@@ -99,7 +99,7 @@ def test_a_campaign_on_a_dask_local_cluster_finds_the_local_pools_lines(tmp_path
 
 
 @contextmanager
-def _tcp_cluster():
+def _tcp_cluster(worker_env=None):
     """A `dask scheduler` and a `dask worker` (two nannies, a worker process each) on loopback."""
     import socket
     import subprocess
@@ -113,7 +113,8 @@ def _tcp_cluster():
     scheduler = subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                               "--nworkers", "2", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               "--nworkers", "2", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env=worker_env)
     try:
         yield address, scheduler, worker
     finally:
@@ -133,6 +134,40 @@ def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
         local = gridfall_json(*_league(tmp_path / "local.sqlite", ["--workers", "2"]))
         assert _games(tmp_path / "tcp.sqlite") == _games(tmp_path / "local.sqlite")
         assert out["leaderboard"] == local["leaderboard"]
+
+
+def test_workers_that_run_another_gridfall_are_refused_before_any_game(tmp_path):
+    """A worker's gridfall differs from this one by a comment: same version, another checkout."""
+    import shutil
+
+    import gridfall
+    from tests.arena.arena_cli import gridfall as run_gridfall
+
+    other = tmp_path / "other"
+    shutil.copytree(os.path.dirname(gridfall.__file__), other / "gridfall", ignore=shutil.ignore_patterns("__pycache__"))
+    with open(other / "gridfall" / "words.py", "a") as f:
+        f.write("# edited on one machine only\n")
+    env = {**os.environ, "PYTHONPATH": str(other)}
+    with _tcp_cluster(worker_env=env) as (address, *_):
+        with distributed.Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)  # both there when the run starts: it checks them then
+        done = run_gridfall(*_league(tmp_path / "x.sqlite", ["--cluster", address]), timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"this machine runs gridfall {gridfall.__version__}+" in done.stderr
+    assert f"but 2 workers run {gridfall.__version__}+" in done.stderr
+    assert "install the same gridfall on every worker" in done.stderr
+    assert not os.path.exists(tmp_path / "x.sqlite") or not stored_games(tmp_path / "x.sqlite")
+
+
+def test_a_job_on_a_worker_that_runs_another_gridfall_fails_by_name():
+    """A worker that joins after the start was not checked then: each job checks where it runs."""
+    import pytest
+
+    from gridfall.arena.fingerprint import OtherGridfall, fingerprint, run_checked
+
+    assert run_checked(fingerprint(), len, "abc") == 3
+    with pytest.raises(OtherGridfall, match="this worker runs gridfall .*, the run's coordinator 0.0.0"):
+        run_checked("0.0.0+000000000000", len, "abc")
 
 
 def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):

@@ -12,7 +12,8 @@ the run database and the solution store, and the workers only send results back.
   (``tcp://HOST:8786``) or to a LocalCluster it starts (``local:N``: N worker processes, one
   thread each).  A worker that dies costs only its jobs in flight: the scheduler runs them again
   elsewhere, and its nanny kills the bots it left (:mod:`.dask_nanny`).
-  Workers need gridfall installed; built-in bot names are resolved on the worker.
+  Workers need gridfall installed, the same as here (:mod:`.fingerprint`: checked at the start,
+  and by each job, for workers that join later); built-in bot names are resolved on the worker.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecut
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
 
+from gridfall.arena.fingerprint import fingerprint, run_checked
 from gridfall.arena.process import kill_all
 from gridfall.arena.signals import signals_held, stopping_on_signals
+from gridfall.words import counted
 
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
 CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
@@ -58,7 +61,7 @@ class LocalExecutor:
         self.cancelled: list = []
 
     def describe(self) -> str:
-        return f"{self.workers} local worker{'s' * (self.workers != 1)}"
+        return counted(self.workers, "local worker")
 
     def slots(self) -> int:
         return self.workers
@@ -151,9 +154,28 @@ class DaskExecutor:
             self.close()
             raise ExecutorError(f"--cluster {address}: the workers' nannies cannot run gridfall's bot sweeper "
                                 f"({type(e).__name__}: {e}); install gridfall on every worker") from None
+        self.fingerprint = fingerprint()
+        try:
+            theirs_by_worker = self.client.run(fingerprint)
+        except Exception as e:  # a worker that cannot import gridfall, or a scheduler gone
+            self.close()
+            raise ExecutorError(f"--cluster {address}: cannot ask the workers which gridfall they run "
+                                f"({type(e).__name__}: {e}); install gridfall on every worker") from None
+        others: dict[str, list[str]] = {}
+        for worker, theirs in sorted(theirs_by_worker.items()):
+            if theirs != self.fingerprint:
+                others.setdefault(theirs, []).append(worker)
+        if others:
+            self.close()
+            named = "; ".join(f"{counted(len(workers), 'worker')} {'runs' if len(workers) == 1 else 'run'} {theirs} "
+                              f"({', '.join(workers[:3])}{', ...' if len(workers) > 3 else ''})"
+                              for theirs, workers in others.items())
+            raise ExecutorError(f"--cluster {address}: this machine runs gridfall {self.fingerprint}, but {named}: "
+                                "install the same gridfall on every worker, so that every game of a run is played "
+                                "by the same rules and bots")
 
     def describe(self) -> str:
-        return f"Dask at {self.address} ({self.slots()} worker threads)"
+        return f"Dask at {self.address} ({counted(self.slots(), 'worker thread')})"
 
     def slots(self) -> int:
         try:
@@ -168,7 +190,7 @@ class DaskExecutor:
 
     def submit(self, work: Callable, job):
         try:
-            return self.client.submit(work, job, pure=False)
+            return self.client.submit(run_checked, self.fingerprint, work, job, pure=False)
         except OSError as e:
             raise self._lost(e) from None
 
