@@ -24,7 +24,8 @@ Ctrl-C, SIGTERM, a crash, a restart or a lost Dask scheduler loses only
 the games in flight: the same command again resumes where it stopped
 (other settings on the same --db are refused, and so is a second start
 while the first plays).  --cluster tcp://HOST:8786 runs the games on a
-Dask scheduler's workers (pip install 'gridfall[dask]'; give each worker
+Dask scheduler's workers (pip install 'gridfall[dask]' on each, the same
+gridfall as here: a worker that runs another is refused; give each worker
 one thread per core: --nthreads 1), --cluster local:N starts N local Dask
 workers; by default the games run here, --workers at once."""
 
