@@ -84,6 +84,28 @@ def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
     assert status == 409 and "over" in answer["error"]
 
 
+def test_other_websites_cannot_start_games_or_read_them(server):
+    """A page elsewhere that the person visits meanwhile: a cross-site form posts text/plain (no
+    preflight), and a website that rebinds its name to 127.0.0.1 sends its own Host and Origin."""
+    port, play, run = server
+    _, mine = request(port, "POST", "/api/new", {"seat": 0})
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        status, answer = request(port, "POST", "/api/new", {"seat": 1}, headers={"Content-Type": content_type})
+        assert status == 415 and "application/json" in answer["error"]
+    status, answer = request(port, "POST", "/api/new", {"seat": 1}, headers={"Content-Type": "application/json",
+                                                                               "Origin": "http://evil.example"})
+    assert status == 403 and f"http://127.0.0.1:{port}/" in answer["error"]
+    for method, path, body in [("POST", "/api/new", {"seat": 1}), ("GET", f"/api/state?game={mine['game']}", None),
+                               ("GET", "/", None)]:
+        status, answer = request(port, method, path, body, headers={"Content-Type": "application/json",
+                                                                     "Host": f"evil.example:{port}"})
+        assert status == 403, (method, path)
+    assert list(play.games) == [mine["game"]]  # no game started but the page's own
+    same_page = {"Content-Type": "application/json; charset=utf-8", "Origin": f"http://localhost:{port}",
+                 "Host": f"localhost:{port}"}
+    assert request(port, "POST", "/api/new", {"seat": 0}, headers=same_page)[0] == 200
+
+
 def test_a_finished_game_replays_from_the_play_database(server):
     from gridfall.viewer import records
 

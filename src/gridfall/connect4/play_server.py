@@ -12,6 +12,13 @@ other game):
 * ``POST /api/move`` ``{"game": ID, "action": COLUMN | -2}``: the person's move (-2 is STEAL), then
   the bot's answer under the referee's limits.
 
+Only the page may call it.  Any website the person visits meanwhile can send requests to
+127.0.0.1 too: a cross-site form or a plain ``fetch`` is refused because a POST must say
+``Content-Type: application/json`` (which a browser sends cross-site only after a preflight,
+answered here by none), and a website that rebinds its own name to 127.0.0.1 is refused because
+the ``Host`` (and any ``Origin``) must name this server: otherwise such a website could fill the
+server with games, each a bot process.
+
 The bot runs under the CodinGame protocol (:func:`~gridfall.connect4.protocol.turn_input`) with the
 referee's limits: a timeout, a crash or an illegal answer loses it the game.  A bot is killed
 when its game ends and when the server stops; each finished game is stored in the run database
@@ -219,6 +226,16 @@ def make_handler(server: PlayServer, page: str):
         def log_message(self, format, *args):  # quiet: the command prints what matters
             pass
 
+        def _from_the_page(self) -> bool:
+            """True if the request names this server (Host, and Origin if sent); else a 403 is sent."""
+            port = self.server.server_address[1]
+            hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+            origin = self.headers.get("Origin")
+            if self.headers.get("Host") in hosts and (origin is None or origin in {f"http://{h}" for h in hosts}):
+                return True
+            self._json(HTTPStatus.FORBIDDEN, {"error": f"this server answers only its own page, at http://127.0.0.1:{port}/"})
+            return False
+
         def _send(self, status: int, body: bytes, content_type: str) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
@@ -237,6 +254,8 @@ def make_handler(server: PlayServer, page: str):
                 self._json(e.status, {"error": str(e)})
 
         def do_GET(self):  # noqa: N802 - the http.server name
+            if not self._from_the_page():
+                return
             url = urlparse(self.path)
             if url.path == "/":
                 self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
@@ -249,10 +268,15 @@ def make_handler(server: PlayServer, page: str):
                 self._json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
 
         def do_POST(self):  # noqa: N802
+            if not self._from_the_page():
+                return
             url = urlparse(self.path)
             calls = {"/api/new": server.new, "/api/move": server.move}
             if url.path not in calls:
                 self._json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
+                return
+            if self.headers.get("Content-Type", "").split(";")[0].strip().lower() != "application/json":
+                self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": "a request sends JSON (Content-Type: application/json)"})
                 return
             try:
                 length = int(self.headers.get("Content-Length", "0"))
