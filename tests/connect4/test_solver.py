@@ -62,6 +62,8 @@ def test_immediate_win_and_bad_input(solvers):
         solver.solve_moves("01010101")
     with pytest.raises(ValueError, match="not a column"):
         solver.solve_moves("07")
+    with pytest.raises(ValueError, match="' ' is not a column 0..6 \\(one digit a move, nothing between"):
+        solver.solve_moves("0 1")  # as a CodinGame log writes them
 
 
 def test_a_search_cut_into_tiny_slices_finds_the_same_score(solvers, monkeypatch):
@@ -86,3 +88,15 @@ def test_out_of_time_the_range_holds_the_exact_score(solvers):
     assert result.low <= exact <= result.high
     if not result.exact:
         assert result.low < result.high
+
+
+def test_a_steal_is_the_same_position_for_the_side_to_move_as_the_game_without_it():
+    """What `connect4 solve --help` tells: '4 STEAL 5 3' is solved as '453'."""
+    from gridfall.connect4 import engine
+    from gridfall.connect4.rules import STEAL, Game
+
+    stolen = Game(steal=True)
+    for action in (4, STEAL, 5, 3):
+        stolen.apply_action(action)
+    assert engine.from_game(stolen) == Solver(9, 7, 16).position("453")
+    assert stolen.current_player() == 0 and Game.from_moves("453", steal=False).current_player() == 1

@@ -53,6 +53,11 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
           as_json: bool) -> None:
     """Solve the position after MOVES exactly: its score for the side to move.
 
+    MOVES are the 0-based columns played from the empty board, one digit each
+    ("4453"; nothing for the empty board).  A STEAL is not written: it swaps
+    the two sides but not the board, and the score is the side to move's, so
+    "4 STEAL 5" is solved as 45.
+
     A win with the n-th chip of the game scores 1 + (cells - n) // 2 for the
     winner (faster wins score more), a draw 0, a loss the negative of the
     opponent's win.  An exact solve from early in a 9x7 game can take hours:

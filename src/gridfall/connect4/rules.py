@@ -173,7 +173,8 @@ class Game:
         game = cls(width, height, steal)
         for number, ch in enumerate(moves.strip(), start=1):
             if not ch.isdigit() or int(ch) >= width:
-                raise IllegalAction(f"move {number} of {moves!r}: {ch!r} is not a column 0..{width - 1}")
+                hint = " (one digit a move, nothing between: '4453')" if not ch.isalnum() else ""
+                raise IllegalAction(f"move {number} of {moves!r}: {ch!r} is not a column 0..{width - 1}{hint}")
             if game.is_terminal():
                 raise IllegalAction(f"move {number} of {moves!r}: the game is already "
                                     + ("won" if game.winner is not None else "drawn (the board is full)"))
