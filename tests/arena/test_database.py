@@ -122,6 +122,39 @@ def test_a_run_is_played_by_one_process_at_a_time(tmp_path):
         assert one.done() == two.done() == {"game a", "game b"}
 
 
+def test_the_lock_file_goes_with_the_run_and_a_lock_on_a_deleted_one_is_taken_again(tmp_path):
+    from gridfall.arena.database import _still_there, hold_run, release_run
+
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 4}):
+        assert (tmp_path / "run.sqlite.lock").exists()
+    assert not (tmp_path / "run.sqlite.lock").exists()  # no leftover beside the database
+    with RunDatabase(path, "connect4 league", {"games": 4}) as again:
+        again.close()
+        again.close()  # twice: the second must not delete a lock another run holds now
+    other = hold_run(path)
+    assert (tmp_path / "run.sqlite.lock").exists()
+    # a process that opened the lock file just before its holder ended the run and deleted it
+    late = open(f"{path}.lock", "a+")
+    release_run(other, path)
+    assert not _still_there(late, f"{path}.lock")  # its lock would hold nothing: hold_run takes a new one
+    newer = hold_run(path)
+    assert not _still_there(late, f"{path}.lock") and _still_there(newer, f"{path}.lock")
+    late.close()
+    release_run(newer, path)
+
+
+def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_path):
+    path = tmp_path / "run.sqlite"
+    RunDatabase(path, "connect4 league", {"games": 4}).discard()
+    assert list(tmp_path.iterdir()) == []
+    with RunDatabase(path, "connect4 league", {"games": 4}) as run:
+        run.add(_row("pair 0 game 0"))
+    kept = RunDatabase(path, "connect4 league", {"games": 4})
+    kept.discard()
+    assert path.exists() and RunDatabase(path, "connect4 league", {"games": 4}).done() == {"pair 0 game 0"}
+
+
 def test_jobs_sort_in_the_schedules_order_numbers_by_value():
     from gridfall.arena.database import job_order
 

@@ -53,7 +53,7 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     stored = {row.job: row for row in run.rows()}
     jobs = [make_job(item, name, spec) for item in items for name, spec in bots]
     todo = [job for job in jobs if job.key not in stored]
-    executor = open_executor(workers, cluster)
+    executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"{kind}: {len(items)} {item_label}s x 2 bots ({len(jobs) - len(todo)} stored in {run.path}), "
               f"{executor.describe()}")

@@ -17,6 +17,7 @@ played it), ``finished`` (Unix time).  Bot text is stored as data (bound paramet
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -94,12 +95,12 @@ class RunDatabase:
         if not folder_exists:
             raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
         self.held = hold_run(self.path) if exclusive else None
+        self.created = not self.path.exists()  # by this open: a run that never starts leaves no file (discard)
         try:
             self._open(kind, settings, command or [])
             self.rows()  # a damaged row is refused now, before any game is played
         except BaseException:  # refused: the run is free again at once, not when this object is collected
-            if self.held is not None:
-                self.held.close()
+            self._let_go()
             raise
 
     def _open(self, kind: str, settings: dict, command: list[str]) -> None:
@@ -173,8 +174,22 @@ class RunDatabase:
 
     def close(self) -> None:
         self.connection.close()
-        if self.held is not None:  # after the connection: the run is another's to play only now
-            self.held.close()
+        self._let_go()  # after the connection: the run is another's to play only now
+
+    def discard(self) -> None:
+        """Close, and delete the file if this open made it and no game went into it: a run that
+        could not start (no cluster at the address) leaves nothing behind to resume."""
+        unused = self.created and not self.done()
+        self.connection.close()
+        if unused:
+            for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                leftover.unlink(missing_ok=True)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Release the run once: a second release would delete the lock of whoever holds it next."""
+        release_run(self.held, self.path)
+        self.held = None
 
     def __enter__(self) -> "RunDatabase":
         return self
@@ -189,29 +204,55 @@ def hold_run(path: Path):
     play each game twice, and each copy's bots would lose on time to the other's load.
 
     The lock is a file of its own: closing another descriptor of the database file would drop
-    SQLite's own locks on it.  Where the OS has no flock (Windows) nothing is held."""
+    SQLite's own locks on it.  Its holder deletes it when the run ends (:func:`release_run`), so
+    a lock taken on a file that was deleted meanwhile holds nothing: it is taken again on the new
+    one.  Where the OS has no flock (Windows) nothing is held."""
     if fcntl is None:
         return None
     lock_path = f"{path}.lock"
-    try:
-        held = open(lock_path, "a+")
-    except OSError as e:
-        raise RunDatabaseError(f"{path}: cannot use it: {lock_path}: {e.strerror}") from None
-    try:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        held.seek(0)
-        owner = held.read().strip()
-        held.close()
-        if owner == _owner():
-            raise RunDatabaseError(f"{path}: this process has the run open already; close that RunDatabase "
-                                   "first") from None
-        raise RunDatabaseError(f"{path}: this run is being played now by another process"
-                               f"{f' ({owner})' if owner else ''}; wait for it to end, or give another --db") from None
+    while True:
+        try:
+            held = open(lock_path, "a+")
+        except OSError as e:
+            raise RunDatabaseError(f"{path}: cannot use it: {lock_path}: {e.strerror}") from None
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held.seek(0)
+            owner = held.read().strip()
+            held.close()
+            if owner == _owner():
+                raise RunDatabaseError(f"{path}: this process has the run open already; close that RunDatabase "
+                                       "first") from None
+            raise RunDatabaseError(f"{path}: this run is being played now by another process"
+                                   f"{f' ({owner})' if owner else ''}; wait for it to end, or give another --db") from None
+        if _still_there(held, lock_path):
+            break
+        held.close()  # its holder ended the run and deleted it between our open and our lock
     held.truncate(0)
     held.write(_owner())
     held.flush()
     return held
+
+
+def _still_there(held, lock_path: str) -> bool:
+    """Whether ``lock_path`` still names the file ``held`` is open on."""
+    try:
+        named = os.stat(lock_path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(held.fileno())
+    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def release_run(held, path: Path) -> None:
+    """Let the run go: delete its lock file while still holding it, then close it.  A process that
+    opened the file before the delete finds it gone once it has the lock (:func:`hold_run`)."""
+    if held is None:
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(f"{path}.lock")
+    held.close()
 
 
 def job_order(job: str) -> tuple:

@@ -65,8 +65,12 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True) 
         raise click.BadParameter(str(e), param_hint="--db") from None
 
 
-def open_executor(workers: int | None, cluster: str | None):
+def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | None = None):
+    """The executor, as a usage error if it cannot be set up; then ``run`` is discarded if it was
+    made for this command and holds no game (a run that never started leaves no file)."""
     try:
         return make_executor(workers, cluster)
     except ExecutorError as e:
+        if run is not None:
+            run.discard()
         raise click.BadParameter(str(e), param_hint="--cluster") from None

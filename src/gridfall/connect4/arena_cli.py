@@ -132,7 +132,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     jobs = (PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
                     opening(seed, k, opening_plies), limits, seed + 2 * k)
             for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done)
-    executor = open_executor(workers, cluster)
+    executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"league of {len(bots)} bots, {counted(games, 'game')} ({len(done)} stored in {run.path}), {executor.describe()}")
     _warm_if_builtin(executor, list(commands.values()))
@@ -299,7 +299,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
             test.add_pair(points_of(rows[0], "new"), points_of(rows[1], "new"))
     jobs = (PairJob(f"pair {k}", ("new", "base"), (new, base), opening(seed, k, opening_plies), limits, seed + 2 * k)
             for k in range(pairs) if f"pair {k} game 0" not in stored)
-    executor = open_executor(workers, cluster)
+    executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
               f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")

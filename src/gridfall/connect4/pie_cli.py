@@ -101,7 +101,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     run = open_run(db, "connect4 openings", settings)
     done = run.done()
     jobs = [j for j in schedule(settings) if j.key not in done]
-    executor = open_executor(workers, cluster)
+    executor = open_executor(workers, cluster, run)
     from gridfall.warmup import warm
 
     executor.prepare(lambda: warm("connect4"))

@@ -119,7 +119,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     done = run.done()
     state = {"improved": False, "finished": len(done), "busy": set()}
     total_jobs = passes * len(numbers)
-    executor = open_executor(workers, cluster)
+    executor = open_executor(workers, cluster, run)
     local = executor.local
 
     def board_passes():
