@@ -47,7 +47,7 @@ def _cluster_address(ctx, param, value: str | None) -> str | None:
         try:
             check_address(value)
         except ExecutorError as e:
-            raise click.BadParameter(str(e), ctx, param) from None
+            raise click.BadParameter(_without_option(e), ctx, param) from None
     return value
 
 
@@ -73,4 +73,9 @@ def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | N
     except ExecutorError as e:
         if run is not None:
             run.discard()
-        raise click.BadParameter(str(e), param_hint="--cluster") from None
+        raise click.BadParameter(_without_option(e), param_hint="--cluster") from None
+
+
+def _without_option(error: ExecutorError) -> str:
+    """The message without its leading "--cluster ": click's own "Invalid value for --cluster:" says it."""
+    return str(error).removeprefix("--cluster ")
