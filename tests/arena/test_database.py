@@ -155,6 +155,26 @@ def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_pa
     assert path.exists() and RunDatabase(path, "connect4 league", {"games": 4}).done() == {"pair 0 game 0"}
 
 
+def test_a_run_resumed_by_another_gridfall_says_so(tmp_path, capsys):
+    import sqlite3
+
+    from gridfall.arena.fingerprint import fingerprint
+    from gridfall.arena.runs import open_run
+
+    path = tmp_path / "run.sqlite"
+    with open_run(str(path), "connect4 league", {"games": 4}) as run:
+        assert run.started_by == fingerprint()
+        run.add(_row("pair 0 game 0"))
+    open_run(str(path), "connect4 league", {"games": 4}).close()
+    assert capsys.readouterr().err == ""  # the same gridfall: nothing to say
+    with sqlite3.connect(path) as connection:  # as if the first games were played before an upgrade
+        connection.execute("UPDATE run SET value = '0.0.9+0123456789ab' WHERE key = 'gridfall'")
+    open_run(str(path), "connect4 league", {"games": 4}).close()
+    said = capsys.readouterr().err
+    assert f"{path}: this run was started by gridfall 0.0.9+0123456789ab (1 game stored)" in said
+    assert f"this is gridfall {fingerprint()}" in said and "another --db starts a clean run" in said
+
+
 def test_jobs_sort_in_the_schedules_order_numbers_by_value():
     from gridfall.arena.database import job_order
 

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from gridfall.arena.fingerprint import fingerprint
 from gridfall.sqlite_kinds import damaged, refuse_other_tables
 
 try:
@@ -128,8 +129,9 @@ class RunDatabase:
             with self.connection:
                 self.connection.executemany("INSERT INTO run VALUES (?, ?)",
                                             [*wanted.items(), ("command", json.dumps(command)),
-                                             ("started", str(time.time()))])
-            return
+                                             ("started", str(time.time())), ("gridfall", fingerprint())])
+            stored = dict(self.connection.execute("SELECT key, value FROM run"))
+        self.started_by = stored.get("gridfall")  # None for a run stored before gridfall was recorded
         if stored.get("kind") != kind:
             raise RunDatabaseError(f"{self.path}: holds a {stored.get('kind')!r} run, not a {kind!r} run; "
                                    "give another --db")

@@ -14,8 +14,10 @@ import sys
 import click
 
 from gridfall.arena.database import RunDatabase, RunDatabaseError
+from gridfall.arena.fingerprint import fingerprint
 from gridfall.arena.executor import ExecutorError, check_address, make_executor
 from gridfall.cli_options import WORKERS
+from gridfall.words import counted
 
 RUN_NOTES = """\b
 Every finished game is stored at once in the run's SQLite database (--db;
@@ -60,9 +62,15 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True) 
     """The run's database, as a usage error (exit 2, naming the file) if it cannot serve."""
     path = db or default_db(kind, settings)
     try:
-        return RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive)
+        run = RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive)
     except RunDatabaseError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
+    stored = len(run.done())
+    if exclusive and stored and run.started_by not in (None, fingerprint()):
+        click.echo(f"gridfall: {path}: this run was started by gridfall {run.started_by} ({counted(stored, 'game')} "
+                   f"stored), and this is gridfall {fingerprint()}: the games it adds are played by other code "
+                   "(another --db starts a clean run)", err=True)
+    return run
 
 
 def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | None = None):
