@@ -1,8 +1,10 @@
 """Which gridfall a process runs: its version and a hash of the package's files.
 
-A run spread over machines must play every game by the same rules and bots.  The version alone
-does not tell two checkouts of the same version apart, so the hash covers every file of the
-installed package (sources and data, not the bytecode caches): 6 ms, once per process.
+A run spread over machines must play every game by the same rules and bots (a Dask worker that
+runs another gridfall is refused), and a run resumed after an upgrade or an edit says so (its
+database records the gridfall that started it).  The version alone does not tell two checkouts
+of the same version apart, so the hash covers every file of the installed package (sources and
+data, not the bytecode caches): 6 ms, once per process.
 """
 
 from __future__ import annotations
