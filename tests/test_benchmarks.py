@@ -73,7 +73,7 @@ def test_benchmark_runs_to_its_table(script, records_folder):
     assert run.returncode == 0, f"{script} {' '.join(arguments)}\n{run.stderr[-3000:]}"
     assert run.stdout.strip(), f"{script} printed nothing"
     if script not in NO_MACHINE:
-        assert "cores, Python" in run.stdout, run.stdout[-2000:]  # the machine line ends every table
+        assert "cores, Python" in run.stdout and ", gridfall " in run.stdout, run.stdout[-2000:]  # the machine line
 
 
 BAD = [  # (script, arguments, what the message must name)

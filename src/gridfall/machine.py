@@ -1,4 +1,5 @@
-"""The machine a measurement ran on: printed under every results table and campaign line."""
+"""The machine a measurement ran on, and the gridfall that ran it: printed under every results table
+and campaign line."""
 
 from __future__ import annotations
 
@@ -19,5 +20,8 @@ def cpu_name() -> str:
 
 
 def machine_line() -> str:
-    """CPU, cores, Python and date."""
-    return f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}; {time.strftime('%Y-%m-%d')}"
+    """CPU, cores, Python, the gridfall that measured (version and a hash of its files) and date."""
+    from gridfall.fingerprint import fingerprint
+
+    return (f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, gridfall {fingerprint()}; "
+            f"{time.strftime('%Y-%m-%d')}")

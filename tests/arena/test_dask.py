@@ -163,7 +163,7 @@ def test_a_job_on_a_worker_that_runs_another_gridfall_fails_by_name():
     """A worker that joins after the start was not checked then: each job checks where it runs."""
     import pytest
 
-    from gridfall.arena.fingerprint import OtherGridfall, fingerprint, run_checked
+    from gridfall.fingerprint import OtherGridfall, fingerprint, run_checked
 
     assert run_checked(fingerprint(), len, "abc") == 3
     with pytest.raises(OtherGridfall, match="this worker runs gridfall .*, the run's coordinator 0.0.0"):

@@ -158,7 +158,7 @@ def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_pa
 def test_a_run_resumed_by_another_gridfall_says_so(tmp_path, capsys):
     import sqlite3
 
-    from gridfall.arena.fingerprint import fingerprint
+    from gridfall.fingerprint import fingerprint
     from gridfall.arena.runs import open_run
 
     path = tmp_path / "run.sqlite"

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridfall.arena.fingerprint import fingerprint
+from gridfall.fingerprint import fingerprint
 from gridfall.sqlite_kinds import damaged, refuse_other_tables
 
 try:

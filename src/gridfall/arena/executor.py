@@ -12,7 +12,7 @@ the run database and the solution store, and the workers only send results back.
   (``tcp://HOST:8786``) or to a LocalCluster it starts (``local:N``: N worker processes, one
   thread each).  A worker that dies costs only its jobs in flight: the scheduler runs them again
   elsewhere, and its nanny kills the bots it left (:mod:`.dask_nanny`).
-  Workers need gridfall installed, the same as here (:mod:`.fingerprint`: checked at the start,
+  Workers need gridfall installed, the same as here (:mod:`gridfall.fingerprint`: checked at the start,
   and by each job, for workers that join later); built-in bot names are resolved on the worker.
 """
 
@@ -27,7 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecut
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
 
-from gridfall.arena.fingerprint import fingerprint, run_checked
+from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.arena.process import kill_all
 from gridfall.arena.signals import signals_held, stopping_on_signals
 from gridfall.words import counted

@@ -14,7 +14,7 @@ import sys
 import click
 
 from gridfall.arena.database import RunDatabase, RunDatabaseError
-from gridfall.arena.fingerprint import fingerprint
+from gridfall.fingerprint import fingerprint
 from gridfall.arena.executor import ExecutorError, check_address, make_executor
 from gridfall.cli_options import WORKERS
 from gridfall.words import counted
