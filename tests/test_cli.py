@@ -618,3 +618,17 @@ def test_threads_and_processes_at_once_are_bounded():
     # a match held in memory: --games 2000000000 was "internal error: MemoryError"
     result = run("connect4", "referee", "--p1", "random", "--p2", "greedy", "--games", "2000000000")
     assert result.exit_code == 2 and "1<=x<=100000" in result.output
+
+
+def test_the_bots_exit_1_on_input_that_is_not_the_protocol_and_0_at_its_end():
+    # they named the fault on stderr and exited 0, as if the game had ended
+    import subprocess
+    import sys
+
+    for game, garbage, says in (("connect4", "garbage\n", "line 1: expected myId oppId"),
+                                ("samegame", "hello\n" * 15, "line 1: expected 15 numbers, found 1")):
+        for given, code in ((garbage, 1), ("", 0)):
+            done = subprocess.run([sys.executable, "-m", "gridfall", game, "bot", "--agent" if game == "connect4" else
+                                   "--no-store", *(["greedy"] if game == "connect4" else [])],
+                                  input=given, capture_output=True, text=True, timeout=120)
+            assert done.returncode == code and (says in done.stderr) == (code == 1), (game, given[:9], done.stderr)

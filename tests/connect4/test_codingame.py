@@ -135,16 +135,17 @@ def test_input_that_is_not_the_protocol_stops_the_loop_naming_the_line():
         lines = list(good)
         lines[index] = text
         out, log = io.StringIO(), io.StringIO()
-        play(GreedyAgent(), io.StringIO("\n".join(lines) + "\n"), out, log=log)
+        assert play(GreedyAgent(), io.StringIO("\n".join(lines) + "\n"), out, log=log) is False  # exit code 1
         assert out.getvalue() == "" and log.getvalue().startswith("gridfall bot: <referee input>: ")
         assert says in log.getvalue(), log.getvalue()
     out, log = io.StringIO(), io.StringIO()
-    play(GreedyAgent(), io.StringIO("\n".join(good) + "\n"), out, log=log)  # the whole turn, then the end
+    assert play(GreedyAgent(), io.StringIO("\n".join(good) + "\n"), out, log=log)  # the whole turn, then the end
     assert out.getvalue() == "4\n" and log.getvalue() == ""
     for kept, says in [(0, ""), (1, ""), (5, "the input ended inside a turn, after line 5")]:
         out, log = io.StringIO(), io.StringIO()  # input cut short: silent only between turns
-        play(GreedyAgent(), io.StringIO("".join(line + "\n" for line in good[:kept])), out, log=log)
+        ended_well = play(GreedyAgent(), io.StringIO("".join(line + "\n" for line in good[:kept])), out, log=log)
         assert out.getvalue() == "" and log.getvalue() == (f"gridfall bot: <referee input>: {says}\n" if says else "")
+        assert ended_well is not bool(says)
 
 
 def test_greedy_wins_and_blocks():

@@ -63,3 +63,12 @@ def test_the_export_plays_its_books_move(tmp_path):
                 + f"{len(game.legal_actions())}\n" + "".join(f"{a}\n" for a in game.legal_actions()) + "3\n")
         run = subprocess.run([sys.executable, "-I", str(out)], input=turn, capture_output=True, text=True, timeout=60)
         assert run.returncode == 0 and run.stdout.split() == [str(expected)], (moves, run.stdout, run.stderr)
+
+
+def test_the_export_exits_1_on_input_that_is_not_the_protocol_and_0_at_its_end(tmp_path):
+    out = tmp_path / "bot.py"
+    out.write_text(export_source())
+    for given, code, says in ((FIRST_TURN, 0, ""), ("garbage\n", 1, "line 1: expected myId oppId"),
+                              (FIRST_TURN.split("\n", 3)[0] + "\n" + "hello\n", 1, "line 2: expected the turn index")):
+        run = subprocess.run([sys.executable, "-I", str(out)], input=given, capture_output=True, text=True, timeout=60)
+        assert run.returncode == code and says in run.stderr, (given, run.returncode, run.stderr)

@@ -71,3 +71,14 @@ def test_only_the_lines_of_boards_codingame_plays_go_in(tmp_path):
     assert "2 known boards" in run.stdout
     assert "left out the lines of 2 boards that CodinGame never plays" in run.stdout
     assert "KNOWN = " in out.read_text() and "# 2 boards: board key -> line" in out.read_text()
+
+
+def test_the_export_exits_1_on_input_that_is_not_a_board_and_0_at_its_end(tmp_path):
+    from gridfall.samegame.boards import load_board
+
+    bot = export(tmp_path, "--no-store")
+    for given, code, says in (("", 0, ""), ("hello\n" * 15, 1, "line 1: expected 15 numbers, found 1"),
+                              ("\n".join(load_board("standard:3").text().splitlines()[:4]) + "\n", 1,
+                               "the input ended inside a board, after 4 of its 15 rows")):
+        run = subprocess.run([sys.executable, "-I", str(bot)], input=given, capture_output=True, text=True, timeout=60)
+        assert run.returncode == code and says in run.stderr, (given[:20], run.returncode, run.stderr)

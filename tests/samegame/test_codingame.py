@@ -135,9 +135,9 @@ def test_input_that_is_no_board_stops_the_bot_naming_the_fault():
                        ("\n".join(["hello world"] * 15), "line 1: expected 15 numbers, found 2"),
                        ("", "")]:
         out, log = io.StringIO(), io.StringIO()
-        play_turns(io.StringIO(text + "\n" if text else ""), out, BotConfig(first_turn_budget=1),
-                   planner=lambda b, seconds, seed: [], log=log)
-        assert out.getvalue() == ""
+        ended_well = play_turns(io.StringIO(text + "\n" if text else ""), out, BotConfig(first_turn_budget=1),
+                                planner=lambda b, seconds, seed: [], log=log)
+        assert out.getvalue() == "" and ended_well is not bool(says)  # the bot's exit code: 1 after a fault
         assert log.getvalue() == (f"gridfall bot: <referee input>: {says}\n" if says else ""), log.getvalue()
 
 

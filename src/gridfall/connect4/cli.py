@@ -165,8 +165,9 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
 def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
 
-    The bot ends at the end of its input, or at a line that is not the
-    protocol's, which it names on stderr ("line 2: expected the turn index").
+    The bot ends at the end of its input (exit code 0), or at a line that is
+    not the protocol's, which it names on stderr ("line 2: expected the turn
+    index"; exit code 1).
     """
     from gridfall import STARTED
 
@@ -180,7 +181,8 @@ def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
         player = make_agent(agent, seed)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--agent") from None
-    play(player, sys.stdin, sys.stdout, started=STARTED, first_turn=first_turn_ms / 1000, turn=turn_ms / 1000)
+    ended_well = play(player, sys.stdin, sys.stdout, started=STARTED, first_turn=first_turn_ms / 1000, turn=turn_ms / 1000)
+    sys.exit(0 if ended_well else 1)
 
 
 def _command(spec: str, seed: int) -> tuple[str, str]:

@@ -43,8 +43,9 @@ try:
 except ValueError:
     print(f"gridfall bot: GRIDFALL_SEED={{_SEED[:40]!r}} is not a whole number; a fresh seed is drawn", file=_sys.stderr)
     _SEED = None
-play(PortableAgent(OpeningTable.from_data(TABLE), seed=_SEED, book=Book.from_data(BOOK)), _sys.stdin, _sys.stdout,
-     started=_STARTED, first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
+_ENDED_WELL = play(PortableAgent(OpeningTable.from_data(TABLE), seed=_SEED, book=Book.from_data(BOOK)), _sys.stdin,
+                   _sys.stdout, started=_STARTED, first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
+_sys.exit(0 if _ENDED_WELL else 1)  # 1: the input was not the protocol's (said on stderr)
 """
     return bundle(MODULES, main, title="gridfall's Connect Four bot for CodinGame (7x9 with STEAL), pure Python.",
                   prelude="import time as _time\n_STARTED = _time.monotonic()  # the first turn counts from here")

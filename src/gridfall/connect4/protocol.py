@@ -86,12 +86,13 @@ EXPORT_TURN_MS = 75
 
 
 def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, first_turn: float = FIRST_TURN_MS / 1000,
-         turn: float = TURN_MS / 1000, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> None:
+         turn: float = TURN_MS / 1000, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> bool:
     """Play the protocol on inp/out with ``agent``: ``first_turn`` seconds from process start, ``turn`` per turn.
 
     The action printed is always one of the valid actions the referee listed.  Input that is not
     the protocol's ends the loop with a line on ``log`` naming the line (ProtocolError's message),
-    and so does input that ends inside a turn; the end of input between turns ends it without one.
+    and so does input that ends inside a turn: then it returns False.  The end of input between
+    turns ends it without a word, and True.
     """
     started = time.monotonic() if started is None else started
     lines = _Input(inp)
@@ -127,6 +128,8 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
     except EOFError:
         if lines.count != begun:
             print(f"gridfall bot: <referee input>: the input ended inside a turn, after line {lines.count}", file=log)
-        return
+            return False
+        return True
     except ProtocolError as e:
         print(f"gridfall bot: {e}", file=log)
+        return False

@@ -256,6 +256,8 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     answers each 50 ms turn from the plan, planning again if the board is not
     the expected one; every move is checked legal before it is printed.  Run
     `gridfall warmup` once beforehand so the first turn is not spent compiling.
+    The bot ends at the end of its input (exit code 0), or at input that is
+    not a board, which it names on stderr (exit code 1).
     """
     from gridfall import STARTED
     from gridfall.samegame.codingame import make_planner
@@ -263,7 +265,9 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 
     config = BotConfig(first_turn_budget=first_turn_ms / 1000, seed=seed, workers=workers, algo=algo, store=store_path,
                        use_store=not no_store)
-    (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, make_planner(config), started=STARTED)
+    ended_well = (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, make_planner(config),
+                                                              started=STARTED)
+    sys.exit(0 if ended_well else 1)
 
 
 @samegame.command()

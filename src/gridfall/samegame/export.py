@@ -72,7 +72,9 @@ from gridfall.samegame.protocol import BotConfig, play_one_turn, play_turns
 
 KNOWN = _json.loads(_zlib.decompress(_b64.b85decode({data!r})))  # {len(known)} boards: board key -> line
 config = BotConfig(first_turn_budget={first_turn_ms / 1000!r}, replan_budget={replan_ms / 1000!r})
-{"play_one_turn" if one_turn else "play_turns"}(_sys.stdin, _sys.stdout, config, PortablePlanner(KNOWN), started=_STARTED)
+_ENDED_WELL = {"play_one_turn" if one_turn else "play_turns"}(_sys.stdin, _sys.stdout, config, PortablePlanner(KNOWN),
+                                                                started=_STARTED)
+_sys.exit(0 if _ENDED_WELL else 1)  # 1: the input was not the protocol's (said on stderr)
 """
     flavour = "one-turn" if one_turn else "turn-by-turn"
     return bundle(MODULES, main, title=f"gridfall's SameGame bot for CodinGame ({flavour}), pure Python.",

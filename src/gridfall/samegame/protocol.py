@@ -32,15 +32,6 @@ TURN_SECONDS = 0.050
 ANSWER_MARGIN = 0.5
 
 
-def _next_board(inp: IO[str], log: IO[str]) -> rules.Board | None:
-    """The next board, or None at the end of input or on input that is not a board (said on log)."""
-    try:
-        return read_board(inp)
-    except BoardError as e:
-        print(f"gridfall bot: {e}", file=log)
-        return None
-
-
 def read_board(stream: IO[str]) -> rules.Board | None:
     """The next 15-line board from the referee, or None at end of input between boards
     (BoardError if it ends inside one)."""
@@ -79,24 +70,34 @@ def fallback_move(board: rules.Board) -> tuple[int, int]:
     return group.x, group.y
 
 
+def _said(fault: BoardError, log: IO[str]) -> bool:
+    """Input that is not the protocol's ends the bot: named on ``log``, and False for its exit code."""
+    print(f"gridfall bot: {fault}", file=log)
+    return False
+
+
 def play_turns(
     inp: IO[str], out: IO[str], config: BotConfig, planner: Planner,
     started: float | None = None, log: IO[str] = sys.stderr,
-) -> None:
+) -> bool:
     """The turn flavour: plan on the first turn, then follow the plan.
 
     Before each answer the bot checks the board it received; if it is not the
     one the plan expects it plans again within ``replan_budget``.  Every move
-    printed is checked legal on the received board first.
+    printed is checked legal on the received board first.  Returns True at the
+    end of input between boards, False (said on ``log``) at input that is not a board.
     """
     started = time.monotonic() if started is None else started
     plan: list[tuple[int, int]] = []
     expected: rules.Board | None = None
     first = True
     while True:
-        board = _next_board(inp, log)
+        try:
+            board = read_board(inp)
+        except BoardError as e:
+            return _said(e, log)
         if board is None:
-            return
+            return True
         if board != expected:
             budget = started + config.first_turn_budget - time.monotonic() if first else config.replan_budget
             if not first:
@@ -119,14 +120,18 @@ def play_turns(
 def play_one_turn(
     inp: IO[str], out: IO[str], config: BotConfig, planner: Planner,
     started: float | None = None, log: IO[str] = sys.stderr,
-) -> None:
-    """The one-turn flavour: plan, then print every action on one line."""
+) -> bool:
+    """The one-turn flavour: plan, then print every action on one line.  Returns as play_turns does."""
     started = time.monotonic() if started is None else started
-    board = _next_board(inp, log)
+    try:
+        board = read_board(inp)
+    except BoardError as e:
+        return _said(e, log)
     if board is None:
-        return
+        return True
     moves = planner(board, max(started + config.first_turn_budget - time.monotonic(), 0.005), config.seed)
     if not moves:  # nothing to play: any click is only a warning in this flavour
         moves = [(0, 0)]
     out.write(Line(moves).text(limit=rules.ONE_TURN_ACTION_LIMIT) + "\n")
     out.flush()
+    return True
