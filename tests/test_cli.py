@@ -632,3 +632,12 @@ def test_the_bots_exit_1_on_input_that_is_not_the_protocol_and_0_at_its_end():
                                    "--no-store", *(["greedy"] if game == "connect4" else [])],
                                   input=given, capture_output=True, text=True, timeout=120)
             assert done.returncode == code and (says in done.stderr) == (code == 1), (game, given[:9], done.stderr)
+
+
+def test_version_names_the_installed_files_too():
+    from gridfall import __version__
+    from gridfall.fingerprint import fingerprint
+
+    result = run("--version")
+    assert result.exit_code == 0 and result.output.startswith(f"gridfall {fingerprint()}  ")
+    assert fingerprint().startswith(__version__ + "+") and len(fingerprint()) == len(__version__) + 13

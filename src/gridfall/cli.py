@@ -13,8 +13,19 @@ from gridfall.match3.cli import match3
 from gridfall.samegame.cli import samegame
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from gridfall.fingerprint import fingerprint
+
+    click.echo(f"gridfall {fingerprint()}  (the version, then a hash of the installed files: a Dask run "
+               "wants the same on every machine)")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="gridfall")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help=f"Show the version ({__version__}) and a hash of the installed files, and exit.")
 def main() -> None:
     """Exact rules, fast engines, strong players and faithful referees for
     SameGame, Match-3 Jewels and Connect Four 7x9 with STEAL.

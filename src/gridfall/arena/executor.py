@@ -171,8 +171,8 @@ class DaskExecutor:
                               f"({', '.join(workers[:3])}{', ...' if len(workers) > 3 else ''})"
                               for theirs, workers in others.items())
             raise ExecutorError(f"--cluster {address}: this machine runs gridfall {self.fingerprint}, but {named}: "
-                                "install the same gridfall on every worker, so that every game of a run is played "
-                                "by the same rules and bots")
+                                "install the same gridfall on every worker (`gridfall --version` prints it), so that "
+                                "every game of a run is played by the same rules and bots")
 
     def describe(self) -> str:
         return f"Dask at {self.address} ({counted(self.slots(), 'worker thread')})"
