@@ -47,7 +47,7 @@ def prose_commands() -> list[str]:
 def check_names(words: list[str]) -> None:
     """The commands (``a|b`` for either) and the ``--options`` in ``words`` exist."""
     commands, ctx = [main], None
-    while words and all(isinstance(c, click.Group) for c in commands):
+    while words and not words[0].startswith("-") and all(isinstance(c, click.Group) for c in commands):
         names, words = words[0].split("|"), words[1:]
         ctx = click.Context(commands[0], info_name="gridfall", parent=ctx)
         found = [(name, group.get_command(ctx, name)) for group in commands for name in names]
