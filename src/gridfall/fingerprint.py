@@ -3,8 +3,10 @@
 A run spread over machines must play every game by the same rules and bots (a Dask worker that
 runs another gridfall is refused), and a run resumed after an upgrade or an edit says so (its
 database records the gridfall that started it).  The version alone does not tell two checkouts
-of the same version apart, so the hash covers every file of the installed package (sources and
-data, not the bytecode caches): 6 ms, once per process.
+of the same version apart, so the hash covers the files a wheel ships (the sources, and the
+package data that pyproject.toml names), read from wherever gridfall was imported: an editable
+checkout and an installed copy of the same files agree, whatever else lies in the checkout
+(bytecode caches, an editor's backups).  6 ms, once per process.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ def fingerprint() -> str:
     import gridfall
 
     root = Path(gridfall.__file__).parent
+    shipped = {*root.rglob("*.py"), *root.glob("data/**/*"), *root.glob("viewer/assets/*")}  # as pyproject.toml
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
+    for path in sorted(shipped):
         relative = path.relative_to(root)
-        if path.is_file() and "__pycache__" not in relative.parts and not relative.name.startswith("."):
+        if path.is_file() and "__pycache__" not in relative.parts:
             digest.update(relative.as_posix().encode() + b"\0")
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return f"{gridfall.__version__}+{digest.hexdigest()[:12]}"
