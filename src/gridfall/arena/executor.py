@@ -27,9 +27,9 @@ from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecut
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
 
-from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.arena.process import kill_all
 from gridfall.arena.signals import signals_held, stopping_on_signals
+from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
 
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C

@@ -14,9 +14,9 @@ import sys
 import click
 
 from gridfall.arena.database import RunDatabase, RunDatabaseError
-from gridfall.fingerprint import fingerprint
 from gridfall.arena.executor import ExecutorError, check_address, make_executor
 from gridfall.cli_options import WORKERS
+from gridfall.fingerprint import fingerprint
 from gridfall.words import counted
 
 RUN_NOTES = """\b
