@@ -43,6 +43,18 @@ def test_masked_random_episode_scores_the_rules_score_and_resets_reproducibly(en
     env.close()
 
 
+def test_human_rendering_shows_every_reset_and_step_and_ansi_returns_the_text(capsys):
+    # human mode printed only when render() was called: Gymnasium's human mode needs no call
+    env = gymnasium.make("gridfall/SameGame-v0", board="standard:1", render_mode="human")
+    obs, info = env.reset(seed=1)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    shown = capsys.readouterr().out
+    assert shown.count("score ") == 2 and "score 0" in shown
+    ansi = gymnasium.make("gridfall/Match3-v0", render_mode="ansi")
+    ansi.reset(seed=2)
+    assert capsys.readouterr().out == "" and ansi.render().endswith("score 0")
+
+
 def test_illegal_action_changes_nothing_or_ends_the_episode():
     env = gymnasium.make("gridfall/SameGame-v0", board="standard:1")
     obs, info = env.reset(seed=1)

@@ -10,6 +10,8 @@
   (:mod:`gridfall.interface`); ``info["action_mask"]`` marks the legal ones (int8).
 - Observations: one-hot planes, ``(colours, rows, columns)`` int8, row 0 the top row.
 - Rewards: the points of each move (SameGame's clear bonus, Match-3's cascades included).
+- ``render_mode="ansi"``: ``render()`` returns the board and the score as text; ``"human"``
+  prints them at every reset and step, as Gymnasium's human mode does.
 - An illegal action (an id outside the mask) changes nothing and earns nothing, as an empty or
   single tile does in CodinGame's one-turn flavour; ``info["illegal_action"]`` says so.  With
   ``illegal_action="end"`` it ends the episode instead, as in the turn flavour.
@@ -75,6 +77,7 @@ class GridfallEnv(gymnasium.Env):
         self.game = self._game(game_seed)
         self.state = self.game.new_initial_state()
         self.ended = False  # an illegal action under illegal_action="end" ends the episode, not the game
+        self._show()
         return self._observe()
 
     def step(self, action):
@@ -88,12 +91,19 @@ class GridfallEnv(gymnasium.Env):
             observation, info = self._observe()
             info["illegal_action"] = True
             self.ended = self.illegal_action == "end"
+            self._show()
             return observation, 0.0, self.ended, False, info
         self.state.apply_action(action)
         observation, info = self._observe()
         info["illegal_action"] = False
         info["score"] = self.state.returns()[0]
+        self._show()
         return observation, float(self.state.rewards()[0]), self.state.is_terminal(), False, info
+
+    def _show(self) -> None:
+        """Gymnasium's "human" mode renders at every reset and step, without a call to render()."""
+        if self.render_mode == "human":
+            self.render()
 
     def render(self):
         if self.state is None or self.render_mode is None:
