@@ -641,3 +641,21 @@ def test_version_names_the_installed_files_too():
     result = run("--version")
     assert result.exit_code == 0 and result.output.startswith(f"gridfall {fingerprint()}  ")
     assert fingerprint().startswith(__version__ + "+") and len(fingerprint()) == len(__version__) + 13
+
+
+def test_a_file_named_by_mistake_is_refused_not_read_whole():
+    # `verify /dev/zero` (or a log, a disk image) filled the memory: "internal error: MemoryError"
+    import subprocess
+    import sys
+
+    def gridfall(*args, stdin=None):
+        return subprocess.run([sys.executable, "-m", "gridfall", *args], stdin=stdin, capture_output=True, text=True,
+                              timeout=120)
+
+    for args in (["samegame", "verify", "/dev/zero"], ["samegame", "store", "import", "/dev/zero", "--store", "/dev/null"],
+                 ["match3", "move", "/dev/zero", "1", "1", "R"], ["match3", "referee", "/dev/zero"]):
+        done = gridfall(*args)
+        assert "more than 64 MB" in done.stderr + done.stdout and "Traceback" not in done.stderr, (args, done.stderr)
+    with open("/dev/zero", "rb") as zeros:
+        done = gridfall("samegame", "score", "standard:1", "-", stdin=zeros)
+    assert done.returncode == 2 and "more than 64 MB on standard input" in done.stderr

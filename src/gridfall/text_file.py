@@ -2,7 +2,9 @@
 
 Files come from many editors.  Windows editors save UTF-8 with a byte-order mark, and PowerShell
 5's ``>`` writes UTF-16 with one: both are read as the text they hold, marks dropped.  Anything
-else must be UTF-8; a byte that is not is named with its line, so the user can find it.
+else must be UTF-8; a byte that is not is named with its line, so the user can find it.  At most
+MOST_BYTES are read: a file named by mistake (a log, a disk image, ``/dev/zero``) is refused
+instead of filling the memory.
 """
 
 from __future__ import annotations
@@ -11,16 +13,22 @@ import codecs
 from pathlib import Path
 
 _UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+MOST_BYTES = 64 << 20  # far above any board, results file or store export (10,000 lines: 6 MB)
 
 
 class NotText(ValueError):
-    """The file's bytes are not text in any encoding read here; the message says where."""
+    """The file is not text gridfall reads: bytes of no encoding read here, or far too many."""
 
 
-def read_text(path: str | Path) -> str:
-    """The text of the file at ``path``: OSError if it cannot be read, NotText if it is not text."""
-    data = Path(path).read_bytes()
-    if data.startswith(_UTF16_MARKS):
+def read_text(path: str | Path, utf16: bool = True) -> str:
+    """The text of the file at ``path``: OSError if it cannot be read, NotText if it is not text
+    (not ``utf16`` for a file that another program reads as UTF-8, such as Python source)."""
+    with open(path, "rb") as stream:
+        data = stream.read(MOST_BYTES + 1)
+    if len(data) > MOST_BYTES:
+        raise NotText(f"more than {MOST_BYTES >> 20} MB, far more than a board, a results file, a store export "
+                      "or a player holds: is it the file you meant?")
+    if utf16 and data.startswith(_UTF16_MARKS):
         try:
             return data.decode("utf-16")  # the mark says which byte order, and is dropped
         except UnicodeDecodeError as e:

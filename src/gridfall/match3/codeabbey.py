@@ -27,6 +27,7 @@ from gridfall.match3.rules import (
     BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
 )
 from gridfall.printable import printable
+from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
 
 
@@ -245,8 +246,8 @@ def _plain(value):
 def check_syntax(path: str) -> str:
     """"" if the file parses as Python 3.6 (CodeAbbey's), else what and where it does not."""
     try:
-        source = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
+        source = read_text(path, utf16=False)  # the harness's Python reads it as UTF-8
+    except (OSError, NotText) as e:
         return f"{path}: cannot read it: {e}"
     try:
         ast.parse(source, filename=path)

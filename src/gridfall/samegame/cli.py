@@ -17,7 +17,7 @@ from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
 from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig
 from gridfall.samegame.store_cli import open_store, store, store_errors, store_options
-from gridfall.text_file import NotText, read_text
+from gridfall.text_file import MOST_BYTES, NotText, read_text
 from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted
 
@@ -78,7 +78,10 @@ def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool
     """
     b = _board(board)
     # piped from a file a Windows editor saved: its byte-order mark is not a move (utf-8-sig, as files are read)
-    line = sys.stdin.read().removeprefix("\ufeff") if moves == "-" else moves
+    line = sys.stdin.read(MOST_BYTES + 1).removeprefix("\ufeff") if moves == "-" else moves
+    if len(line) > MOST_BYTES:  # `score B - < /dev/zero` would fill the memory
+        raise click.BadParameter(f"more than {MOST_BYTES >> 20} MB on standard input: is it the moves you meant?",
+                                 param_hint="MOVES")
     judged = rules.judge(b, rules.split_one_turn(line), strict=strict)
     result = {
         "board": board,
