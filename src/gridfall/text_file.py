@@ -1,4 +1,5 @@
-"""A text file a user gives gridfall (a board, a results file, a store import), read as its bytes say.
+"""A text file a user gives gridfall (a board, a results file, a store import, a Match-3 player),
+read as its bytes say.
 
 Files come from many editors.  Windows editors save UTF-8 with a byte-order mark, and PowerShell
 5's ``>`` writes UTF-16 with one: both are read as the text they hold, marks dropped.  Anything
