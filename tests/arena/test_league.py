@@ -73,7 +73,9 @@ def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_a
 
 def test_bad_bots_are_usage_errors():
     for args, words in [(["--bot", "x=python3 a.py"], "at least two bots"),
-                        (["--bot", "greedy", "--bot", "greedy"], "given twice"),
+                        (["--bot", "greedy", "--bot", "greedy"], "given twice; to play a bot against itself, name each copy "
+                                                                "(--bot greedy-a=greedy --bot greedy-b=greedy)"),
+                        (["--bot", "x=greedy", "--bot", "x=random"], "the name 'x' is given twice\n"),
                         (["--bot", "greedy", "--bot", "wizard"], "NAME=COMMAND"),
                         (["--bot", "greedy", "--bot", "alphabeta:99"], "depth"),
                         (["--bot", "greedy", "--bot", "random", "--games", "5"], "even")]:

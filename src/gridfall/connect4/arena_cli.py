@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import shlex
 import sys
 from collections import Counter
 
@@ -63,7 +64,12 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
     names = [n for n, _ in bots]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise click.BadParameter(f"the name {duplicates[0]!r} is given twice", param_hint="--bot")
+        name = duplicates[0]
+        commands = {c for n, c in bots if n == name}
+        command = shlex.quote(commands.pop())
+        hint = (f"; to play a bot against itself, name each copy (--bot {name}-a={command} --bot {name}-b={command})"
+                if not commands else "")
+        raise click.BadParameter(f"the name {name!r} is given twice{hint}", param_hint="--bot")
     if len(bots) < 2:
         raise click.BadParameter("a league needs at least two bots", param_hint="--bot")
     return bots
