@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gridfall.cli_options import output_path_for, write_file
+from gridfall.words import counted
 
 
 @click.command()
@@ -54,5 +55,5 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     text = page.build(game_kind, f"gridfall replay: {path.name}", games)
     write_file(target, text, kind="replay")
     size = len(text.encode("utf-8"))
-    click.echo(f"wrote {target} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})"
+    click.echo(f"wrote {target} ({size / 1024:.0f} kB, {counted(len(games), 'game')})"
                + (f"; {note}" if note else ""))

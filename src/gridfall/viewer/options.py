@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gridfall.cli_options import output_path_for
+from gridfall.words import counted
 
 
 def replay_option(command):
@@ -27,7 +28,7 @@ def write_replay(path: str | None, kind: str, title: str, games: list[dict]) -> 
     except OSError as e:  # the games are judged and reported already: say so, and lose nothing else
         click.echo(f"gridfall: cannot write the replay {path}: {e.strerror or e}", err=True)
         return
-    click.echo(f"replay: {path} ({size / 1024:.0f} kB, {len(games)} game{'s' * (len(games) != 1)})", err=True)
+    click.echo(f"replay: {path} ({size / 1024:.0f} kB, {counted(len(games), 'game')})", err=True)
 
 
 def write_run_replay(path: str | None, db_path, title: str) -> None:
