@@ -122,9 +122,7 @@ def test_a_run_is_played_by_one_process_at_a_time(tmp_path):
         assert one.done() == two.done() == {"game a", "game b"}
 
 
-def test_the_lock_file_goes_with_the_run_and_a_lock_on_a_deleted_one_is_taken_again(tmp_path):
-    from gridfall.arena.database import _still_there, hold_run, release_run
-
+def test_the_lock_file_goes_with_the_run(tmp_path):
     path = tmp_path / "run.sqlite"
     with RunDatabase(path, "connect4 league", {"games": 4}):
         assert (tmp_path / "run.sqlite.lock").exists()
@@ -132,16 +130,7 @@ def test_the_lock_file_goes_with_the_run_and_a_lock_on_a_deleted_one_is_taken_ag
     with RunDatabase(path, "connect4 league", {"games": 4}) as again:
         again.close()
         again.close()  # twice: the second must not delete a lock another run holds now
-    other = hold_run(path)
-    assert (tmp_path / "run.sqlite.lock").exists()
-    # a process that opened the lock file just before its holder ended the run and deleted it
-    late = open(f"{path}.lock", "a+")
-    release_run(other, path)
-    assert not _still_there(late, f"{path}.lock")  # its lock would hold nothing: hold_run takes a new one
-    newer = hold_run(path)
-    assert not _still_there(late, f"{path}.lock") and _still_there(newer, f"{path}.lock")
-    late.close()
-    release_run(newer, path)
+    assert not (tmp_path / "run.sqlite.lock").exists()
 
 
 def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_path):
@@ -153,6 +142,25 @@ def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_pa
     kept = RunDatabase(path, "connect4 league", {"games": 4})
     kept.discard()
     assert path.exists() and RunDatabase(path, "connect4 league", {"games": 4}).done() == {"pair 0 game 0"}
+
+
+def test_a_file_that_cannot_be_opened_is_not_left_behind_if_the_open_made_it(tmp_path, monkeypatch):
+    """A full disk at the start: SQLite makes the file, then fails to write its journal."""
+    from gridfall.arena import database
+
+    def failing(connection, path, what):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(database, "refuse_other_tables", failing)
+    with pytest.raises(RunDatabaseError, match=r"run.sqlite: cannot use it: disk I/O error"):
+        RunDatabase(tmp_path / "run.sqlite", "k", {})
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # neither the file nor its lock
+    monkeypatch.undo()
+    RunDatabase(tmp_path / "run.sqlite", "k", {}).close()  # one that existed before is never deleted
+    monkeypatch.setattr(database, "refuse_other_tables", failing)
+    with pytest.raises(RunDatabaseError):
+        RunDatabase(tmp_path / "run.sqlite", "k", {})
+    assert (tmp_path / "run.sqlite").exists()
 
 
 def test_a_run_resumed_by_another_gridfall_says_so(tmp_path, capsys):

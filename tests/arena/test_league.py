@@ -26,6 +26,7 @@ def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
     assert {b["name"] for b in board} == {"first", "centre", "greedy"}
     assert [b["rating"] for b in board] == sorted((b["rating"] for b in board), reverse=True)
     assert sum(b["games"] for b in board) == 2 * 6
+    assert not (tmp_path / "league.sqlite.lock").exists()  # let go as the command ended: nothing left beside it
     assert board[-1]["name"] == "first"  # the lowest open column loses to both others
     assert all(p["games"] >= 2 for p in out["pairs"])
     rows = sqlite3.connect(db).execute("SELECT job, times, messages, reason FROM games").fetchall()
@@ -142,6 +143,7 @@ def test_a_full_disk_stops_a_league_with_its_stored_games_kept_and_no_bot_left(t
     assert f"Error: {db}: cannot store a finished game: database or disk is full" in err
     assert "run the same command again to resume" in err
     assert 1 <= stored_games(db) < 60
+    assert not (tmp_path / "league.sqlite.lock").exists()
     deadline = time.monotonic() + 10
     while live_commands("pick.py") and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -164,3 +166,4 @@ def test_the_same_league_started_twice_is_refused_while_the_first_plays(tmp_path
         first.send_signal(signal.SIGTERM)
         first.communicate(timeout=60)
     assert first.returncode == 128 + signal.SIGTERM
+    assert not (tmp_path / "league.sqlite.lock").exists()

@@ -201,3 +201,4 @@ def test_a_campaign_announces_its_results_file_once(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.count(f"wrote {out}") == 1 and done.stdout.rstrip().endswith(f"wrote {out}")
     assert len([line for line in out.read_text().splitlines() if line.startswith(("1\t", "2\t", "3\t"))]) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.txt", "run.sqlite", "store.sqlite"]  # no .lock

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import socket
 import sqlite3
@@ -28,13 +27,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from gridfall import lock_file
 from gridfall.fingerprint import fingerprint
 from gridfall.sqlite_kinds import damaged, refuse_other_tables
-
-try:
-    import fcntl
-except ImportError:  # Windows: no flock (see hold_run)
-    fcntl = None
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,6 +96,8 @@ class RunDatabase:
             self._open(kind, settings, command or [])
             self.rows()  # a damaged row is refused now, before any game is played
         except BaseException:  # refused: the run is free again at once, not when this object is collected
+            if self.created and self.held is not None:  # and a file this open made is not left behind
+                self._delete_files()
             self._let_go()
             raise
 
@@ -114,9 +111,12 @@ class RunDatabase:
             self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
             self._check_run(kind, settings, command)
         except sqlite3.DatabaseError as e:
+            with contextlib.suppress(AttributeError):  # a connection that was made
+                self.connection.close()
             if damaged(e):
                 raise RunDatabaseError(f"{self.path}: not a gridfall run database, or a damaged one ({e})") from None
-            raise RunDatabaseError(f"{self.path}: cannot use it: {e}") from None
+            hint = " (is its disk full, or not writable?)" if "IOERR" in getattr(e, "sqlite_errorname", "") else ""
+            raise RunDatabaseError(f"{self.path}: cannot use it: {e}{hint}") from None
         except ValueError as e:
             self.connection.close()
             raise RunDatabaseError(f"{e}; give another --db") from None
@@ -175,7 +175,11 @@ class RunDatabase:
             return stored_rows(self.connection, self.path)
 
     def close(self) -> None:
-        self.connection.close()
+        """Close, and let the run go; a second close does nothing."""
+        try:
+            self.connection.close()  # every game is committed already: a failing close loses none
+        except sqlite3.Error:
+            pass
         self._let_go()  # after the connection: the run is another's to play only now
 
     def discard(self) -> None:
@@ -184,13 +188,17 @@ class RunDatabase:
         unused = self.created and not self.done()
         self.connection.close()
         if unused:
-            for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
-                leftover.unlink(missing_ok=True)
+            self._delete_files()
         self._let_go()
+
+    def _delete_files(self) -> None:
+        for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            with contextlib.suppress(OSError):
+                leftover.unlink(missing_ok=True)
 
     def _let_go(self) -> None:
         """Release the run once: a second release would delete the lock of whoever holds it next."""
-        release_run(self.held, self.path)
+        lock_file.let_go(self.held, self.path)
         self.held = None
 
     def __enter__(self) -> "RunDatabase":
@@ -201,60 +209,19 @@ class RunDatabase:
 
 
 def hold_run(path: Path):
-    """An open file that holds an exclusive lock on ``path``.lock while the run is played here, or
+    """The lock on ``path``.lock while the run is played here (:mod:`gridfall.lock_file`), or
     RunDatabaseError naming the process that plays it: the same run played twice at once would
-    play each game twice, and each copy's bots would lose on time to the other's load.
-
-    The lock is a file of its own: closing another descriptor of the database file would drop
-    SQLite's own locks on it.  Its holder deletes it when the run ends (:func:`release_run`), so
-    a lock taken on a file that was deleted meanwhile holds nothing: it is taken again on the new
-    one.  Where the OS has no flock (Windows) nothing is held."""
-    if fcntl is None:
-        return None
-    lock_path = f"{path}.lock"
-    while True:
-        try:
-            held = open(lock_path, "a+")
-        except OSError as e:
-            raise RunDatabaseError(f"{path}: cannot use it: {lock_path}: {e.strerror}") from None
-        try:
-            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            held.seek(0)
-            owner = held.read().strip()
-            held.close()
-            if owner == _owner():
-                raise RunDatabaseError(f"{path}: this process has the run open already; close that RunDatabase "
-                                       "first") from None
-            raise RunDatabaseError(f"{path}: this run is being played now by another process"
-                                   f"{f' ({owner})' if owner else ''}; wait for it to end, or give another --db") from None
-        if _still_there(held, lock_path):
-            break
-        held.close()  # its holder ended the run and deleted it between our open and our lock
-    held.truncate(0)
-    held.write(_owner())
-    held.flush()
-    return held
-
-
-def _still_there(held, lock_path: str) -> bool:
-    """Whether ``lock_path`` still names the file ``held`` is open on."""
+    play each game twice, and each copy's bots would lose on time to the other's load."""
     try:
-        named = os.stat(lock_path)
-    except FileNotFoundError:
-        return False
-    mine = os.fstat(held.fileno())
-    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
-
-
-def release_run(held, path: Path) -> None:
-    """Let the run go: delete its lock file while still holding it, then close it.  A process that
-    opened the file before the delete finds it gone once it has the lock (:func:`hold_run`)."""
-    if held is None:
-        return
-    with contextlib.suppress(OSError):
-        os.unlink(f"{path}.lock")
-    held.close()
+        return lock_file.take(path, wait=False)
+    except OSError as e:
+        raise RunDatabaseError(f"{path}: cannot use it: {path}.lock: {e.strerror}") from None
+    except lock_file.HeldElsewhere as e:
+        if e.owner == lock_file.me():
+            raise RunDatabaseError(f"{path}: this process has the run open already; close that RunDatabase "
+                                   "first") from None
+        raise RunDatabaseError(f"{path}: this run is being played now by another process"
+                               f"{f' ({e.owner})' if e.owner else ''}; wait for it to end, or give another --db") from None
 
 
 def job_order(job: str) -> tuple:
@@ -262,10 +229,6 @@ def job_order(job: str) -> tuple:
     before ``pair 10 game 0``, ``standard:2`` before ``standard:10``.  (Splitting on a captured
     group puts text at even places and numbers at odd ones, so two keys always compare.)"""
     return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", job)))
-
-
-def _owner() -> str:
-    return f"pid {os.getpid()} on {socket.gethostname()}"
 
 
 def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:

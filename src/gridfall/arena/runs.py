@@ -65,6 +65,9 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True) 
         run = RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive)
     except RunDatabaseError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
+    context = click.get_current_context(silent=True)
+    if context is not None:  # however the command ends, the run is let go then: its lock file goes with it
+        context.call_on_close(run.close)
     stored = len(run.done())
     if exclusive and stored and run.started_by not in (None, fingerprint()):
         click.echo(f"gridfall: {path}: this run was started by gridfall {run.started_by} ({counted(stored, 'game')} "

@@ -9,26 +9,12 @@ history of every campaign behind its lines.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
-try:
-    import fcntl
-except ImportError:  # Windows: no flock; campaigns side by side should write different files there
-    fcntl = None
-
+from gridfall import lock_file
 from gridfall.atomic_file import replacing
 from gridfall.samegame.store import SolutionStore, campaign_history, results_row
 from gridfall.text_file import NotText, read_text
-
-
-@contextlib.contextmanager
-def locked(path: str):
-    """Hold an exclusive lock on ``path``.lock while rewriting ``path`` (where the OS has flock)."""
-    with open(f"{path}.lock", "w") as lock:
-        if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
 
 
 def earlier_campaigns(path: str, campaign: str) -> list[str]:
@@ -58,7 +44,7 @@ def write_results(store: SolutionStore, path: str, set_name: str, campaign: str,
     """Rewrite the results file at ``path`` from the store: this campaign's line (with
     ``progress``, empty once it is done) above the campaign lines of the file it replaces."""
     line = f"{campaign}{progress}; each board's line below names the round that found it"
-    with locked(path):
+    with lock_file.holding(path):  # campaigns side by side into one file (not on Windows: no flock)
         history = earlier_campaigns(path, campaign) if os.path.exists(path) else []
         with replacing(path) as results:  # whole or not at all: a full disk leaves the last one
             for text in [line, *history]:
