@@ -64,6 +64,9 @@ def test_immediate_win_and_bad_input(solvers):
         solver.solve_moves("07")
     with pytest.raises(ValueError, match="' ' is not a column 0..6 \\(one digit a move, nothing between"):
         solver.solve_moves("0 1")  # as a CodinGame log writes them
+    with pytest.raises(ValueError) as long:  # a pasted file: the message names the fault, not all of it
+        solver.solve_moves("4" * 100_000)
+    assert str(long.value) == f"move 7 of {'4' * 80!r}... (100,000 characters): column 4 is full"
 
 
 def test_a_search_cut_into_tiny_slices_finds_the_same_score(solvers, monkeypatch):

@@ -171,17 +171,21 @@ class Game:
     def from_moves(cls, moves: str, width: int = 9, height: int = 7, steal: bool = True) -> "Game":
         """A game from a string of 0-based column digits (the data files' notation; no STEAL in it)."""
         game = cls(width, height, steal)
-        for number, ch in enumerate(moves.strip(), start=1):
+        moves = moves.strip()
+        # a fault comes by move width * height + 1, so the start of a long string shows it
+        start = max(80, width * height + 1)
+        shown = repr(moves) if len(moves) <= start else f"{moves[:start]!r}... ({len(moves):,} characters)"
+        for number, ch in enumerate(moves, start=1):
             if not ch.isdigit() or int(ch) >= width:
                 hint = " (one digit a move, nothing between: '4453')" if not ch.isalnum() else ""
-                raise IllegalAction(f"move {number} of {moves!r}: {ch!r} is not a column 0..{width - 1}{hint}")
+                raise IllegalAction(f"move {number} of {shown}: {ch!r} is not a column 0..{width - 1}{hint}")
             if game.is_terminal():
-                raise IllegalAction(f"move {number} of {moves!r}: the game is already "
+                raise IllegalAction(f"move {number} of {shown}: the game is already "
                                     + ("won" if game.winner is not None else "drawn (the board is full)"))
             try:
                 game.apply_action(int(ch))
             except IllegalAction as e:
-                raise IllegalAction(f"move {number} of {moves!r}: {e}") from None
+                raise IllegalAction(f"move {number} of {shown}: {e}") from None
         return game
 
     @classmethod
