@@ -574,6 +574,29 @@ def test_an_output_that_cannot_be_written_is_named_and_a_reader_that_stops_is_no
     assert reader.wait(timeout=60) == 1 and reader.stderr.read() == b""
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_store_exported_to_a_standard_output_that_fails_is_not_said_exported(tmp_path):
+    # it said "exported 2 boards to -", then the failure; and "-: cannot write it: Broken pipe" to | head
+    import os
+    import subprocess
+    import sys
+
+    number, score, _, _, moves = next(reference_solutions())
+    imported = tmp_path / "one.txt"
+    imported.write_text(f"{number}\t{score}\t{moves}\n")
+    store = str(tmp_path / "s.sqlite")
+    assert run("samegame", "store", "import", str(imported), "--store", store).exit_code == 0
+    command = [sys.executable, "-m", "gridfall", "samegame", "store", "export", "-", "--store", store]
+    env = {**os.environ, "GRIDFALL_DEBUG": ""}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "Error: cannot write to standard output: No space left on device"
+    reader = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == 1 and reader.stderr.read() == b""
+
+
 def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_path):
     # a store imported by an older gridfall could hold ESC in its algo: `store list` printed it raw
     import sqlite3
@@ -659,3 +682,28 @@ def test_a_file_named_by_mistake_is_refused_not_read_whole():
     with open("/dev/zero", "rb") as zeros:
         done = gridfall("samegame", "score", "standard:1", "-", stdin=zeros)
     assert done.returncode == 2 and "more than 64 MB on standard input" in done.stderr
+
+
+def test_dash_is_standard_output_for_an_export_or_a_page_and_refused_where_a_file_is_needed(tmp_path):
+    # `export -` and `view -o -` wrote a file named "-" (and said "wrote -"); `--replay -` did too
+    import subprocess
+    import sys
+
+    def gridfall(*args):
+        return subprocess.run([sys.executable, "-m", "gridfall", *args], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path)
+
+    for export in (["connect4", "export", "-"], ["match3", "export", "-"]):
+        done = gridfall(*export)
+        assert done.returncode == 0, done.stderr
+        compile(done.stdout, "exported", "exec")  # the file itself, and nothing else
+        assert done.stderr.startswith("wrote to standard output: ")
+    results = tmp_path / "results.txt"
+    number, score, _, _, moves = next(reference_solutions())
+    results.write_text(f"{number}\t{score}\t{moves}\n")
+    page = gridfall("view", str(results), "-o", "-")
+    assert page.returncode == 0 and page.stdout.startswith("<!DOCTYPE html>") and "replay-data" in page.stdout
+    assert page.stderr.startswith("wrote to standard output (")
+    refused = gridfall("connect4", "referee", "--p1", "greedy", "--p2", "random", "--games", "2", "--replay", "-")
+    assert refused.returncode == 2 and "-: this writes a file, not standard output: name one" in refused.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.txt"]

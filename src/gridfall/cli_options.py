@@ -14,7 +14,9 @@ hidden alias (:func:`renamed`), with a note on stderr.
 
 A file a command writes is checked before the work (:func:`output_path`: its folder exists and
 takes a new file, and what is there may be replaced) and written by :func:`write_file`, whole or
-not at all, naming the file and the reason when it cannot.
+not at all, naming the file and the reason when it cannot.  ``-`` is standard output where the
+command's ``click.Path`` allows a dash (an export, a page), and refused elsewhere; the line that
+says what was written (:func:`tell_written`) then goes to stderr.
 
 Every table goes through :func:`console`: no markup highlighting of numbers, and the full width
 of a line (not 80 columns) when the output is a pipe or a file.
@@ -102,8 +104,12 @@ def output_path(ctx, param, value, kind: str | None = None):
     read-only), and a file already there must be one the output may replace
     (:func:`gridfall.atomic_file.why_not_replace`: never an SQLite database, and for a ``kind``,
     only a file of that kind that gridfall wrote)."""
-    if value is None or value == "-":
+    if value is None:
         return value
+    if value == "-":
+        if getattr(param.type, "allow_dash", False):
+            return value
+        raise click.BadParameter("-: this writes a file, not standard output: name one", ctx, param)
     folder = Path(value).absolute().parent
     if not os.path.isdir(folder):  # False, not an OSError, for a name too long
         raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
@@ -138,10 +144,19 @@ def write_file(path, text: str, kind: str | None = None) -> None:
     (and leaves the file as it was: :mod:`gridfall.atomic_file`)."""
     from gridfall.atomic_file import write_text
 
+    if str(path) == "-":  # stdout's own failures end the command as such (cli.StdoutError)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     try:
         write_text(path, text, kind=kind)
     except OSError as e:
         raise cannot_write(path, e) from None
+
+
+def tell_written(path, what: str) -> None:
+    """Say ``wrote PATH: what``, on stdout, or on stderr when the file written is stdout itself."""
+    click.echo(f"wrote {'to standard output' if str(path) == '-' else path}{what}", err=str(path) == "-")
 
 
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):

@@ -27,6 +27,17 @@ def test_a_league_database_becomes_a_replay_of_each_game(tmp_path):
     assert one.returncode == 0 and len(page.read_data((tmp_path / "one.html").read_text())["games"]) == 1
 
 
+def test_a_page_leaves_nothing_beside_the_database_it_read(tmp_path):
+    # a read-only connection made the run database's -wal and -shm files (WAL mode) and left them
+    db = tmp_path / "league.sqlite"
+    gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "2",
+                  "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["league.sqlite"]
+    done = gridfall("view", str(db), "-o", str(tmp_path / "league.html"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["league.html", "league.sqlite"]
+
+
 def test_a_results_file_row_replays_to_its_score(tmp_path):
     done = gridfall("view", str(RESULTS), "--board", "standard:1", "-o", str(tmp_path / "best.html"))
     assert done.returncode == 0, done.stderr

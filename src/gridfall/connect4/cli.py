@@ -10,7 +10,7 @@ import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, WORKERS, FloatRange, console, limit_options,
-                                  output_path_for, with_help, write_file)
+                                  output_path_for, tell_written, with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_replay
@@ -126,7 +126,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
 
 
 @connect4.command()
-@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path_for("export"))
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path_for("export"))
 @click.option("--first-turn-ms", type=FloatRange(min=50, max=1000), default=FIRST_TURN_MS, show_default=True,
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
 @click.option("--turn-ms", type=FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
@@ -137,7 +137,8 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     The file is bundled from the package's own modules: the rules of record, the
     opening table and book, the protocol loop and the pure-Python search (``portable``,
     also a built-in agent: `--p1 portable`).  It is refused, with the reason, if it would be
-    over 100,000 characters or import anything outside the standard library.
+    over 100,000 characters or import anything outside the standard library.  OUT - writes it
+    to standard output (to pipe it to the clipboard, say).
     """
     from gridfall.connect4.export import export_source
     from gridfall.export import ExportError
@@ -147,7 +148,7 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
-    click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), standard library only")
+    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), standard library only")
 
 
 @connect4.command()

@@ -13,7 +13,8 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import FloatRange, console, number_list, output_path_for, renamed, with_help, write_file
+from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, renamed, tell_written, with_help,
+                                  write_file)
 from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
@@ -184,13 +185,14 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
 
 
 @match3.command("export")
-@click.argument("out", type=click.Path(dir_okay=False), callback=output_path_for("export"))
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path_for("export"))
 @click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="plan", show_default=True, help='plan: two plies on the known board, growing one large cascade on each board and cashing it when its share of the second is spent (most of it on the 13x13 board); fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
 @click.option("--time", "time_budget", type=FloatRange(min=0.01), default=1.0, show_default=True,
               help="Seconds the exported player plans to use for the whole run.")
 @renamed("--time-budget", "--time", "time_budget")
 def export_suggest(out: str, agent: str, time_budget: float) -> None:
-    """Write a single self-contained suggest file (standard library, Python 3.6) to OUT."""
+    """Write a single self-contained suggest file (standard library, Python 3.6) to OUT (- for
+    standard output)."""
     from gridfall.export import ExportError
     from gridfall.match3.export import export_source
 
@@ -199,7 +201,7 @@ def export_suggest(out: str, agent: str, time_budget: float) -> None:
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
-    click.echo(f"wrote {out}: the {agent} agent, planning for {time_budget:g} s a run")
+    tell_written(out, f": the {agent} agent, planning for {time_budget:g} s a run")
 
 
 def _alias(command: click.Command, name: str) -> click.Command:

@@ -11,7 +11,7 @@ import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console, output_path_for,
-                                  limit_options, renamed, with_help, write_file)
+                                  limit_options, renamed, tell_written, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -392,7 +392,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
 
 @samegame.command()
-@click.argument("out", type=click.Path(dir_okay=False, writable=True), callback=output_path_for("export"))
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path_for("export"))
 @click.option("--one-turn", is_flag=True, help="The one-turn flavour (all actions on one line).")
 @click.option("--from", "results", type=click.Path(exists=True, dir_okay=False),
               help="Embed the lines of this results file (e.g. results/samegame-standard.txt) instead of "
@@ -413,7 +413,8 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     pure-Python beam search for --first-turn-ms.
     The file is bundled from the package's own modules (the rules of record, the
     protocol loop, the planner) and refused, with the reason, if it would be over
-    100,000 characters or import anything outside the standard library.
+    100,000 characters or import anything outside the standard library.  OUT - writes it to
+    standard output.
     """
     from gridfall.export import ExportError
     from gridfall.samegame.export import export_source, for_the_platform, known_from_results, known_from_store
@@ -429,11 +430,11 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
-    click.echo(f"wrote {out}: {len(source):,} characters (CodinGame allows 100,000), {len(known)} known boards, "
-               f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
+    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), {counted(len(known), 'known board')}, "
+                      f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
     if left_out:
         click.echo(f"left out the lines of {counted(left_out, 'board')} that CodinGame never plays "
-                   "(its boards are the standard set, recoloured, and its 50 test boards)")
+                   "(its boards are the standard set, recoloured, and its 50 test boards)", err=out == "-")
 
 
 @samegame.command()

@@ -108,7 +108,10 @@ def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> N
     try:
         with contextlib.nullcontext(sys.stdout) if out == "-" else replacing(out) as stream:
             count = s.export_jsonl(stream) if fmt == "jsonl" else s.export_results(stream, set_name)
+            stream.flush()  # stdout too: "exported" only once it is written
     except OSError as e:
+        if out == "-":  # stdout's own failure: a reader that stopped (| head) is told apart, and quietly
+            raise
         raise cannot_write(out, e) from None
     click.echo(f"exported {counted(count, 'board')} to {out}", err=True)
 

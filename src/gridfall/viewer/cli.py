@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import output_path_for, write_file
+from gridfall.cli_options import output_path_for, tell_written, write_file
 from gridfall.words import counted
 
 
@@ -20,8 +20,8 @@ from gridfall.words import counted
                    "(default for a results file: every row).")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="The set that bare board numbers in a results file refer to.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), callback=output_path_for("replay"),
-              help="The page to write (default: RECORD.html).")
+@click.option("-o", "--out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path_for("replay"),
+              help="The page to write (default: RECORD.html; - for standard output).")
 def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     """Write a self-contained HTML replay of stored games, to open in a browser.
 
@@ -55,5 +55,4 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     text = page.build(game_kind, f"gridfall replay: {path.name}", games)
     write_file(target, text, kind="replay")
     size = len(text.encode("utf-8"))
-    click.echo(f"wrote {target} ({size / 1024:.0f} kB, {counted(len(games), 'game')})"
-               + (f"; {note}" if note else ""))
+    tell_written(target, f" ({size / 1024:.0f} kB, {counted(len(games), 'game')})" + (f"; {note}" if note else ""))

@@ -32,15 +32,33 @@ def kind_of_file(path: Path) -> str:
 
 @contextlib.contextmanager
 def _read_only(path: Path):
-    """A read-only connection to the database at ``path``; sqlite3's errors (a damaged page, a
+    """A connection that only reads the database at ``path``; sqlite3's errors (a damaged page, a
     table of another shape) and a damaged run row as ValueError naming the file."""
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+        with contextlib.closing(_reader(path)) as connection:
             yield connection
     except sqlite3.Error as e:
         raise ValueError(f"{path}: a damaged SQLite file, or not one of gridfall's ({e})") from None
     except RunDatabaseError as e:
         raise ValueError(str(e)) from None
+
+
+def _reader(path: Path) -> sqlite3.Connection:
+    """The first way in that reads: for writing, with ``query_only`` (a connection opened read-only
+    makes a run database's -wal and -shm files, WAL mode's, and cannot delete them as it closes);
+    then read-only; then, on read-only media, where WAL mode cannot make them, as immutable (nothing
+    writes there)."""
+    first = None
+    for mode in ("mode=rw", "mode=ro", "mode=ro&immutable=1"):
+        connection = sqlite3.connect(f"file:{path}?{mode}", uri=True)
+        try:
+            connection.execute("PRAGMA query_only = ON")
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return connection
+        except sqlite3.OperationalError as e:  # "unable to open database file": the next way
+            connection.close()
+            first = first or e
+    raise first
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
