@@ -86,3 +86,13 @@ def test_a_command_named_in_the_readmes_prose_exists_with_its_options(span):
         check_names(span.split()[1:])
     except click.UsageError as e:
         pytest.fail(f"README: `{span}`: {e.format_message()}")
+
+
+def test_the_exported_connect4_files_size_is_the_one_the_readme_gives():
+    """Every change to a bundled module changes it; the README gave a size three changes old."""
+    from gridfall.connect4.export import export_source
+
+    text = (ROOT / "README.md").read_text()
+    shown = re.search(r"wrote bot\.py: ([\d,]+) characters", text).group(1)
+    told = re.search(r"The file is ([\d,]+) characters", text).group(1)
+    assert shown == told == f"{len(export_source()):,}"
