@@ -20,6 +20,14 @@ def test_echo_round_trip_and_timing():
         assert 0 < took < 5
 
 
+def test_a_limit_too_long_for_the_os_clock_is_no_limit():
+    # --time-scale 1e30 ended every game in "internal error: OverflowError" from select
+    code = "import sys, time\nfor line in sys.stdin: time.sleep(0.1); print('got', line.strip(), flush=True)"
+    for memory_mb in (None, 768):  # the wait that checks memory too
+        with BotProcess(python_bot(code), memory_mb=memory_mb) as bot:
+            assert bot.ask("hello\n", 1e30)[0] == "got hello"
+
+
 def test_silent_bot_times_out_on_time():
     with BotProcess(python_bot("import time; time.sleep(60)")) as bot:
         start = time.monotonic()

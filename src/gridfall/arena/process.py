@@ -93,6 +93,7 @@ class BotOverMemory(BotFailure):
 
 
 MEMORY_CHECK_SECONDS = 0.02  # a bot's memory is measured this often while the referee waits for it
+LONGEST_WAIT = 60.0  # one select at most: a limit too long for the OS's clock (1e30 s) is waited out in steps
 
 
 class BotProcess:
@@ -228,7 +229,7 @@ class BotProcess:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise BotTimeout("did not read its input")
-                ready = sel.select(remaining)
+                ready = sel.select(min(remaining, LONGEST_WAIT))
                 self._check_stopped(ready)
                 if not ready:
                     continue
@@ -261,7 +262,7 @@ class BotProcess:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise BotTimeout("no answer line in time")
-                ready = sel.select(min(remaining, MEMORY_CHECK_SECONDS) if self.memory_mb else remaining)
+                ready = sel.select(min(remaining, MEMORY_CHECK_SECONDS if self.memory_mb else LONGEST_WAIT))
                 self._check_stopped(ready)
                 self._check_memory()
                 if not ready:

@@ -19,6 +19,7 @@ from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
+from gridfall.printable import printable
 from gridfall.text_file import NotText, read_text
 
 
@@ -39,7 +40,7 @@ def _print_report(report, title: str, as_json: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(title))  # file names and what suggest returned are text, never markup
+    table = Table(title=Text(printable(title)))  # a file name is text, never markup or a terminal command
     for column in ("board", "size", "score", "moves", "best move", "end"):
         table.add_column(column, justify="right" if column in ("score", "moves", "best move") else "left")
     for g in report.games:
