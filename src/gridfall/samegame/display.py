@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from gridfall.printable import printable
 from gridfall.samegame import rules
 
 PALETTE = ("white on red", "black on green", "white on blue", "black on yellow", "white on magenta")
@@ -39,7 +40,7 @@ def summary_line(board: rules.Board) -> str:
 
 def reports_table(reports, title: str, one_turn: bool = False) -> Table:
     """Per-board referee results.  A one-turn game has no later turns: its slowest turn is blank."""
-    table = Table(title=Text(title))  # the title holds the bot's command: text, never markup
+    table = Table(title=Text(printable(title)))  # the bot's command: text, never markup or a terminal command
     table.add_column("board")
     table.add_column("score", justify="right")
     table.add_column("actions", justify="right")
