@@ -190,6 +190,16 @@ def test_a_folder_given_as_the_store_is_named(tmp_path, monkeypatch):
         SolutionStore()
 
 
+def test_a_store_named_in_a_missing_folder_is_refused_and_the_default_ones_folder_is_made(tmp_path, monkeypatch):
+    # `--store /nonexistent/x` made the folder and an empty store in it: a slip went unnoticed
+    with pytest.raises(StoreError, match=f"cannot open the solution store: the folder {tmp_path / 'typo'} does not exist"):
+        SolutionStore(tmp_path / "typo" / "s.sqlite")
+    assert not (tmp_path / "typo").exists()
+    monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path / "data" / "s.sqlite"))  # the user's, made on first use
+    SolutionStore().close()
+    assert (tmp_path / "data" / "s.sqlite").is_file()
+
+
 def test_a_name_too_long_for_the_file_system_is_named_once():
     with pytest.raises(StoreError, match=r"x: cannot open the solution store: File name too long$"):
         SolutionStore("x" * 5000)

@@ -167,7 +167,11 @@ class SolutionStore:
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "it is a folder; name a file inside it")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if path:  # a path typed with a slip must not make folders, and an empty store in them
+                if not self.path.parent.is_dir():
+                    raise FileNotFoundError(errno.ENOENT, f"the folder {self.path.parent} does not exist")
+            else:  # the user's data directory, made on first use
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             refuse_other_tables(self._db, self.path, "store")
             self._db.execute(SCHEMA)
