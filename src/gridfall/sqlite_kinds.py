@@ -11,9 +11,18 @@ not be used just now (a full disk), so that each gets its own advice.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 TABLES = {"run": frozenset({"run", "games"}), "store": frozenset({"solutions"})}
 NAMES = {"run": "a run database", "store": "a solution store"}
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be a database file though it exists, or None: a device or a pipe
+    (SQLite would write its journal and its lock beside it: ``/dev/null-journal``)."""
+    if path.exists() and not path.is_dir() and not path.is_file():
+        return "not a regular file (a device, a pipe or a socket): name a database file"
+    return None
 
 
 def tables(connection: sqlite3.Connection) -> set[str]:

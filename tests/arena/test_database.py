@@ -1,5 +1,6 @@
 """The run database: games survive, settings guard a resume, bad files get clear errors."""
 
+import os
 import sqlite3
 
 import pytest
@@ -49,6 +50,11 @@ def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
         RunDatabase(tmp_path / "missing" / "run.sqlite", "k", {})
     with pytest.raises(RunDatabaseError, match="cannot be a database file: File name too long"):
         RunDatabase("x" * 5000, "k", {})  # was an internal error (OSError)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # or /dev/null: SQLite made /dev/null-journal, and said "disk I/O error"
+    with pytest.raises(RunDatabaseError, match="pipe: not a regular file"):
+        RunDatabase(pipe, "k", {})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
     corrupt = tmp_path / "corrupt.sqlite"
     corrupt.write_bytes(b"this is not a database, just text " * 100)
     with pytest.raises(RunDatabaseError, match="not a gridfall run database"):

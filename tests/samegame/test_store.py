@@ -3,6 +3,8 @@
 import io
 import json
 
+import os
+
 import pytest
 
 from gridfall.samegame import rules
@@ -198,6 +200,14 @@ def test_a_store_named_in_a_missing_folder_is_refused_and_the_default_ones_folde
     monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path / "data" / "s.sqlite"))  # the user's, made on first use
     SolutionStore().close()
     assert (tmp_path / "data" / "s.sqlite").is_file()
+
+
+def test_a_device_or_a_pipe_given_as_the_store_is_named(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(StoreError, match="pipe: cannot open the solution store: not a regular file"):
+        SolutionStore(pipe)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # no journal beside it
 
 
 def test_a_name_too_long_for_the_file_system_is_named_once():

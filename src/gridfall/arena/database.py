@@ -29,7 +29,7 @@ from pathlib import Path
 
 from gridfall import lock_file
 from gridfall.fingerprint import fingerprint
-from gridfall.sqlite_kinds import damaged, refuse_other_tables
+from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -88,6 +88,8 @@ class RunDatabase:
             raise RunDatabaseError(f"{self.path}: cannot be a database file: {e.strerror}") from None
         if is_dir:
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
+        if not_a_file(self.path):
+            raise RunDatabaseError(f"{self.path}: {not_a_file(self.path)}")
         if not folder_exists:
             raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
         self.held = hold_run(self.path) if exclusive else None

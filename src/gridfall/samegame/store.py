@@ -30,7 +30,7 @@ from typing import Iterable, TextIO
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
-from gridfall.sqlite_kinds import damaged, refuse_other_tables
+from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
 from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
 
@@ -167,6 +167,8 @@ class SolutionStore:
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "it is a folder; name a file inside it")
+            if not_a_file(self.path):
+                raise OSError(errno.EINVAL, not_a_file(self.path))
             if path:  # a path typed with a slip must not make folders, and an empty store in them
                 if not self.path.parent.is_dir():
                     raise FileNotFoundError(errno.ENOENT, f"the folder {self.path.parent} does not exist")
