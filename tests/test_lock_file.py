@@ -15,7 +15,7 @@ def test_one_holder_at_a_time_named_to_the_next_and_nothing_left_after(tmp_path)
     with pytest.raises(lock_file.HeldElsewhere) as refused:
         lock_file.take(path, wait=False)
     assert refused.value.owner == lock_file.me()
-    lock_file.let_go(held, path)
+    lock_file.let_go(held)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -23,14 +23,14 @@ def test_a_late_opener_takes_the_new_lock_not_the_deleted_one(tmp_path):
     path = tmp_path / "run.sqlite"
     first = lock_file.take(path, wait=False)
     late = open(f"{path}.lock", "a+")  # opened just before its holder lets go and deletes it
-    lock_file.let_go(first, path)
+    lock_file.let_go(first)
     assert not lock_file.still_there(late, f"{path}.lock")  # its lock would hold nothing: take takes a new one
     newer = lock_file.take(path, wait=False)
     assert not lock_file.still_there(late, f"{path}.lock") and lock_file.still_there(newer, f"{path}.lock")
     with pytest.raises(lock_file.HeldElsewhere):  # the new lock holds
         lock_file.take(path, wait=False)
     late.close()
-    lock_file.let_go(newer, path)
+    lock_file.let_go(newer)
 
 
 def test_holding_waits_its_turn(tmp_path):
@@ -54,3 +54,13 @@ def test_holding_waits_its_turn(tmp_path):
 def test_a_folder_that_cannot_take_the_lock_file_is_an_oserror(tmp_path):
     with pytest.raises(OSError):
         lock_file.take(tmp_path / "missing" / "run.sqlite", wait=False)
+
+
+def test_the_lock_of_a_link_lies_beside_the_file_it_names(tmp_path):
+    # --out /dev/stdout, redirected to a file: the lock went into /dev, where a user cannot write
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "results.txt").write_text("")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "real" / "results.txt")
+    with lock_file.holding(tmp_path / "link.txt"):
+        assert (tmp_path / "real" / "results.txt.lock").exists() and not (tmp_path / "link.txt.lock").exists()
+    assert not (tmp_path / "real" / "results.txt.lock").exists()

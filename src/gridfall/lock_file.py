@@ -39,7 +39,7 @@ def take(path, wait: bool):
     cannot be made (a folder that is not writable)."""
     if fcntl is None:
         return None
-    lock_path = f"{path}.lock"
+    lock_path = f"{os.path.realpath(path)}.lock"  # beside the file a link names (/dev/stdout: not in /dev)
     while True:
         held = open(lock_path, "a+")
         try:
@@ -68,13 +68,13 @@ def still_there(held, lock_path: str) -> bool:
     return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
 
 
-def let_go(held, path) -> None:
+def let_go(held) -> None:
     """Delete the lock file while still holding it, then close it (nothing if ``held`` is None).
     Call it once: a second call would delete the lock of whoever holds it next."""
     if held is None:
         return
     with contextlib.suppress(OSError):
-        os.unlink(f"{path}.lock")
+        os.unlink(held.name)
     held.close()
 
 
@@ -85,4 +85,4 @@ def holding(path):
     try:
         yield
     finally:
-        let_go(held, path)
+        let_go(held)

@@ -202,3 +202,11 @@ def test_a_campaign_announces_its_results_file_once(tmp_path):
     assert done.stdout.count(f"wrote {out}") == 1 and done.stdout.rstrip().endswith(f"wrote {out}")
     assert len([line for line in out.read_text().splitlines() if line.startswith(("1\t", "2\t", "3\t"))]) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.txt", "run.sqlite", "store.sqlite"]  # no .lock
+
+
+def test_a_campaign_writes_its_results_to_a_pipe_in_place(tmp_path):
+    # --out /dev/stdout on a pipe: the campaign read its own output to check it, and waited for ever
+    done = subprocess.run([*CAMPAIGN, "--rounds", "", "--store", str(tmp_path / "store.sqlite"), "--out", "/dev/stdout"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\n# campaign: " in done.stdout and "\n# gridfall standard board solutions: 0 boards" in done.stdout

@@ -200,7 +200,7 @@ class RunDatabase:
 
     def _let_go(self) -> None:
         """Release the run once: a second release would delete the lock of whoever holds it next."""
-        lock_file.let_go(self.held, self.path)
+        lock_file.let_go(self.held)
         self.held = None
 
     def __enter__(self) -> "RunDatabase":

@@ -79,7 +79,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     bad = [n for n in numbers if not 1 <= n <= len(specs)]
     if bad:
         raise click.BadParameter(f"{bad[0]}: the {set_name} set has boards 1 to {len(specs)}", param_hint="--boards")
-    if out and os.path.exists(out):
+    if out and os.path.isfile(out):  # a device or a pipe is only written (reading /dev/stdout waited for ever)
         try:
             check_replaceable(out, set_name)
         except ValueError as e:

@@ -9,6 +9,7 @@ history of every campaign behind its lines.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from gridfall import lock_file
@@ -44,8 +45,11 @@ def write_results(store: SolutionStore, path: str, set_name: str, campaign: str,
     """Rewrite the results file at ``path`` from the store: this campaign's line (with
     ``progress``, empty once it is done) above the campaign lines of the file it replaces."""
     line = f"{campaign}{progress}; each board's line below names the round that found it"
-    with lock_file.holding(path):  # campaigns side by side into one file (not on Windows: no flock)
-        history = earlier_campaigns(path, campaign) if os.path.exists(path) else []
+    # campaigns side by side into one file take turns (not on Windows: no flock); a device or a pipe
+    # (/dev/stdout) is written in place, with no lock file beside it and no history read from it
+    regular = os.path.isfile(path) or not os.path.exists(path)
+    with lock_file.holding(path) if regular else contextlib.nullcontext():
+        history = earlier_campaigns(path, campaign) if os.path.isfile(path) else []
         with replacing(path) as results:  # whole or not at all: a full disk leaves the last one
             for text in [line, *history]:
                 results.write(text + "\n")
