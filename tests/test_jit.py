@@ -1,5 +1,8 @@
 """The shared numba helpers: seeded streams and bit intrinsics."""
 
+import os
+import shutil
+
 import numpy as np
 from numba import njit
 
@@ -65,7 +68,6 @@ def test_bit_intrinsics():
 
 def _call_kernel(tmp_path, cache, prelude=""):
     """A fresh process that compiles (or loads) a cached kernel of its own and calls it."""
-    import os
     import subprocess
     import sys
 
@@ -93,3 +95,27 @@ def test_a_cache_that_cannot_be_written_or_read_costs_a_compile_never_the_run(tm
     damaged = _call_kernel(tmp_path, cache)
     assert damaged.returncode == 0 and damaged.stdout == "5\n", damaged.stderr
     assert "cannot read the numba cache" in damaged.stderr and "Traceback" not in damaged.stderr
+
+
+def test_without_a_cache_directory_each_user_gets_a_temporary_one_and_a_process_cleans_its_own(tmp_path):
+    # the shared /tmp/gridfall-cache was the first user's: every other user compiled afresh at every
+    # start, into a folder of its own that was never deleted
+    import subprocess
+    import sys
+
+    (tmp_path / "no-cache").write_text("")  # a file where the user's cache directory should be
+    (tmp_path / "tmp").mkdir()
+    env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"},
+           "XDG_CACHE_HOME": str(tmp_path / "no-cache"), "TMPDIR": str(tmp_path / "tmp")}
+
+    def cache_dir() -> str:
+        done = subprocess.run([sys.executable, "-c", "import gridfall.jit as j; print(j.CACHE_DIR)"],
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert cache_dir().startswith(str(tmp_path / "tmp" / f"gridfall-cache-{os.getuid()}" / "numba"))
+    shutil.rmtree(tmp_path / "tmp" / f"gridfall-cache-{os.getuid()}")
+    (tmp_path / "tmp" / f"gridfall-cache-{os.getuid()}").write_text("")  # that one cannot be made either
+    own = cache_dir()
+    assert own.startswith(str(tmp_path / "tmp" / "gridfall-numba-")) and not os.path.exists(own)

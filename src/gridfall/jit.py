@@ -3,8 +3,9 @@
 Every fast engine imports numba through this module, so the cache directory is
 chosen before numba reads its configuration: ``$NUMBA_CACHE_DIR`` if set, else
 a folder of the user's cache directory (``~/.cache/gridfall/numba/<source>`` on
-Linux), else a temporary directory.  A read-only install therefore never slows
-down a bot.
+Linux), else the user's own folder in the temporary directory
+(``/tmp/gridfall-cache-<uid>``), else a folder of this process's, deleted at its
+exit.  A read-only install or home therefore never slows down a bot.
 
 ``<source>`` is a digest of the package's source.  numba checks a cached kernel
 against its own file only, while a kernel compiles the kernels it calls (from
@@ -15,8 +16,10 @@ of the whole source rules that out.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
+import shutil
 import sys
 import tempfile
 
@@ -42,7 +45,9 @@ def _choose_cache_dir() -> str:
     from platformdirs import user_cache_dir
 
     source = _source_digest()
-    for base in (user_cache_dir("gridfall"), os.path.join(tempfile.gettempdir(), "gridfall-cache")):
+    # the temporary folder is shared: each user its own there, or the first one's folder locks out the rest
+    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    for base in (user_cache_dir("gridfall"), os.path.join(tempfile.gettempdir(), f"gridfall-cache-{user}")):
         path = os.path.join(base, "numba", source)
         try:
             os.makedirs(path, exist_ok=True)
@@ -53,7 +58,9 @@ def _choose_cache_dir() -> str:
             return path
         except OSError:
             continue
-    return tempfile.mkdtemp(prefix="gridfall-numba-")
+    fresh = tempfile.mkdtemp(prefix="gridfall-numba-")  # this process's alone: gone with it
+    atexit.register(shutil.rmtree, fresh, ignore_errors=True)
+    return fresh
 
 
 os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR = _choose_cache_dir()
