@@ -174,8 +174,9 @@ class SolutionStore:
                     raise FileNotFoundError(errno.ENOENT, f"the folder {self.path.parent} does not exist")
             else:  # the user's data directory, made on first use
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            if not self.path.exists() and not os.access(self.path.parent, os.W_OK | os.X_OK):  # not sqlite3's
-                raise PermissionError(errno.EACCES, f"cannot make a file in {self.path.absolute().parent}")  # "unable to open"
+            if not self.path.exists() and not os.access(self.path.parent, os.W_OK | os.X_OK):
+                # said here: sqlite3 would say only "unable to open database file"
+                raise PermissionError(errno.EACCES, f"cannot make a file in {self.path.absolute().parent}")
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             refuse_other_tables(self._db, self.path, "store")
             self._db.execute(SCHEMA)
