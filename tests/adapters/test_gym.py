@@ -55,6 +55,31 @@ def test_human_rendering_shows_every_reset_and_step_and_ansi_returns_the_text(ca
     assert capsys.readouterr().out == "" and ansi.render().endswith("score 0")
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_rgb_array_draws_each_cell_in_the_replay_pages_colour(env_id):
+    from gridfall import palette
+
+    env = gymnasium.make(env_id, render_mode="rgb_array")
+    check_env(env.unwrapped, skip_render_check=False)  # gymnasium's own check of the frame
+    env.reset(seed=4)
+    state = env.unwrapped.state
+    if "SameGame" in env_id:  # a few clicks, so that empty cells are drawn too
+        for _ in range(20):
+            env.step(int(state.legal_actions()[0]))
+    image = env.render()
+    planes = state.observation_planes()
+    _, rows, columns = planes.shape
+    assert image.shape == (rows * 24, columns * 24, 3) and image.dtype == np.uint8
+    colours, empty, _ = palette.plane_colours(env.unwrapped.game_name)
+    for r in range(rows):
+        for c in range(columns):
+            marked = np.flatnonzero(planes[:, r, c])
+            expected = palette.rgb(colours[marked[0]]) if len(marked) else palette.rgb(empty)
+            assert tuple(image[r * 24 + 12, c * 24 + 12]) == expected, (r, c)
+    if "SameGame" in env_id:
+        assert not planes[:, 0, 0].any()  # the top left cell was emptied: white
+
+
 def test_illegal_action_changes_nothing_or_ends_the_episode():
     env = gymnasium.make("gridfall/SameGame-v0", board="standard:1")
     obs, info = env.reset(seed=1)

@@ -46,3 +46,21 @@ def test_an_illegal_action_loses_and_a_win_pays_one():
     assert env.rewards == {"player_0": 1, "player_1": -1}
     _, reward, terminated, _, _ = env.last()
     assert terminated and np.isfinite(reward)
+
+
+def test_rgb_array_draws_the_chips_of_each_seat_in_its_colour():
+    from gridfall import palette
+
+    env = connect4_steal_v0.env(render_mode="rgb_array")
+    env.reset(seed=0)
+    for action in (4, 9, 4, 3):  # player_1 steals the chip in column 4; player_0 stacks on it
+        env.step(action)
+    image = env.render()
+    assert image.shape == (7 * 24, 9 * 24, 3) and image.dtype == np.uint8
+
+    def at(column, row_from_bottom):
+        return tuple(image[(6 - row_from_bottom) * 24 + 12, column * 24 + 12])
+
+    yellow, red, hole = (palette.rgb(palette.CONNECT4[k]) for k in ("0", "1", "hole"))
+    assert at(4, 0) == red and at(4, 1) == yellow and at(3, 0) == red and at(0, 0) == hole
+    assert tuple(image[0, 0]) == palette.rgb(palette.CONNECT4["board"])  # a corner, outside every disc

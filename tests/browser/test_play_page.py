@@ -3,6 +3,7 @@
 import threading
 import time
 
+from gridfall import palette
 from gridfall.arena.database import RunDatabase
 from gridfall.arena.limits import Limits
 from gridfall.connect4.play_server import PlayServer, serve
@@ -45,6 +46,9 @@ def test_a_person_plays_a_whole_game_by_clicking_columns(browser, screenshot, tm
         assert len(rows) == 1 and len(rows[0].moves) == len(state["moves"]) and clicks >= 4
         chips = len(browser.find_elements(By.CSS_SELECTOR, "circle.chip"))
         assert chips == len(state["moves"])
+        for seat in "01":  # the palette's colours, as on the replay pages
+            fills = {e.get_attribute("fill") for e in browser.find_elements(By.CSS_SELECTOR, f"circle.chip{seat}")}
+            assert fills == {palette.CONNECT4[seat]}
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -4,6 +4,7 @@ be the record's; the keys step and play; the console stays free of errors."""
 import json
 from pathlib import Path
 
+from gridfall import palette
 from gridfall.connect4.replay import replay_game as connect4_replay
 from gridfall.match3.codeabbey import play_challenge
 from gridfall.match3.replay import replay_run
@@ -59,6 +60,8 @@ def test_samegame_replay_of_the_best_standard_line(browser, screenshot, tmp_path
     page.write(path, "samegame", "standard:1", [samegame_replay(board, line, f"standard:1: {score}")])
     body = _open(browser, path)
     assert _count(browser, "rect.cell") == 225 and _count(browser, "rect.group") >= 2
+    fills = {e.get_attribute("fill") for e in browser.find_elements("css selector", "rect.cell")}
+    assert fills == set(palette.SAMEGAME)
     screenshot("samegame-start")
     _key(browser, Keys.ARROW_RIGHT)
     assert body.get_attribute("data-frame") == "1"
@@ -84,6 +87,9 @@ def test_connect4_replay_shows_the_winning_four(browser, screenshot, tmp_path):
     assert _text(browser, "result") == "gridfall wins (four in a row)"
     assert _count(browser, "circle.win") == 4
     assert _count(browser, "circle.chip0") == 4 and _count(browser, "circle.chip1") == 4  # the stolen chip is 1's
+    fills = {kind: {e.get_attribute("fill") for e in browser.find_elements("css selector", f"circle.{kind}")}
+             for kind in ("chip0", "chip1", "hole")}  # the colours the rgb_array images use too
+    assert fills == {"chip0": {palette.CONNECT4["0"]}, "chip1": {palette.CONNECT4["1"]}, "hole": {palette.CONNECT4["hole"]}}
     assert "<b>not markup</b>" in browser.find_element("id", "info").text
     screenshot("connect4-end")
     _key(browser, Keys.HOME)

@@ -11,7 +11,9 @@
 - Observations: one-hot planes, ``(colours, rows, columns)`` int8, row 0 the top row.
 - Rewards: the points of each move (SameGame's clear bonus, Match-3's cascades included).
 - ``render_mode="ansi"``: ``render()`` returns the board and the score as text; ``"human"``
-  prints them at every reset and step, as Gymnasium's human mode does.
+  prints them at every reset and step, as Gymnasium's human mode does; ``"rgb_array"`` returns
+  the board as an image, ``(rows * 24, columns * 24, 3)`` uint8 in the replay pages' colours
+  (for Gymnasium's ``RecordVideo``).
 - An illegal action (an id outside the mask) changes nothing and earns nothing, as an empty or
   single tile does in CodinGame's one-turn flavour; ``info["illegal_action"]`` says so.  With
   ``illegal_action="end"`` it ends the episode instead, as in the turn flavour.
@@ -34,6 +36,7 @@ gymnasium = require("gymnasium", "gym")
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
+from gridfall.adapters.raster import board_image  # noqa: E402
 from gridfall.interface import action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
@@ -43,7 +46,7 @@ ILLEGAL = ("ignore", "end")
 class GridfallEnv(gymnasium.Env):
     """A one-player gridfall game as a Gymnasium environment (see the module's notes)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, game_name: str, render_mode: str | None = None, illegal_action: str = "ignore",
                  **parameters):
@@ -108,6 +111,8 @@ class GridfallEnv(gymnasium.Env):
     def render(self):
         if self.state is None or self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.state.observation_planes(), self.game_name)
         text = f"{self.state}\nscore {self.state.returns()[0]:g}"
         if self.render_mode == "human":
             print(text)

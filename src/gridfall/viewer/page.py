@@ -13,6 +13,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from gridfall import palette
 from gridfall.atomic_file import write_text
 
 KINDS = ("samegame", "connect4", "match3")
@@ -25,6 +26,11 @@ def _asset(name: str) -> str:
 def _json_for_script(data: dict) -> str:
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _palette_script() -> str:
+    """The pieces' colours (:mod:`gridfall.palette`), as the pages' scripts read them."""
+    return f"var PALETTE = {_json_for_script(palette.for_pages())};"
 
 
 def build(kind: str, title: str, games: list[dict], interval_ms: int = 400) -> str:
@@ -62,6 +68,7 @@ def build(kind: str, title: str, games: list[dict], interval_ms: int = 400) -> s
 <div id="plot" hidden></div>
 <script type="application/json" id="replay-data">{_json_for_script(data)}</script>
 <script>
+{_palette_script()}
 {_asset("svg.js")}
 {_asset(kind + ".js")}
 {_asset("player.js")}
@@ -95,6 +102,7 @@ def build_play(title: str) -> str:
 <p id="bot-message" class="message"></p></div>
 </div>
 <script>
+{_palette_script()}
 {_asset("svg.js")}
 {_asset("play.js")}
 </script>

@@ -10,6 +10,8 @@
 - :func:`env` wraps the raw environment as PettingZoo's classic games are: an illegal action
   ends the game with -1 for the agent that played it.
 - ``width``, ``height`` and ``steal`` give other boards (``raw_env(width=7, height=6, steal=False)``).
+- ``render_mode``: ``"ansi"`` (text), ``"human"`` (printed at every step) or ``"rgb_array"``, the
+  board as an image, ``(height * 24, width * 24, 3)`` uint8 in the replay pages' colours.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
+from gridfall.adapters.raster import board_image  # noqa: E402
 from gridfall.interface import action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
@@ -35,7 +38,7 @@ def env(**kwargs):
 
 
 class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
-    metadata = {"render_modes": ["human", "ansi"], "name": "connect4_steal_v0", "is_parallelizable": False,
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "connect4_steal_v0", "is_parallelizable": False,
                 "render_fps": 2}
 
     def __init__(self, render_mode: str | None = None, width: int = 9, height: int = 7, steal: bool = True):
@@ -99,6 +102,8 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
     def render(self):
         if self.state is None or self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.state.observation_planes(0), "connect4")  # seat 0's chips are plane 0
         text = str(self.state)
         if self.render_mode == "human":
             print(text + "\n")

@@ -2,13 +2,13 @@
 var GAME = {
   render: function (game, frame, index, board, info) {
     var w = game.width, h = game.height, size = 44, svg = SVG.clear(board, w * size, h * size);
-    SVG.add(svg, "rect", { x: 0, y: 0, width: w * size, height: h * size, fill: "#1d4e89" });
+    SVG.add(svg, "rect", { x: 0, y: 0, width: w * size, height: h * size, fill: PALETTE.connect4.board });
     var win = {};
     (frame.win || []).forEach(function (i) { win[i] = true; });
     for (var i = 0; i < w * h; i++) {
       var c = frame.cells.charAt(i), x = (i % w) * size + size / 2, y = Math.floor(i / w) * size + size / 2;
       SVG.add(svg, "circle", { cx: x, cy: y, r: size / 2 - 5,
-        fill: c === "0" ? "#f2c14e" : c === "1" ? "#d1495b" : "#f6f6f4",
+        fill: PALETTE.connect4[c] || PALETTE.connect4.hole,
         stroke: win[i] ? "#111" : (i === frame.last ? "#fff" : "none"), "stroke-width": win[i] ? 4 : 3,
         "class": c === "." ? "hole" : "chip chip" + c + (win[i] ? " win" : "") });
     }

@@ -1,6 +1,6 @@
 // Match-3: the swap, then each cascade (explode, fall) and the refill, with the move's points.
 var GAME = {
-  colours: { A: "#e4572e", B: "#29335c", C: "#f3a712", D: "#669bbc", E: "#8cb369", F: "#a26769", G: "#6d597a" },
+  colours: PALETTE.match3,
   render: function (game, frame, index, board, info) {
     var n = frame.n, size = Math.floor(400 / n), svg = SVG.clear(board, n * size, n * size);
     var marked = {};

@@ -21,11 +21,11 @@
   function draw() {
     var w = state.width, h = state.height, size = 56;
     var svg = SVG.clear(board, w * size, h * size);
-    SVG.add(svg, "rect", { x: 0, y: 0, width: w * size, height: h * size, fill: "#1d4e89" });
+    SVG.add(svg, "rect", { x: 0, y: 0, width: w * size, height: h * size, fill: PALETTE.connect4.board });
     for (var i = 0; i < w * h; i++) {
       var c = state.cells.charAt(i), x = (i % w) * size + size / 2, y = Math.floor(i / w) * size + size / 2;
       SVG.add(svg, "circle", { cx: x, cy: y, r: size / 2 - 6, "class": c === "." ? "hole" : "chip chip" + c,
-        fill: c === "0" ? "#f2c14e" : c === "1" ? "#d1495b" : "#f6f6f4" });
+        fill: PALETTE.connect4[c] || PALETTE.connect4.hole });
     }
     for (var col = 0; col < w; col++) {
       var hit = SVG.add(svg, "rect", { x: col * size, y: 0, width: size, height: h * size, fill: "transparent",

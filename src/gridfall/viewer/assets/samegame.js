@@ -1,6 +1,6 @@
 // SameGame: 15 x 15 cells, the top row first; the group the next click removes is outlined.
 var GAME = {
-  colours: ["#e4572e", "#29335c", "#f3a712", "#669bbc", "#8cb369"],
+  colours: PALETTE.samegame,
   render: function (game, frame, index, board, info) {
     var size = 26, n = 15, svg = SVG.clear(board, n * size, n * size);
     var marked = {};
