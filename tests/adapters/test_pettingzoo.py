@@ -48,6 +48,13 @@ def test_an_illegal_action_loses_and_a_win_pays_one():
     assert terminated and np.isfinite(reward)
 
 
+def test_render_test_passes_for_every_render_mode(capsys):
+    from pettingzoo.test import render_test
+
+    render_test(connect4_steal_v0.env)  # each of metadata's modes: human, ansi and rgb_array
+    assert "." in capsys.readouterr().out  # human mode printed the board
+
+
 def test_rgb_array_draws_the_chips_of_each_seat_in_its_colour():
     from gridfall import palette
 
