@@ -25,7 +25,7 @@ def board_image(planes: np.ndarray, game: str, cell: int = CELL) -> np.ndarray:
     index = np.where(planes.any(axis=0), planes.argmax(axis=0), len(colours))
     table = np.array([rgb(c) for c in (*colours, empty)], dtype=np.uint8)
     image = np.repeat(np.repeat(table[index], cell, axis=0), cell, axis=1)
-    # inside one cell: which pixels the piece covers (a rounded-off square, or a disc)
+    # inside one cell: which pixels the piece covers (the square inset by a pixel, or a disc)
     centre = (np.arange(cell) + 0.5 - cell / 2) ** 2
     if game == "connect4":
         covered = centre[:, None] + centre[None, :] <= (cell / 2 - 2) ** 2
