@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -190,6 +191,29 @@ def test_time_flags_refuse_nan_and_infinity():
                  ["match3", "play", "--time", "inf", "--agent", "none"]):
         result = run(*args)
         assert result.exit_code == 2 and "is not a finite number" in result.output, (args, result.output)
+
+
+def test_every_number_flag_of_every_command_refuses_nan_and_infinity():
+    """The sweep behind the test above: a new float flag typed with click's own FLOAT or
+    FloatRange would let nan through again."""
+    from gridfall.cli_options import FloatRange
+
+    def commands(group, path):
+        context = click.Context(group)
+        for name in group.list_commands(context):
+            command = group.get_command(context, name)
+            if isinstance(command, click.Group):
+                yield from commands(command, [*path, name])
+            else:
+                yield [*path, name], command
+
+    found = 0
+    for path, command in commands(main, []):
+        for param in command.params:
+            if isinstance(param.type, click.types.FloatParamType):
+                assert isinstance(param.type, FloatRange), (path, param.name)
+                found += 1
+    assert found >= 40  # the sweep reached the commands (50 such flags on 2026-11-28)
 
 
 def test_store_commands_round_trip(tmp_path):
