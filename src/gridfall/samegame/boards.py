@@ -166,7 +166,8 @@ def load_board(spec: str) -> Board:
         try:
             number = int(arg)
         except ValueError:
-            raise BoardError(f"{spec}: the board number must be an integer 1..{SETS[kind]}") from None
+            hint = f" (one board a spec, {kind}:1 {kind}:2 ...; {kind} alone names them all)" if "-" in arg or "," in arg else ""
+            raise BoardError(f"{spec}: the board number must be an integer 1..{SETS[kind]}{hint}") from None
         if not 1 <= number <= SETS[kind]:
             raise BoardError(f"{spec}: there is no board {number}; the {kind} set has boards 1..{SETS[kind]}")
         return parse_board(_set_text(kind, number), spec)
