@@ -88,8 +88,8 @@ class RunDatabase:
             raise RunDatabaseError(f"{self.path}: cannot be a database file: {e.strerror}") from None
         if is_dir:
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
-        if not_a_file(self.path):
-            raise RunDatabaseError(f"{self.path}: {not_a_file(self.path)}")
+        if reason := not_a_file(self.path):
+            raise RunDatabaseError(f"{self.path}: {reason}")
         if not folder_exists:
             raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
         self.held = hold_run(self.path) if exclusive else None

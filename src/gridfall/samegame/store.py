@@ -167,13 +167,12 @@ class SolutionStore:
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "it is a folder; name a file inside it")
-            if not_a_file(self.path):
-                raise OSError(errno.EINVAL, not_a_file(self.path))
-            if path:  # a path typed with a slip must not make folders, and an empty store in them
-                if not self.path.parent.is_dir():
-                    raise FileNotFoundError(errno.ENOENT, f"the folder {self.path.parent} does not exist")
-            else:  # the user's data directory, made on first use
+            if reason := not_a_file(self.path):
+                raise OSError(errno.EINVAL, reason)
+            if not path:  # the user's data directory, made on first use
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif not self.path.parent.is_dir():  # a path typed with a slip makes no folder, and no store in it
+                raise FileNotFoundError(errno.ENOENT, f"the folder {self.path.parent} does not exist")
             if not self.path.exists() and not os.access(self.path.parent, os.W_OK | os.X_OK):
                 # said here: sqlite3 would say only "unable to open database file"
                 raise PermissionError(errno.EACCES, f"cannot make a file in {self.path.absolute().parent}")
