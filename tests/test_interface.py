@@ -220,6 +220,24 @@ def test_load_game_names_parameters_and_string_form():
         other.deserialize_state("[1, 2")
     with pytest.raises(ValueError, match="its history is None, not a list of actions"):  # was a TypeError
         other.deserialize_state(state.serialize().replace('"history": []', '"history": null'))
+    with pytest.raises(ValueError, match="not a serialised gridfall state: JSON nested too deeply"):
+        other.deserialize_state("[" * 100_000)  # was a RecursionError
+
+
+@pytest.mark.parametrize("name", ["samegame", "connect4", "match3"])
+def test_the_text_verbs_name_a_wrong_argument(name):
+    state = gridfall.load_game(name).new_initial_state()
+    action = state.legal_actions()[0]
+    assert state.string_to_action(state.action_to_string(action)) == action
+    assert state.string_to_action(0, state.action_to_string(0, action)) == action  # OpenSpiel's (player, x)
+    for not_text in (3, None, b"3 4", ["3"]):  # each was an AttributeError ('int' has no attribute 'strip')
+        with pytest.raises(TypeError, match=f"string_to_action reads text, not {type(not_text).__name__}"):
+            state.string_to_action(not_text)
+    for verb in (state.string_to_action, state.action_to_string):  # no argument was an IndexError
+        with pytest.raises(TypeError, match=r"takes \(value\) or \(player, value\), not 0 arguments"):
+            verb()
+        with pytest.raises(TypeError, match="not 3 arguments"):
+            verb(0, 1, 2)
 
 
 def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():

@@ -41,6 +41,8 @@ from __future__ import annotations
 import abc
 import json
 
+from gridfall import json_text
+
 TERMINAL = -4  # current_player() once the game is over (pyspiel.PlayerId.TERMINAL)
 
 
@@ -68,6 +70,13 @@ def action_id(action) -> int:
     if as_int is None:
         raise IllegalAction(f"action {action!r} is not an integer")
     return as_int
+
+
+def _last_argument(verb: str, args: tuple):
+    """What OpenSpiel's two forms ``verb(value)`` and ``verb(player, value)`` give: the value."""
+    if len(args) not in (1, 2):
+        raise TypeError(f"{verb} takes (value) or (player, value), not {len(args)} arguments")
+    return args[-1]
 
 
 class GameBase(abc.ABC):
@@ -102,7 +111,7 @@ class GameBase(abc.ABC):
     def deserialize_state(self, text: str) -> "StateBase":
         """The state that ``state.serialize()`` wrote: the game's parameters must match this game's."""
         try:
-            record = json.loads(text)
+            record = json_text.loads(text)
             name, parameters, history = record["game"], record["parameters"], record["history"]
         except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"not a serialised gridfall state: {e}") from None
@@ -134,7 +143,7 @@ class StateBase:
     """The verbs every state has; a subclass implements the game-specific ones.
 
     A subclass implements ``legal_actions``, ``apply_action``, ``clone``,
-    ``is_terminal``, ``returns``, ``rewards``, ``action_to_string``, ``string_to_action`` and
+    ``is_terminal``, ``returns``, ``rewards``, ``_action_to_string``, ``_string_to_action`` and
     ``__str__`` (and ``current_player`` if the game has two players), and keeps ``self.game``
     and ``self._history`` (the actions applied).
     """
@@ -171,6 +180,17 @@ class StateBase:
 
     def get_game(self) -> GameBase:
         return self.game
+
+    def action_to_string(self, *args) -> str:
+        """The action's text, as the platform writes it; ``(action)`` or, like OpenSpiel, ``(player, action)``."""
+        return self._action_to_string(_last_argument("action_to_string", args))
+
+    def string_to_action(self, *args) -> int:
+        """The action that the platform's text means; ``(text)`` or ``(player, text)``."""
+        text = _last_argument("string_to_action", args)
+        if not isinstance(text, str):
+            raise TypeError(f"string_to_action reads text, not {type(text).__name__} {text!r:.40}")
+        return self._string_to_action(text)
 
     def _player_matches(self, player: int | None) -> bool:
         """OpenSpiel's legal_actions(player): a player not to move has none."""

@@ -75,6 +75,34 @@ def test_a_damaged_row_is_refused_at_open_naming_it_and_the_way_out(tmp_path):
         assert db.done() == {"pair 0 game 0"}
 
 
+@pytest.mark.parametrize("settings, why", [
+    ("{bad", "Expecting property name"),
+    ("[" * 100_000, "JSON nested too deeply"),  # was an internal error (RecursionError)
+    ("5", "5 is not a table of settings"),  # was an internal error (AttributeError)
+    (None, "they are missing"),
+])
+def test_damaged_settings_are_refused_naming_the_file(tmp_path, settings, why):
+    path = tmp_path / "run.sqlite"
+    RunDatabase(path, "connect4 league", {"games": 4}).close()
+    with sqlite3.connect(path) as connection:
+        if settings is None:
+            connection.execute("DELETE FROM run WHERE key = 'settings'")
+        else:
+            connection.execute("UPDATE run SET value = ? WHERE key = 'settings'", (settings,))
+    with pytest.raises(RunDatabaseError, match=rf"run.sqlite: its run's settings are damaged \({why}"):
+        RunDatabase(path, "connect4 league", {"games": 4})
+
+
+def test_a_row_nested_too_deeply_is_a_damaged_row(tmp_path):
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 4}) as db:
+        db.add(_row("pair 0 game 0"))
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE games SET moves = ?", ("[" * 100_000,))
+    with pytest.raises(RunDatabaseError, match="game row 1 is damaged.*nested too deeply"):
+        RunDatabase(path, "connect4 league", {"games": 4})
+
+
 def test_a_row_is_committed_when_add_returns(tmp_path):
     path = tmp_path / "run.sqlite"
     db = RunDatabase(path, "k", {})

@@ -109,6 +109,13 @@ def test_import_names_the_bad_line(store, tmp_path):
         store.import_file(str(path))
 
 
+def test_an_import_line_nested_too_deeply_is_a_bad_line(store, tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"board": ' + "[" * 100_000 + "\n")  # was an internal error (RecursionError)
+    with pytest.raises(StoreError, match=r"deep.jsonl:1: JSON nested too deeply"):
+        store.import_file(str(path))
+
+
 def test_one_turn_bot_plays_the_stored_line(store):
     score, line = reference_line(7)
     store.offer(load_board("standard:7"), line, algo="ref", seconds=0)

@@ -74,6 +74,7 @@ def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
         assert "error" in answer
     assert request(port, "POST", "/api/move", raw=b"{not json")[0] == 400
     assert request(port, "POST", "/api/move", raw=b"[1, 2]")[0] == 400
+    assert request(port, "POST", "/api/move", raw=b"[" * 1000)[0] == 400  # was a traceback (RecursionError)
     assert request(port, "POST", "/api/move", raw=b"x" * 5000)[0] == 413
     _, after = request(port, "GET", f"/api/state?game={other['game']}")
     assert after == other  # untouched

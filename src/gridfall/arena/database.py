@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridfall import lock_file
+from gridfall import json_text, lock_file
 from gridfall.fingerprint import fingerprint
 from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
 
@@ -137,7 +137,14 @@ class RunDatabase:
         if stored.get("kind") != kind:
             raise RunDatabaseError(f"{self.path}: holds a {stored.get('kind')!r} run, not a {kind!r} run; "
                                    "give another --db")
-        old = json.loads(stored["settings"])
+        try:
+            if "settings" not in stored:
+                raise ValueError("they are missing")
+            old = json_text.loads(stored["settings"])
+            if not isinstance(old, dict):
+                raise ValueError(f"{old!r:.40} is not a table of settings")
+        except ValueError as e:
+            raise RunDatabaseError(f"{self.path}: its run's settings are damaged ({e}); give another --db") from None
         if old != settings:
             changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
             detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in changed)
@@ -147,7 +154,7 @@ class RunDatabase:
     @property
     def command(self) -> list[str]:
         row = self.connection.execute("SELECT value FROM run WHERE key = 'command'").fetchone()
-        return json.loads(row[0]) if row else []
+        return json_text.loads(row[0]) if row else []
 
     def done(self) -> set[str]:
         """The jobs already finished."""
@@ -244,7 +251,7 @@ def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:
     rows = []
     for number, *values in stored:
         try:
-            fields = {c: json.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
+            fields = {c: json_text.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
         except (ValueError, TypeError) as e:
             raise RunDatabaseError(f"{path}: game row {number} is damaged, a field is not JSON ({e}); delete it "
                                    f"to play that game again: sqlite3 {path} 'DELETE FROM games WHERE id = {number}'"

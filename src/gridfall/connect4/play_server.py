@@ -36,6 +36,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
+from gridfall import json_text
 from gridfall.arena.database import GameRow, RunDatabaseError
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess
@@ -287,7 +288,7 @@ def make_handler(server: PlayServer, page: str):
                 self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": f"a body is at most {MAX_BODY} bytes"})
                 return
             try:
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = json_text.loads(self.rfile.read(length) or b"{}")
                 if not isinstance(body, dict):
                     raise ValueError("not an object")
             except ValueError:

@@ -90,13 +90,13 @@ class Connect4State(StateBase):
         other._history = list(self._history)
         return other
 
-    def action_to_string(self, *args) -> str:
-        """The protocol's text: the column, or ``STEAL``; ``(action)`` or ``(player, action)``."""
-        return action_text(self._to_rules(args[-1]))
+    def _action_to_string(self, action) -> str:
+        """The protocol's text: the column, or ``STEAL``."""
+        return action_text(self._to_rules(action))
 
-    def string_to_action(self, *args) -> int:
+    def _string_to_action(self, text: str) -> int:
         try:
-            action = parse_action(args[-1])
+            action = parse_action(text)
         except ValueError as e:
             raise IllegalAction(str(e)) from None
         if action == STEAL:

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from gridfall import json_text
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.match3.rules import (
     BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
@@ -184,7 +185,7 @@ class SuggestFile:
             raise RuntimeError(f"cannot start the player's interpreter: {e.detail}") from None
         load_limit = (time_limit if time_limit else NO_LIMIT_LOAD) + START_ALLOWANCE
         try:
-            hello = _plain(json.loads(self.bot.read_line(time.monotonic() + load_limit)))
+            hello = _plain(json_text.loads(self.bot.read_line(time.monotonic() + load_limit)))
         except BotFailure as e:
             self.close()
             if e.reason == "Timeout":
@@ -215,7 +216,7 @@ class SuggestFile:
                 raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s") from None
             raise PlayerDied(f"the player's process failed: {e}") from None
         try:
-            answer = _plain(json.loads(line))
+            answer = _plain(json_text.loads(line))
         except ValueError:
             answer = None
         if not isinstance(answer, dict) or len(answer) != 1 or not ({"result", "result_repr", "error"} & set(answer)):

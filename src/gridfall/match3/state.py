@@ -133,17 +133,17 @@ class Match3State(StateBase):
         other.generator = Generator(seed)
         return other
 
-    def action_to_string(self, *args) -> str:
-        """``"col row dir"`` as CodeAbbey's suggest returns it; ``(action)`` or ``(player, action)``."""
-        col, row, direction = self.game.action_swap(args[-1])
+    def _action_to_string(self, action) -> str:
+        """``"col row dir"`` as CodeAbbey's suggest returns it."""
+        col, row, direction = self.game.action_swap(action)
         return f"{col} {row} {direction}"
 
-    def string_to_action(self, *args) -> int:
-        words = args[-1].replace(",", " ").split()
+    def _string_to_action(self, text: str) -> int:
+        words = text.replace(",", " ").split()
         try:
             col, row, direction = int(words[0]), int(words[1]), words[2].upper()
         except (IndexError, ValueError):
-            raise IllegalAction(f"{args[-1]!r} is not 'col row dir'") from None
+            raise IllegalAction(f"{text!r} is not 'col row dir'") from None
         return self.game.swap_action(col, row, direction)
 
     def observation_planes(self):

@@ -104,16 +104,16 @@ class SameGameState(StateBase):
         other._history = list(self._history)
         return other
 
-    def action_to_string(self, *args) -> str:
-        """``"x y"``; called as ``action_to_string(action)`` or, like OpenSpiel, ``(player, action)``."""
-        x, y = action_cell(args[-1])
+    def _action_to_string(self, action) -> str:
+        """``"x y"``."""
+        x, y = action_cell(action)
         return action_text(x, y)
 
-    def string_to_action(self, *args) -> int:
+    def _string_to_action(self, text: str) -> int:
         """The cell of ``"x y"`` (extra words, a message, are ignored as the referee does)."""
-        x, y = parse_action(args[-1].strip())
+        x, y = parse_action(text.strip())
         if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
-            raise IllegalAction(f"{args[-1]!r}: ({x}, {y}) is outside the {WIDTH}x{HEIGHT} board")
+            raise IllegalAction(f"{text!r}: ({x}, {y}) is outside the {WIDTH}x{HEIGHT} board")
         return cell_action(x, y)
 
     def observation_planes(self):

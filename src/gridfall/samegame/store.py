@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, TextIO
 
+from gridfall import json_text
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
@@ -323,7 +324,7 @@ class SolutionStore:
     def _read_line(line: str, where: str, set_name: str, provenance: dict):
         """(board, line, algo, seconds, seed, found) of one line, replayed; ValueError if it is off."""
         if line.lstrip().startswith("{"):
-            data = json.loads(line)
+            data = json_text.loads(line)
             if not isinstance(data, dict) or "board" not in data or "moves" not in data:
                 raise ValueError("a JSON line must be an object with board and moves")
             if not isinstance(data["board"], list) or not all(isinstance(row, str) for row in data["board"]):

@@ -13,7 +13,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from gridfall import palette
+from gridfall import json_text, palette
 from gridfall.atomic_file import write_text
 
 KINDS = ("samegame", "connect4", "match3")
@@ -123,4 +123,4 @@ def read_data(text: str) -> dict:
     start = text.index('<script type="application/json" id="replay-data">') + len(
         '<script type="application/json" id="replay-data">')
     end = text.index("</script>", start)
-    return json.loads(text[start:end])
+    return json_text.loads(text[start:end])
