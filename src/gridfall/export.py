@@ -33,23 +33,28 @@ def module_source(name: str) -> str:
     return Path(spec.origin).read_text(encoding="utf-8")
 
 
-def _imports(tree: ast.AST) -> list[tuple[str, int]]:
-    """Every module a source imports (anywhere, at any depth), with the line."""
+def _imports(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
+    """Every module a source imports (anywhere, at any depth), with the line and the names taken
+    from it (``from M import a, b``; none for ``import M``)."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [(alias.name, node.lineno) for alias in node.names]
+            found += [(alias.name, node.lineno, []) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.module, node.lineno))
+            found.append((node.module, node.lineno, [alias.name for alias in node.names]))
     return found
 
 
-def _allowed(name: str, bundled: set[str], extras: set[str]) -> bool:
+def _missing(name: str, names: list[str], bundled: set[str], extras: set[str]) -> str | None:
+    """What of ``from name import names`` the bundle would not have (None if it has it all)."""
     top = name.split(".")[0]
     if name in bundled or top in extras or top in sys.stdlib_module_names or top == "__future__":
-        return True
-    # a package whose modules are bundled (``gridfall``, ``gridfall.connect4``) is made by the bundle
-    return any(module.startswith(name + ".") for module in bundled)
+        return None
+    # a package whose modules are bundled (``gridfall``, ``gridfall.connect4``) is made by the bundle,
+    # empty: what is taken from it must be one of its bundled modules (``from gridfall import words``)
+    if any(module.startswith(name + ".") for module in bundled):
+        return next((f"{name}.{n}" for n in names if f"{name}.{n}" not in bundled), None)
+    return name
 
 
 def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extras: tuple[str, ...] = (),
@@ -65,8 +70,9 @@ def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extr
             tree = ast.parse(source, feature_version=python)
         except SyntaxError as e:
             raise ExportError(f"{name}, line {e.lineno}: not Python {python[0]}.{python[1]}: {e.msg}") from None
-        for imported, line in _imports(tree):
-            if not _allowed(imported, bundled, set(extras)):
+        for module, line, names in _imports(tree):
+            imported = _missing(module, names, bundled, set(extras))
+            if imported:
                 raise ExportError(f"{name}, line {line}: imports {imported}, which is neither in the standard "
                                   f"library nor bundled" + (f" nor a declared extra ({', '.join(extras)})" if extras else ""))
         sources[name] = source

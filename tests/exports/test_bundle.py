@@ -24,6 +24,22 @@ def test_it_refuses_an_import_outside_the_standard_library():
         bundle(["gridfall.connect4.engine"], "", title="t")
 
 
+def test_it_refuses_a_module_taken_from_a_bundled_package_but_not_bundled(monkeypatch):
+    from gridfall import export
+
+    # the bundle makes the package ``gridfall`` empty: ``from gridfall import json_text`` passed
+    # the check and the exported bot died at its first line (ImportError)
+    real = export.module_source
+    monkeypatch.setattr(export, "module_source", lambda name: real(name) + (
+        "\nfrom gridfall import json_text, connect4\n" if name == "gridfall.connect4.rules" else ""))
+    with pytest.raises(ExportError, match=r"gridfall.connect4.rules, line \d+: imports gridfall.json_text, "
+                                          "which is neither in the standard library nor bundled"):
+        bundle(["gridfall.interface", "gridfall.connect4.rules"], "", title="t")
+    monkeypatch.setattr(export, "module_source", lambda name: real(name) + (
+        "\nfrom gridfall import interface\n" if name == "gridfall.connect4.rules" else ""))
+    bundle(["gridfall.interface", "gridfall.connect4.rules"], "", title="t")  # a bundled module is there
+
+
 def test_it_refuses_a_file_over_the_size_limit():
     with pytest.raises(ExportError, match="characters, over the platform's 1,000"):
         bundle(["gridfall.interface"], "", title="t", limit=1000)
