@@ -170,6 +170,8 @@ def test_verify_names_the_line_and_what_is_wrong_with_it(tmp_path):
     cases = [(b"1\t5\n", "bad.txt:1: expected BOARD<TAB>SCORE<TAB>...MOVES, found 2"),
              (b"# ok\n\n1\tlots\t0 0\n", "bad.txt:3: score 'lots' is not a whole number"),
              (b"one\t5\t0 0\n", "bad.txt:1: board 'one' is neither SET:N nor a board number"),
+             ("\u00b2\t5\t0 0\n".encode(), "bad.txt:1: board '\u00b2' is neither"),  # '²'.isdigit(): int() failed
+             ("1\t\u0663\t0 0\n".encode(), "bad.txt:1: score '\u0663' is not a whole number"),  # Arabic-Indic 3
              (b"standard:99\t5\t0 0\n", "bad.txt:1: standard:99: there is no board 99"),
              (b"\xff\xfe\n", "bad.txt: cannot read it as a results file")]
     for content, message in cases:
@@ -424,7 +426,8 @@ def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name
     # an empty command, an unknown agent, a bad depth; and a parameter that an agent does not take,
     # which was dropped without a word (`mcts:2000` played plain mcts)
     cases = [("", "an empty command"), ("mcts:2000", "mcts:2000: mcts takes no parameter"),
-             ("alphabeta:0", "the depth is a whole number from 1 to 40"), ("gridfall:", "gridfall takes no parameter")]
+             ("alphabeta:0", "the depth is a whole number from 1 to 40"), ("gridfall:", "gridfall takes no parameter"),
+             ("alphabeta:\u00b2", "the depth is a whole number from 1 to 40")]  # '²': "invalid literal for int()"
     for spec, says in cases:
         for args, hint in ((["referee", "--p1", spec, "--p2", "greedy"], "--p1"),
                            (["league", "--bot", "greedy", "--bot", f"x={spec}" if not spec else spec], "--bot"),

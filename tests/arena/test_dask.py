@@ -220,6 +220,8 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     assert done.returncode == 2 and "no Dask scheduler answered" in done.stderr and "Traceback" not in done.stderr
     bad = gridfall(*_league(tmp_path / "y.sqlite", ["--cluster", "local:zero"]))
     assert bad.returncode == 2 and "local:N wants a number of workers" in bad.stderr
+    squared = gridfall(*_league(tmp_path / "v.sqlite", ["--cluster", "local:\u00b2"]))  # '²': an internal error
+    assert squared.returncode == 2 and "local:N wants a number of workers" in squared.stderr
     garbage = gridfall(*_league(tmp_path / "z.sqlite", ["--cluster", "garbage"]))  # was told of local:N
     assert garbage.returncode == 2 and "neither a scheduler's address (tcp://HOST:PORT) nor local:N" in garbage.stderr
     many = gridfall(*_league(tmp_path / "w.sqlite", ["--cluster", "local:100000"]))  # a typo's zeros: a process each

@@ -64,6 +64,9 @@ def test_immediate_win_and_bad_input(solvers):
         solver.solve_moves("07")
     with pytest.raises(ValueError, match="' ' is not a column 0..6 \\(one digit a move, nothing between"):
         solver.solve_moves("0 1")  # as a CodinGame log writes them
+    for digit in ("\u00b2", "\u0663"):  # '²' and '٣' are isdigit(): int() failed on one and read 3 of the other
+        with pytest.raises(ValueError, match=f"move 2 of '4{digit}': '{digit}' is not a column 0..6"):
+            solver.solve_moves("4" + digit)
     with pytest.raises(ValueError) as long:  # a pasted file: the message names the fault, not all of it
         solver.solve_moves("4" * 100_000)
     assert str(long.value) == f"move 7 of {'4' * 80!r}... (100,000 characters): column 4 is full"

@@ -105,10 +105,11 @@ def check_address(address: str) -> int | None:
     scheduler's address; ExecutorError for what is neither.  What can be checked without a
     scheduler: the CLI asks before it makes a run's database."""
     from gridfall.cli_options import MOST_WORKERS
+    from gridfall.numerals import ascii_digits
 
     if address.startswith("local:"):
         workers = address.partition(":")[2]
-        if not workers.isdigit() or not 1 <= int(workers) <= MOST_WORKERS:
+        if not ascii_digits(workers) or not 1 <= int(workers) <= MOST_WORKERS:
             raise ExecutorError(f"--cluster {address}: local:N wants a number of workers from 1 to {MOST_WORKERS} "
                                 "(each is a process of its own)")
         return int(workers)

@@ -12,6 +12,7 @@ import math
 import random
 
 from gridfall.connect4.rules import STEAL, Game
+from gridfall.numerals import ascii_digits
 
 
 def _turn(seconds: float) -> float:
@@ -215,7 +216,7 @@ class GridfallAgent:
 def _depth(text: str) -> int:
     if not text:
         return 6
-    if not text.isdigit() or not 1 <= int(text) <= 40:
+    if not ascii_digits(text) or not 1 <= int(text) <= 40:
         raise ValueError(f"alphabeta:{text}: the depth is a whole number from 1 to 40")
     return int(text)
 

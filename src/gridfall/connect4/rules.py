@@ -176,7 +176,7 @@ class Game:
         start = max(80, width * height + 1)
         shown = repr(moves) if len(moves) <= start else f"{moves[:start]!r}... ({len(moves):,} characters)"
         for number, ch in enumerate(moves, start=1):
-            if not ch.isdigit() or int(ch) >= width:
+            if not "0" <= ch <= "9" or int(ch) >= width:
                 hint = " (one digit a move, nothing between: '4453')" if not ch.isalnum() else ""
                 raise IllegalAction(f"move {number} of {shown}: {ch!r} is not a column 0..{width - 1}{hint}")
             if game.is_terminal():

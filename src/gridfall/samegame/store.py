@@ -31,6 +31,7 @@ from gridfall import json_text
 from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
+from gridfall.numerals import ascii_digits
 from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
 from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
@@ -133,9 +134,9 @@ def results_row(line: str, set_name: str) -> tuple[str, int, str]:
     if len(fields) < 3:
         raise ValueError(f"expected BOARD<TAB>SCORE<TAB>...MOVES, found {len(fields)} tab-separated field(s)")
     board, score = fields[0], fields[1]
-    if ":" not in board and not board.isdigit():
+    if ":" not in board and not ascii_digits(board):
         raise ValueError(f"board {board!r} is neither SET:N nor a board number")
-    if not score.isdigit():
+    if not ascii_digits(score):
         raise ValueError(f"score {score!r} is not a whole number")
     return board if ":" in board else f"{set_name}:{int(board)}", int(score), fields[-1]
 
