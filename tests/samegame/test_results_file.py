@@ -130,9 +130,14 @@ def test_a_campaign_stopped_by_a_term_signal_writes_where_it_stopped_and_resumes
     assert len(rounds_run) == 8 - len(done_before)  # only the board passes not stored
 
 
-def test_a_campaign_stopped_in_a_round_stores_that_rounds_best_line(tmp_path):
+@pytest.mark.parametrize("signals", [1, 2])
+def test_a_campaign_stopped_in_a_round_stores_that_rounds_best_line(tmp_path, signals):
     """SIGTERM in the middle of a round: the round stops within a second with its best line so far,
-    which is stored and written to the results file before the campaign exits 128 + SIGTERM."""
+    which is stored and written to the results file before the campaign exits 128 + SIGTERM.
+
+    A second SIGTERM while it stops (GNU timeout sends one to the process, then one to its group)
+    changes nothing: it cut the stop short ("Aborted!", exit 1, no results file, the round's
+    line lost)."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
     run = subprocess.Popen([*CAMPAIGN, "--rounds", "nrpa:60", "--workers", "1", "--seed", "8",
@@ -146,7 +151,12 @@ def test_a_campaign_stopped_in_a_round_stores_that_rounds_best_line(tmp_path):
                 break
         signalled = time.monotonic()
         run.send_signal(signal.SIGTERM)
-        assert run.wait(timeout=120) == 128 + signal.SIGTERM, run.stderr.read()
+        if signals == 2:
+            time.sleep(0.02)  # while the round is stopping
+            run.send_signal(signal.SIGTERM)
+        # a second signal that comes once all is kept may find the interpreter exiting, with the
+        # default handler back: killed by it, having kept everything
+        assert run.wait(timeout=120) in (128 + signal.SIGTERM, -signal.SIGTERM)[:signals], run.stderr.read()
         assert time.monotonic() - signalled < 10
         assert "stored its best line so far" in run.stdout.read()
     finally:

@@ -1,5 +1,6 @@
 """Searches return legal lines that score what they claim, reproduce from seeds and meet deadlines."""
 
+import math
 import time
 
 import numpy as np
@@ -463,3 +464,34 @@ def test_every_solver_has_one_shape():
                  "mcbs": {"width": 2, "playouts": 1, "widen": False}, "anneal": {"max_edits": 100}}[algo]
         found = solver(algo)(start, time.monotonic() + 0.05, seed=1, **small)
         assert isinstance(found, Found) and found.score == rules.play_sequence(engine.to_board(start), found.moves)[1]
+
+
+@pytest.mark.parametrize("algo, params, says", [
+    ("mcbs", {"width": 0}, "mcbs: width=0 is not a whole number from 1 to 65,536"),  # wrote past its arrays: free() died
+    ("nmcs", {"level": 0}, "nmcs: level=0 is not a whole number"),  # an IndexError mid-campaign
+    ("nrpa", {"level": 10}, "nrpa: level=10 is not a whole number from 1 to 6"),
+    ("auto", {"level": -1}, "nrpa: level=-1"),  # auto runs nrpa: its range holds
+    ("anneal", {"sweep": 10**20}, "anneal: sweep=100000000000000000000 is not a whole number"),  # OverflowError
+    ("beam", {"max_width": 0.5}, "beam: max_width=0.5 is not a whole number"),  # an AssertionError on the line
+    ("mcbs", {"widen": 2}, "mcbs: widen=2 is not true or false"),
+    ("nrpa", {"rescue": 1.0}, r"nrpa: rescue=1.0 is not a share from \[0, 1\)"),
+    ("nrpa", {"bias": math.nan}, "nrpa: bias=nan is not a number"),
+])
+def test_a_parameter_out_of_its_range_is_refused_before_any_search(algo, params, says):
+    from gridfall.samegame.search import check_request
+
+    with pytest.raises(ValueError, match=says):
+        check_request(algo, 1.0, params)
+
+
+def test_the_defaults_and_the_campaigns_own_rounds_are_in_range():
+    import inspect
+
+    from gridfall.samegame.search import check_request, parameters, solver
+    from gridfall.samegame.search.ranges import RANGES
+
+    for algo in RANGES:
+        signature = inspect.signature(solver(algo)).parameters
+        assert set(RANGES[algo]) <= set(parameters(algo)), algo  # no range for a name it does not take
+        check_request(algo, 1.0, {name: signature[name].default for name in RANGES[algo]})
+    check_request("nrpa", 1.0, {"level": 6, "spare": 2, "colour_rate": 0.3, "tabu_rank": 2, "protect": 2, "favour": 2})

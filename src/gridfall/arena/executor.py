@@ -28,7 +28,7 @@ from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
 
 from gridfall.arena.process import kill_all
-from gridfall.arena.signals import signals_held, stopping_on_signals
+from gridfall.arena.signals import signals_held, signals_ignored, stopping_on_signals
 from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
 
@@ -294,16 +294,17 @@ def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: C
                 for handle in executor.wait_some(list(pending)):
                     _deliver(executor, pending, handle, on_result)
         except KeyboardInterrupt:
-            for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
-                _deliver(executor, pending, handle, on_result)
-            if drain is None or not executor.local:
-                executor.cancel(list(pending))
-                return True
-        while pending:  # draining: the jobs under way were asked to stop and return what they have
-            drain()
-            for handle in executor.wait_some(list(pending)):
-                _deliver(executor, pending, handle, on_result)
-        return True
+            with signals_ignored():  # a second Ctrl-C or SIGTERM must not lose what is being kept
+                for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
+                    _deliver(executor, pending, handle, on_result)
+                if drain is None or not executor.local:
+                    executor.cancel(list(pending))
+                    return True
+                while pending:  # draining: the jobs under way were asked to stop and return what they have
+                    drain()
+                    for handle in executor.wait_some(list(pending)):
+                        _deliver(executor, pending, handle, on_result)
+            return True
 
 
 def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:

@@ -25,7 +25,36 @@ class Stopped(KeyboardInterrupt):
 
 def _raise(signum, frame):
     _received.append(signum)
+    # the first stop is acted on; a second is noted and adds nothing (GNU timeout sends SIGTERM to
+    # the process and then to its group, so a process often gets two at once)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, _note)
     raise Stopped(signum)
+
+
+def _note(signum, frame):
+    _received.append(signum)
+
+
+_stopping: list[bool] = []
+
+
+@contextlib.contextmanager
+def signals_ignored():
+    """Inside, Ctrl-C, SIGTERM and SIGHUP are noted and nothing more: the work is already stopping,
+    and a second signal must not cut short the keeping of what is finished."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    old = {s: signal.signal(s, _note) for s in signals}
+    _stopping.append(True)
+    try:
+        yield
+    finally:
+        _stopping.pop()
+        for s, handler in old.items():
+            signal.signal(s, handler)
 
 
 @contextlib.contextmanager
@@ -39,8 +68,11 @@ def stopping_on_signals():
     try:
         yield
     finally:
-        for s, handler in old.items():
-            signal.signal(s, handler)
+        if not _received:
+            for s, handler in old.items():
+                signal.signal(s, handler)
+        # else the process is stopping: a later SIGTERM or SIGHUP stays only noted, so that it
+        # cannot kill the process while it prints and writes what it kept
 
 
 @contextlib.contextmanager
@@ -58,7 +90,7 @@ def signals_held():
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
-        if held:
+        if held and not _stopping:  # while stopping (signals_ignored) a held signal is only noted
             if held[0] == signal.SIGINT:
                 raise KeyboardInterrupt
             _received.append(held[0])

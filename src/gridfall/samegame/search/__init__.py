@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from gridfall.samegame import engine, rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.search import clock
+from gridfall.samegame.search.ranges import check_value
 
 ALGORITHMS = ("auto", "beam", "nmcs", "nrpa", "mcbs", "anneal")
 AUTO_BEAM_BELOW = 1.0  # seconds
@@ -106,8 +107,8 @@ def parameters(algo: str) -> list[str]:
 
 
 def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
-    """Refuse a ``polish`` share outside [0, 1), and a parameter that no algorithm of this search
-    takes, naming the ones that are taken.
+    """Refuse a ``polish`` share outside [0, 1), a parameter that no algorithm of this search
+    takes (naming the ones that are taken), and a value outside its range (:mod:`.ranges`).
 
     ``auto`` may run beam, nrpa and anneal: a parameter is fine if one of those it runs takes it.
     """
@@ -117,9 +118,11 @@ def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
     if algo == "auto":
         runs = ["beam", "nrpa", "anneal"]
     taken = {name for run in runs for name in parameters(run)}
-    for name in params:
+    for name, value in params.items():
         if name not in taken:
             raise ValueError(f"{algo} takes no parameter {name!r}; it takes {', '.join(sorted(taken))}")
+        for run in runs:
+            check_value(run, name, value)
 
 
 def check_request(algo: str, seconds: float, params: dict) -> tuple[str, float]:
