@@ -285,7 +285,8 @@ def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: C
                     elif job is WAIT:
                         break
                     else:
-                        pending[executor.submit(work, job)] = job
+                        with signals_held():  # a stop inside Thread.start() left a thread that
+                            pending[executor.submit(work, job)] = job  # shutdown cannot join
                 if stop():
                     executor.cancel(list(pending))
                     return False

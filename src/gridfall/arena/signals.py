@@ -59,7 +59,8 @@ def signals_ignored():
 
 @contextlib.contextmanager
 def stopping_on_signals():
-    """SIGTERM and SIGHUP raise Stopped while inside; the old handlers come back after."""
+    """SIGTERM and SIGHUP raise Stopped while inside; the old handlers come back after, unless
+    a stop came."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -68,11 +69,10 @@ def stopping_on_signals():
     try:
         yield
     finally:
-        if not _received:
-            for s, handler in old.items():
-                signal.signal(s, handler)
-        # else the process is stopping: a later SIGTERM or SIGHUP stays only noted, so that it
-        # cannot kill the process while it prints and writes what it kept
+        # once stopped, the process is on its way out: a later SIGTERM or SIGHUP is only noted,
+        # so that it cannot kill the process while it prints and writes what it kept
+        for s, handler in old.items():
+            signal.signal(s, _note if _received else handler)
 
 
 @contextlib.contextmanager
