@@ -2,7 +2,10 @@
 
 import math
 
-from gridfall.arena.elo import MatchScore, elo_from_share
+import numpy as np
+import pytest
+
+from gridfall.arena.elo import Z95, MatchScore, elo_from_share
 
 
 def test_even_match_is_zero_elo_with_a_symmetric_interval():
@@ -17,9 +20,31 @@ def test_known_shares():
 
 def test_perfect_scores_have_finite_bounds():
     elo, low, high = MatchScore(200, 0, 0).elo()
-    assert elo == math.inf and high == math.inf and 700 < low < 750
+    assert elo == math.inf and high == math.inf
+    assert low == pytest.approx(elo_from_share(200 / (200 + Z95**2)))  # Wilson's end: n / (n + z^2)
     elo, low, high = MatchScore(0, 0, 200).elo()
-    assert elo == -math.inf and -750 < high < -700
+    assert elo == -math.inf and low == -math.inf and high == pytest.approx(-elo_from_share(200 / (200 + Z95**2)))
+    # even one or two games bound it (the textbook interval gave [-inf, +inf] for 2 of 2)
+    assert all(math.isfinite(MatchScore(n, 0, 0).elo()[1]) for n in (1, 2, 3))
+
+
+def test_a_match_that_is_not_one_sided_has_a_finite_interval():
+    # the textbook interval ran past a share of 1: 31 of 34 gave [+259, +inf], 198 of 200 [+645, +inf]
+    for wins, draws, losses in [(31, 0, 3), (198, 0, 2), (195, 1, 4), (0, 1, 99), (3, 0, 31)]:
+        elo, low, high = MatchScore(wins, draws, losses).elo()
+        assert math.isfinite(low) and math.isfinite(high) and low < elo < high
+
+
+@pytest.mark.parametrize("win, draw, games", [(0.7, 0.0, 10), (0.5, 0.1, 20), (0.9, 0.05, 30),
+                                              (0.95, 0.02, 100), (0.99, 0.005, 200)])
+def test_the_interval_covers_the_true_elo_95_times_in_100(win, draw, games):
+    # 2,000 simulated matches of a player with known chances; the textbook interval covered
+    # 86% at (0.7, 0, 10), 89% at (0.95, 0.02, 100) and 87% at (0.99, 0.005, 200)
+    rng = np.random.default_rng(7)
+    true = elo_from_share(win + draw / 2)
+    matches = rng.multinomial(games, [win, draw, 1 - win - draw], size=2000)
+    covered = [low <= true <= high for _, low, high in (MatchScore(*map(int, m)).elo() for m in matches)]
+    assert 0.91 <= np.mean(covered) <= 0.99
 
 
 def test_interval_narrows_with_more_games():

@@ -99,8 +99,23 @@ def test_the_elo_interval_is_the_score_interval_through_the_logistic_curve():
     elo, low, high = elo_interval(counts)
     assert elo == pytest.approx(0) and low == pytest.approx(-high)
     variance = sum(c * (a - 0.5) ** 2 for a, c in zip(SCORES, counts)) / 100
-    margin = 1.959964 * math.sqrt(variance / 100)
+    n = 0.25 / (variance / 100)  # the effective games: pairs that agree within themselves count more
+    z2 = 1.959964**2 / n
+    margin = 1.959964 * math.sqrt(0.25 / n + z2 / (4 * n)) / (1 + z2)  # Wilson's, centred at 1/2
     assert high == pytest.approx(-400 * math.log10(1 / (0.5 + margin) - 1))
+
+
+@pytest.mark.parametrize("chances, pairs", [([0.01, 0.02, 0.17, 0.3, 0.5], 50), ([0, 0.01, 0.04, 0.15, 0.8], 100),
+                                            ([0.05, 0.1, 0.7, 0.1, 0.05], 30), ([0, 0, 0.05, 0.05, 0.9], 40)])
+def test_the_pair_interval_covers_the_true_elo_95_times_in_100(chances, pairs):
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    true = -400 * math.log10(1 / sum(a * p for a, p in zip(SCORES, chances)) - 1)
+    samples = rng.multinomial(pairs, chances, size=1000)
+    covered = [low <= true <= high for _, low, high in (elo_interval(list(map(int, c))) for c in samples)]
+    assert 0.91 <= np.mean(covered) <= 0.99
+    assert all(math.isfinite(elo_interval([0, 1, 3, 10, 20])[i]) for i in range(3))  # not one-sided: finite
 
 
 def test_bad_settings_are_refused():

@@ -1,10 +1,21 @@
 """Match statistics: score share and Elo difference with a 95% interval.
 
 With W wins, D draws and L losses in N games, the score share is
-``s = (W + D/2) / N`` and the Elo difference ``-400 log10(1/s - 1)``.  The
-interval comes from the standard error of the mean game result (1, 1/2, 0),
-``sqrt(var / N)``, mapped through the same formula; a share of 0 or 1 has an
-infinite difference, reported as such.
+``s = (W + D/2) / N`` and the Elo difference ``-400 log10(1/s - 1)``; a share of
+0 or 1 has an infinite difference, reported as such.
+
+The 95% interval is Wilson's score interval for the share, mapped through the
+same formula.  The textbook interval, ``s +- 1.96 sqrt(var / N)``, is
+symmetric, so near a share of 0 or 1 it runs past the end: 31 wins in 34
+games gave ``[+259, +inf]``, although 3 losses bound the share away from 1,
+and 2 wins in 2 games gave ``[-inf, +inf]``.  Wilson's interval solves
+``(s - p)^2 = z^2 p (1 - p) / n`` for the true share ``p`` instead, so it
+stays inside (0, 1) and is finite wherever the games seen allow.  Draws (and
+the pairing of games) change the variance: ``n`` is the *effective* number of
+games, ``s (1 - s)`` over the variance of the mean seen, which is the games
+played when there are no draws.  When every game scored the same the variance
+seen is 0; then ``n`` is the games played, and a perfect share's low end is
+``n / (n + z^2)``.
 """
 
 from __future__ import annotations
@@ -14,6 +25,8 @@ from dataclasses import dataclass
 
 from gridfall.words import counted
 
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
 
 def elo_from_share(s: float) -> float:
     if s <= 0.0:
@@ -21,6 +34,22 @@ def elo_from_share(s: float) -> float:
     if s >= 1.0:
         return math.inf
     return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+def elo_interval_of(share: float, variance_of_mean: float, games: int) -> tuple[float, float, float]:
+    """(Elo, 95% low, 95% high) of a mean score ``share`` whose estimate has this variance, from
+    ``games`` games: Wilson's score interval on the effective number of games (module notes)."""
+    if games <= 0:
+        return 0.0, -math.inf, math.inf
+    binomial = share * (1.0 - share)
+    n = binomial / variance_of_mean if variance_of_mean > 0 and binomial > 0 else games
+    z2 = Z95 * Z95 / n
+    centre = (share + z2 / 2) / (1 + z2)
+    half = math.sqrt(binomial / n + z2 / (4 * n)) * Z95 / (1 + z2)
+    # at a share of exactly 0 or 1 the interval touches that end; rounding must not move it
+    low = 0.0 if share <= 0.0 else centre - half
+    high = 1.0 if share >= 1.0 else centre + half
+    return elo_from_share(share), elo_from_share(low), elo_from_share(high)
 
 
 def elo_text(v: float, digits: int = 0) -> str:
@@ -61,10 +90,7 @@ class MatchScore:
             return 0.0, -math.inf, math.inf
         s = self.share
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
-        margin = 1.959964 * math.sqrt(var / n)
-        if margin == 0.0:  # every game the same: the rule of three bounds the share within 3/n
-            margin = 3.0 / n
-        return elo_from_share(s), elo_from_share(s - margin), elo_from_share(s + margin)
+        return elo_interval_of(s, var / n, n)
 
     def describe(self) -> str:
         elo, low, high = self.elo()

@@ -24,11 +24,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gridfall.arena.elo import MatchScore, elo_from_share, elo_text
+from gridfall.arena.elo import MatchScore, elo_interval_of, elo_text
 
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's points per game, by pentanomial cell
 PSEUDO = 1e-3  # the count an empty cell gets (fishtest's regularisation)
-Z95 = 1.959964
 
 
 def expected_score(elo: float) -> float:
@@ -85,18 +84,14 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 
 def elo_interval(counts: list[float]) -> tuple[float, float, float]:
-    """(Elo, 95% low, 95% high) from the pairs: the mean score per game and its standard error
-    over pairs, mapped through the logistic curve (when every pair scored the same, the rule of
-    three: the score lies within 3/pairs)."""
+    """(Elo, 95% low, 95% high) from the pairs: the mean score per game, and its variance over
+    pairs, in Wilson's score interval (``elo.elo_interval_of``)."""
     pairs = sum(counts)
     if pairs == 0:
         return 0.0, -math.inf, math.inf
     mean = sum(a * n for a, n in zip(SCORES, counts)) / pairs
     variance = sum(n * (a - mean) ** 2 for a, n in zip(SCORES, counts)) / pairs
-    margin = Z95 * math.sqrt(variance / pairs)
-    if margin == 0.0:  # every pair the same: the rule of three bounds the score within 3/pairs
-        margin = 3.0 / pairs
-    return elo_from_share(mean), elo_from_share(mean - margin), elo_from_share(mean + margin)
+    return elo_interval_of(mean, variance / pairs, round(2 * pairs))
 
 
 @dataclass
