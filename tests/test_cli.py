@@ -420,6 +420,18 @@ def test_limit_options_default_to_the_platform_and_scale_into_one_limits():
     assert "(CodinGame: 1000 ms)" in CliRunner().invoke(judge, ["--help"]).output
     assert "(CodinGame: 768 MB)" in " ".join(CliRunner().invoke(judge, ["--help"]).output.split())
     assert CliRunner().invoke(judge, ["--turn-ms", "0"]).exit_code == 2
+    assert CliRunner().invoke(judge, ["--one-cpu", "--time-scale", "2"]).exit_code == 0
+    assert seen.pop()[1] == Limits(2.0, 0.2, 768, one_cpu=True)  # scaling keeps the pin
+    assert Limits(1.0, 0.1, 768).setting() == [1.0, 0.1]  # runs stored before the flag resume
+    assert Limits(1.0, 0.1, 768, one_cpu=True).setting() == [1.0, 0.1, 768, "one CPU"]
+
+
+def test_one_cpu_where_the_system_cannot_pin_is_a_usage_error(monkeypatch):
+    from gridfall.arena import cpus
+
+    monkeypatch.setattr(cpus, "SUPPORTED", False)
+    result = run("connect4", "referee", "--p1", "greedy", "--p2", "greedy", "--one-cpu")
+    assert result.exit_code == 2 and "--one-cpu" in result.output and "needs Linux" in result.output
 
 
 def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name():

@@ -216,7 +216,8 @@ time_scale_option = click.option("--time-scale", type=FloatRange(min=0.01), defa
 
 def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory: bool = True):
     """A referee's ``--first-turn-ms`` and ``--turn-ms`` (by default the platform's ``first_turn``
-    and ``turn``, in seconds), ``--time-scale`` and ``--memory-mb`` (CodinGame's 768 MB), handed
+    and ``turn``, in seconds), ``--time-scale``, ``--memory-mb`` (CodinGame's 768 MB) and
+    ``--one-cpu``, handed
     to the command as one argument, ``limits``: a :class:`~gridfall.arena.limits.Limits` in
     seconds, scaled."""
     from gridfall.arena.limits import CODINGAME_MEMORY_MB
@@ -226,13 +227,22 @@ def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory
     def decorate(command):
         @functools.wraps(command)
         def with_limits(*args, first_turn_ms: float, turn_ms: float, time_scale: float = 1.0,
-                        memory_mb: float | None = None, **kwargs):
+                        memory_mb: float | None = None, one_cpu: bool = False, **kwargs):
+            from gridfall.arena import cpus
             from gridfall.arena.limits import Limits
 
-            limits = Limits(first_turn_ms / 1000, turn_ms / 1000, memory_mb or None).scaled(time_scale)
+            if one_cpu and not cpus.SUPPORTED:
+                raise click.BadParameter(cpus.UNSUPPORTED, param_hint="'--one-cpu'")
+            limits = Limits(first_turn_ms / 1000, turn_ms / 1000, memory_mb or None, one_cpu).scaled(time_scale)
             return command(*args, limits=limits, **kwargs)
 
         if memory:
+            with_limits = click.option(
+                "--one-cpu", is_flag=True,
+                help="Run each bot, and all it starts, on one CPU, as CodinGame does: a bot with threads "
+                     "(or a library's pool of them) then thinks no faster than it will there.  The CPU is the "
+                     "one fewest bots are on, so a game's two bots get one each when there are two (Linux "
+                     "only).")(with_limits)
             with_limits = click.option(
                 "--memory-mb", type=FloatRange(min=0), default=CODINGAME_MEMORY_MB, show_default=True,
                 help=f"A bot whose processes hold more memory than this loses (CodinGame: {CODINGAME_MEMORY_MB} "

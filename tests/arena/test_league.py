@@ -1,6 +1,7 @@
 """``gridfall connect4 league``: a rated league, stored game by game, resumable after a stop."""
 
 import json
+import os
 import signal
 import sqlite3
 import sys
@@ -34,6 +35,26 @@ def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
     job, times, messages, reason = rows[0]
     assert "game" in job and reason and len(json.loads(times)) == len(json.loads(messages)) > 0
     assert "DROP TABLE games" in messages  # the bots' words, stored as data
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="one CPU per bot needs Linux")
+def test_one_cpu_runs_every_bot_on_one_cpu_and_spreads_them(tmp_path, monkeypatch):
+    record = tmp_path / "cpus.txt"
+    monkeypatch.setenv("PICK_RECORD_CPUS", str(record))
+
+    def league(db, *extra):
+        return gridfall_json("connect4", "league", "--bot", f"first={pick('first')}", "--bot", f"centre={pick('centre')}",
+                             "--games", "4", "--db", str(tmp_path / db), "--workers", "2", *FAST, *extra)
+
+    league("pinned.sqlite", "--one-cpu")
+    masks = record.read_text().split("\n")[:-1]
+    assert len(masks) == 8 and all(len(mask.split()) == 1 for mask in masks)  # a thread the bot starts too
+    if len(os.sched_getaffinity(0)) > 1:
+        assert len(set(masks)) > 1  # spread over the CPUs, not all on the first
+    record.unlink()
+    league("free.sqlite")
+    everything = " ".join(map(str, sorted(os.sched_getaffinity(0))))
+    assert record.read_text().split("\n")[:-1] == [everything] * 8
 
 
 def test_the_leaderboard_is_printed_once_rated_in_the_schedules_order(tmp_path):

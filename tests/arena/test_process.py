@@ -28,6 +28,26 @@ def test_a_limit_too_long_for_the_os_clock_is_no_limit():
             assert bot.ask("hello\n", 1e30)[0] == "got hello"
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="one CPU per bot needs Linux")
+def test_one_cpu_pins_the_bot_and_all_it_starts_from_its_birth_and_leaves_the_referee_alone():
+    # the bot reports at once, from a thread it starts and from a child it starts: pinned after
+    # its start, these could have escaped
+    code = ("import os, subprocess, sys, threading\n"
+            "t = threading.Thread(target=lambda: print(sorted(os.sched_getaffinity(0)), flush=True))\n"
+            "t.start(); t.join()\n"
+            "subprocess.run([sys.executable, '-c', 'import os; print(sorted(os.sched_getaffinity(0)))'])\n"
+            "input()")
+    everything = sorted(os.sched_getaffinity(0))
+    with BotProcess(python_bot(code), one_cpu=True) as a, BotProcess(python_bot(code), one_cpu=True) as b, \
+            BotProcess(python_bot(code)) as free:
+        lines = {bot: [bot.read_line(time.monotonic() + 10) for _ in range(2)] for bot in (a, b, free)}
+    assert lines[a] == [str([a.cpu])] * 2 and lines[b] == [str([b.cpu])] * 2
+    assert lines[free] == [str(everything)] * 2 and free.cpu is None
+    if len(everything) > 1:
+        assert a.cpu != b.cpu  # the least used CPU: two bots, two CPUs
+    assert sorted(os.sched_getaffinity(0)) == everything  # the thread that started them has its own mask back
+
+
 def test_silent_bot_times_out_on_time():
     with BotProcess(python_bot("import time; time.sleep(60)")) as bot:
         start = time.monotonic()

@@ -14,7 +14,9 @@ that prints without end, one that never reads its input.  So:
 * every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
   SIGTERM) ends a wait at once instead of at the turn's limit;
 * the bot runs in its own session, and on close everything it started is
-  killed, even a child that left the session (:mod:`gridfall.arena.reaper`).
+  killed, even a child that left the session (:mod:`gridfall.arena.reaper`);
+* with ``one_cpu``, the bot and all it starts run on one CPU, as on CodinGame
+  (:mod:`gridfall.arena.cpus`).
 
 With ``private_channel`` the protocol runs over two pipes of its own, passed to
 the child as file descriptors, instead of stdin and stdout: a harness that runs
@@ -36,7 +38,7 @@ import threading
 import time
 from collections import deque
 
-from gridfall.arena import reaper
+from gridfall.arena import cpus, reaper
 from gridfall.arena.memory import MB, held_bytes
 from gridfall.arena.reaper import kill_tree
 from gridfall.printable import printable
@@ -105,8 +107,10 @@ class BotProcess:
     """
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, env: dict | None = None,
-                 max_output: int = 1 << 20, private_channel: bool = False, memory_mb: float | None = None):
+                 max_output: int = 1 << 20, private_channel: bool = False, memory_mb: float | None = None,
+                 one_cpu: bool = False):
         self.command = command
+        self.cpu: int | None = None  # the CPU it is pinned to, with one_cpu
         self.max_output = max_output
         self.memory_mb = memory_mb
         self._next_memory_check = 0.0
@@ -129,16 +133,19 @@ class BotProcess:
             # Started and registered under the lock: a close() in another thread that looks for
             # adopted orphans must see this bot as live, never as a stray to kill.
             _live_lock.acquire()
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL if private_channel else subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT if private_channel else subprocess.PIPE,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-                pass_fds=child_ends,
-            )
+            if one_cpu:
+                self.cpu = cpus.least_used(bot.cpu for bot in _live if bot.cpu is not None)
+            with cpus.born_on(self.cpu):
+                self.proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL if private_channel else subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT if private_channel else subprocess.PIPE,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,
+                    pass_fds=child_ends,
+                )
         except (OSError, ValueError) as e:
             _live_lock.release()
             for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):

@@ -56,7 +56,7 @@ def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool 
     """Run one game of ``command`` on ``board`` under the platform's rules."""
     report = GameRecord(name)
     try:
-        with BotProcess(command, memory_mb=limits.memory_mb) as bot:
+        with BotProcess(command, memory_mb=limits.memory_mb, one_cpu=limits.one_cpu) as bot:
             if one_turn:
                 _one_turn_game(bot, board, report, limits)
             else:

@@ -2,11 +2,23 @@
 
 python3 pick.py first|centre|last [DELAY_SECONDS]: the lowest, most central or highest open
 column (never STEAL), after sleeping DELAY_SECONDS each turn; its message looks like markup and
-SQL, which the arena must store and show as plain text.
+SQL, which the arena must store and show as plain text.  With PICK_RECORD_CPUS set, it first
+appends to that file the CPUs a thread it starts may run on (the one-CPU tests).
 """
 
+import os
 import sys
+import threading
 import time
+
+if os.environ.get("PICK_RECORD_CPUS"):
+    def record():
+        with open(os.environ["PICK_RECORD_CPUS"], "a") as out:
+            out.write(" ".join(map(str, sorted(os.sched_getaffinity(0)))) + "\n")
+
+    thread = threading.Thread(target=record)
+    thread.start()
+    thread.join()
 
 rule = sys.argv[1]
 delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
