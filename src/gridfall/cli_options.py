@@ -240,9 +240,8 @@ def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory
             with_limits = click.option(
                 "--one-cpu", is_flag=True,
                 help="Run each bot, and all it starts, on one CPU, as CodinGame does: a bot with threads "
-                     "(or a library's pool of them) then thinks no faster than it will there.  The CPU is the "
-                     "one fewest bots are on, so a game's two bots get one each when there are two (Linux "
-                     "only).")(with_limits)
+                     "(or a library's pool of them) then thinks no faster than it will there.  A game goes to "
+                     "the CPU fewest bots are on, and its two bots take turns there (Linux only).")(with_limits)
             with_limits = click.option(
                 "--memory-mb", type=FloatRange(min=0), default=CODINGAME_MEMORY_MB, show_default=True,
                 help=f"A bot whose processes hold more memory than this loses (CodinGame: {CODINGAME_MEMORY_MB} "

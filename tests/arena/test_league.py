@@ -42,15 +42,21 @@ def test_one_cpu_runs_every_bot_on_one_cpu_and_spreads_them(tmp_path, monkeypatc
     record = tmp_path / "cpus.txt"
     monkeypatch.setenv("PICK_RECORD_CPUS", str(record))
 
-    def league(db, *extra):
-        return gridfall_json("connect4", "league", "--bot", f"first={pick('first')}", "--bot", f"centre={pick('centre')}",
-                             "--games", "4", "--db", str(tmp_path / db), "--workers", "2", *FAST, *extra)
+    def league(db, *extra):  # two pairs side by side, long enough to overlap
+        return gridfall_json("connect4", "league", "--bot", f"first={pick('first', 0.02)}",
+                             "--bot", f"centre={pick('centre', 0.02)}", "--games", "4", "--db", str(tmp_path / db),
+                             "--workers", "2", *FAST, *extra)
 
     league("pinned.sqlite", "--one-cpu")
     masks = record.read_text().split("\n")[:-1]
     assert len(masks) == 8 and all(len(mask.split()) == 1 for mask in masks)  # a thread the bot starts too
     if len(os.sched_getaffinity(0)) > 1:
-        assert len(set(masks)) > 1  # spread over the CPUs, not all on the first
+        assert len(set(masks)) > 1  # the games side by side are spread over the CPUs
+    record.unlink()
+    done = gridfall("connect4", "referee", "--p1", pick("first"), "--p2", pick("centre"), "--games", "1", "--one-cpu")
+    assert done.returncode == 0, done.stderr
+    first, second = record.read_text().split("\n")[:-1]
+    assert first == second and len(first.split()) == 1  # a game's two bots take turns on one CPU
     record.unlink()
     league("free.sqlite")
     everything = " ".join(map(str, sorted(os.sched_getaffinity(0))))

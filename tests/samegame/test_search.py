@@ -476,6 +476,9 @@ def test_every_solver_has_one_shape():
     ("mcbs", {"widen": 2}, "mcbs: widen=2 is not true or false"),
     ("nrpa", {"rescue": 1.0}, r"nrpa: rescue=1.0 is not a share from \[0, 1\)"),
     ("nrpa", {"bias": math.nan}, "nrpa: bias=nan is not a number"),
+    # one kernel call each, which no deadline cuts: a 1.5 s search ran past a minute
+    ("mcbs", {"playouts": 10**6}, "mcbs: playouts=1000000 is not a whole number from 1 to 4,096"),
+    ("nrpa", {"iterations": 10**6}, "nrpa: iterations=1000000 is not a whole number from 1 to 4,096"),
 ])
 def test_a_parameter_out_of_its_range_is_refused_before_any_search(algo, params, says):
     from gridfall.samegame.search import check_request
@@ -495,3 +498,35 @@ def test_the_defaults_and_the_campaigns_own_rounds_are_in_range():
         assert set(RANGES[algo]) <= set(parameters(algo)), algo  # no range for a name it does not take
         check_request(algo, 1.0, {name: signature[name].default for name in RANGES[algo]})
     check_request("nrpa", 1.0, {"level": 6, "spare": 2, "colour_rate": 0.3, "tabu_rank": 2, "protect": 2, "favour": 2})
+
+
+def test_a_child_given_many_playouts_still_meets_the_deadline():
+    # the clock was read between blocks of four parents: 4 x ~60 children x 4,096 playouts is
+    # some 15 s; it is now read every 1,024 playouts, and between any two children
+    board = load_board("tuning:13")
+    start = engine.from_board(board)
+    mcbs_solve(start, 0.0, width=4, playouts=1, widen=False)  # kernels loaded outside the clock
+    started = time.monotonic()
+    score, line, _ = mcbs_solve(start, started + 0.5, width=64, playouts=4096, widen=False)
+    assert time.monotonic() - started < 1.5
+    assert score == replayed_score(board, line) > 0
+
+
+def test_learning_rates_far_past_their_use_still_play_legal_lines():
+    # alpha 1000 overflowed exp(): a sample with no defined weights picked move -1 and the
+    # process died (SIGSEGV); colour_rate 1000 divided by zero.  In a child process, so that
+    # a crash fails this test and not the session.
+    import subprocess
+    import sys
+
+    code = ("from gridfall.samegame.boards import load_board\n"
+            "from gridfall.samegame.search import solve\n"
+            "for params in ({'alpha': 1000.0}, {'colour_rate': 1000.0}, {'alpha': 1000.0, 'bias': 1000.0, 'level': 1}):\n"
+            "    s = solve(load_board('tuning:3'), 0.4, algo='nrpa', seed=1, **params)\n"
+            "    print(s.score, ';'.join(f'{x} {y}' for x, y in s.moves))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    board = load_board("tuning:3")
+    for row in done.stdout.splitlines():
+        score, moves = row.split(" ", 1)
+        assert int(score) == replayed_score(board, [tuple(map(int, m.split())) for m in moves.split(";")]) > 0

@@ -6,9 +6,12 @@ calling thread's, and a child inherits the mask of the thread that forks it.  So
 starts the bot pins itself to the bot's CPU, starts it, and takes its own mask back; the bot and
 everything it starts stay on that CPU, and the referee's other threads never move.
 
-The CPU is the one fewest live bots are pinned to, among those this process may use, so that the
-two bots of a game sit on different CPUs when there are two, and games side by side share them
-evenly.
+The CPU is the one fewest live bots are pinned to, among those this process may use, and a
+Connect Four game's second bot joins its opponent there.  Bots of a game take turns, so each
+thinks alone on its CPU while no more games run side by side than there are CPUs (and its
+opponent does not think on its time).  Spreading a game's two bots over two CPUs would do better
+for one game, and worse for two: each game's first bot would land on the first CPU, and two of
+them could think there at once.
 """
 
 from __future__ import annotations

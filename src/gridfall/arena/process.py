@@ -15,8 +15,8 @@ that prints without end, one that never reads its input.  So:
   SIGTERM) ends a wait at once instead of at the turn's limit;
 * the bot runs in its own session, and on close everything it started is
   killed, even a child that left the session (:mod:`gridfall.arena.reaper`);
-* with ``one_cpu``, the bot and all it starts run on one CPU, as on CodinGame
-  (:mod:`gridfall.arena.cpus`).
+* with ``one_cpu``, the bot and all it starts run on one CPU, as on CodinGame: the
+  least used, or ``cpu`` (:mod:`gridfall.arena.cpus`).
 
 With ``private_channel`` the protocol runs over two pipes of its own, passed to
 the child as file descriptors, instead of stdin and stdout: a harness that runs
@@ -108,9 +108,9 @@ class BotProcess:
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, env: dict | None = None,
                  max_output: int = 1 << 20, private_channel: bool = False, memory_mb: float | None = None,
-                 one_cpu: bool = False):
+                 one_cpu: bool = False, cpu: int | None = None):
         self.command = command
-        self.cpu: int | None = None  # the CPU it is pinned to, with one_cpu
+        self.cpu: int | None = None  # the CPU it is pinned to, with one_cpu: ``cpu``, or the least used
         self.max_output = max_output
         self.memory_mb = memory_mb
         self._next_memory_check = 0.0
@@ -134,7 +134,7 @@ class BotProcess:
             # adopted orphans must see this bot as live, never as a stray to kill.
             _live_lock.acquire()
             if one_cpu:
-                self.cpu = cpus.least_used(bot.cpu for bot in _live if bot.cpu is not None)
+                self.cpu = cpu if cpu is not None else cpus.least_used(bot.cpu for bot in _live if bot.cpu is not None)
             with cpus.born_on(self.cpu):
                 self.proc = subprocess.Popen(
                     argv,

@@ -110,8 +110,9 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
             seat = game.current_player()
             if bots[seat] is None:  # started at its first turn: a bot's start-up is inside that turn,
                 try:  # and two bots starting at once would slow each other's
+                    opponent = bots[1 - seat]  # with one CPU a bot, a game's bots share one (cpus.py)
                     bots[seat] = BotProcess(commands[seat], memory_mb=seat_limits[seat].memory_mb,
-                                             one_cpu=seat_limits[seat].one_cpu)
+                                             one_cpu=seat_limits[seat].one_cpu, cpu=opponent and opponent.cpu)
                 except BotFailure as e:
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record

@@ -28,21 +28,22 @@ from gridfall.samegame.search.nmcs import tabu_playout
 
 
 @njit(nogil=True, cache=True)
-def expand(parents, scores, lo, hi, k, moves, playout_moves, child, work, out_eval, out_score, out_parent, out_cell,
-           out_hash, tabu, playouts, rng, best, best_cells, seq):
-    """Children of parents[lo:hi] ranked by score + best playout, written from index k on.
+def expand(parents, scores, i, j, hi, budget, k, moves, playout_moves, child, work, out_eval, out_score, out_parent,
+           out_cell, out_hash, tabu, playouts, rng, best, best_cells, seq):
+    """Children of parents[i:hi], from move ``j`` of parent ``i`` on, ranked by score + best
+    playout and written from index k on, until about ``budget`` playouts are spent.
 
     best = [score, parent, cell, playout length] of the best complete game
     seen (parent -1: a finished parent itself); its playout moves go to
-    best_cells.  Returns the number of children written so far.
+    best_cells.  Returns (children written so far, the parent and move to go on from):
+    the parent is ``hi`` when the level is done.
     """
-    for i in range(lo, hi):
-        m = engine.list_moves(parents[i], moves)
-        if m == 0:
-            if scores[i] > best[0]:
-                best[0], best[1], best[2], best[3] = scores[i], i, -1, 0
-            continue
-        for j in range(m):
+    spent = 0
+    while i < hi:
+        m = engine.list_moves(parents[i], moves)  # the same order when a parent is taken up again
+        if m == 0 and scores[i] > best[0]:
+            best[0], best[1], best[2], best[3] = scores[i], i, -1, 0
+        while j < m:
             child[:, :] = parents[i]
             s = scores[i] + engine.play_move(child, moves[j])
             x, y = engine.canonical_cell(moves[j])
@@ -62,11 +63,19 @@ def expand(parents, scores, lo, hi, k, moves, playout_moves, child, work, out_ev
             out_cell[k] = cell
             out_hash[k] = engine.board_hash(child)
             k += 1
-    return k
+            j += 1
+            spent += playouts
+            if spent >= budget:
+                if j == m:
+                    i, j = i + 1, 0
+                return k, i, j
+        i, j = i + 1, 0
+    return k, i, j
 
 
-# Parents expanded between two looks at the clock.
-PARENTS_PER_CHECK = 4
+# Playouts between two looks at the clock (tens of milliseconds): a level at width 64 is
+# thousands of playouts, and one child may be given thousands (``playouts``).
+PLAYOUTS_PER_CHECK = 1024
 
 
 def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, width: int = 64,
@@ -97,13 +106,13 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
         best = np.array([best_score, -1, -1, 0], dtype=np.int64)
         out_of_time = False
         while not out_of_time:
-            # a level at width 64 is thousands of playouts: expand a few parents at a
-            # time and look at the clock between them, so the deadline holds mid-level
-            k = 0
-            for lo in range(0, len(scores), PARENTS_PER_CHECK):
-                k = expand(boards, scores, lo, min(lo + PARENTS_PER_CHECK, len(scores)), k, moves, playout_moves,
-                           child, work, evals, child_scores, parents, cells, hashes, tabu, playouts, rng, best,
-                           best_cells, seq)
+            # expand the level a budget of playouts at a time, looking at the clock between,
+            # so the deadline holds mid-level and even mid-parent
+            k, i, j = 0, 0, 0
+            while i < len(scores):
+                k, i, j = expand(boards, scores, i, j, len(scores), PLAYOUTS_PER_CHECK, k, moves, playout_moves,
+                                 child, work, evals, child_scores, parents, cells, hashes, tabu, playouts, rng, best,
+                                 best_cells, seq)
                 out_of_time = clock.now() >= deadline and best[0] >= 0  # best[0] starts at best_score
                 if out_of_time:
                     break

@@ -187,6 +187,14 @@ def playout(start, policy, ranks, soft, spare, biases, gains, rng, moves, b, see
             at += 1
             weights[j] = policy[1, code] * policy[1, feature] * prior
             z += weights[j]
+        if not 0.0 < z < math.inf:
+            # weights past a float's range (alpha far past its use: exp overflowed or underflowed,
+            # perhaps to inf * 0): no sample is defined, and pick -1 would write past the arrays,
+            # so every candidate gets an even chance
+            z = 0.0
+            for j in range(n):
+                weights[j] = 1.0 if _prior(moves, j, ranks, lowest, soft, spare, biases) != 0.0 else 0.0
+                z += weights[j]
         r = uniform(rng) * z
         pick = -1
         k = first - 1
@@ -263,8 +271,10 @@ def adapt(policy, line, length, alpha, colour_rate, idx, delta):
         z = 0.0
         for t in range(lo, hi):
             z += policy[1, line.codes[t]] * policy[1, line.features[t]] * line.priors[t]
-        scale = -alpha / z
-        for t in range(lo, hi):
+        # weights past a float's range (see playout) define no probabilities: then only the
+        # chosen move's weight grows
+        scale = -alpha / z if 0.0 < z < math.inf else 0.0
+        for t in range(lo, hi if scale != 0.0 else lo):
             share = scale * policy[1, line.codes[t]] * policy[1, line.features[t]] * line.priors[t]
             idx[k] = line.codes[t]
             delta[k] = share

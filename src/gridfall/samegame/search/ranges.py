@@ -4,6 +4,9 @@ The kernels index their arrays with these values, and numba checks no bound: ``m
 ``width=0`` made arrays with no room and wrote past them (the process died in ``free()``);
 ``nmcs`` with ``level=0`` recursed below level 1 (an IndexError in the middle of a campaign);
 NRPA keeps one best line per level up to 7, and a guided search runs one level above ``level``.
+A search reads the clock between kernel calls, so one call must fit well inside a turn: ``mcbs``
+reads it between children, and a child's ``playouts`` are one call; NRPA's level 1 is one call
+of ``iterations`` playouts.  4,096 take some 60 ms; 10^6 ran a 1.5 s search past a minute.
 Upper bounds are far above any useful value; they keep a typo's zeros from overflowing int64.
 """
 
@@ -20,10 +23,10 @@ BIG = 1 << 40  # a count of edits, runs or playouts no search reaches
 RANGES = {
     "beam": {"max_width": (WHOLE, 1, BIG)},
     "nmcs": {"level": (WHOLE, 1, 9)},
-    "mcbs": {"width": (WHOLE, 1, 1 << 16), "playouts": (WHOLE, 1, 1 << 20), "widen": (FLAG, 0, 1)},
+    "mcbs": {"width": (WHOLE, 1, 1 << 16), "playouts": (WHOLE, 1, 1 << 12), "widen": (FLAG, 0, 1)},
     "anneal": {"temp_from": (NUMBER, 1e-6, 1e9), "temp_to": (NUMBER, 1e-6, 1e9), "sweep": (WHOLE, 1, BIG),
                "max_edits": (NUMBER, 1, math.inf)},
-    "nrpa": {"level": (WHOLE, 1, 6), "iterations": (WHOLE, 1, 1 << 20), "alpha": (NUMBER, 0, 1e3),
+    "nrpa": {"level": (WHOLE, 1, 6), "iterations": (WHOLE, 1, 1 << 12), "alpha": (NUMBER, 0, 1e3),
              "bias": (NUMBER, 0, 1e3), "protect": (WHOLE, 0, 5), "tabu_rank": (WHOLE, 0, 4),
              "soft": (NUMBER, 0, 1), "spare": (WHOLE, 0, 225), "colour_rate": (NUMBER, 0, 1e3),
              "max_runs": (WHOLE, 1, BIG), "max_playouts": (NUMBER, 1, math.inf), "favour": (NUMBER, 0, 1e3),
