@@ -178,6 +178,48 @@ def stop_when(run, ready, signum):
     return out
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_after_the_work_waits_for_its_results_to_be_printed(signum):
+    # GNU timeout's SIGTERM landing as the last game ended killed the referee before it printed:
+    # exit 143, nothing on stdout, the games lost.  The signal here lands exactly there.
+    code = ("import os, signal, sys\n"
+            "import gridfall.arena.pool as pool\n"
+            "real = pool.run_jobs\n"
+            "def then_a_signal(*args, **kwargs):\n"
+            "    done = real(*args, **kwargs)\n"
+            f"    os.kill(os.getpid(), {int(signum)})\n"
+            "    return done\n"
+            "pool.run_jobs = then_a_signal\n"
+            "sys.argv = ['gridfall', 'connect4', 'referee', '--p1', 'greedy', '--p2', 'greedy', '--games', '1', '--json']\n"
+            "from gridfall.cli import run\n"
+            "run()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 128 + signum, done.stderr
+    report = json.loads(done.stdout)
+    assert not report["interrupted"] and len(report["games"]) == 1 and report["games"][0]["moves"]
+
+
+def test_a_signal_between_two_pieces_of_work_stops_the_second():
+    from gridfall.arena import signals
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        signals.finish_what_is_done()
+        with signals.stopping_on_signals():
+            pass  # the first piece of work, ended whole
+        os.kill(os.getpid(), signal.SIGTERM)  # noted, not fatal
+        time.sleep(0.05)
+        assert signals.late_signal() == signal.SIGTERM
+        with pytest.raises(signals.Stopped), signals.stopping_on_signals():
+            raise AssertionError("the second piece of work started")
+        assert signals.exit_code(True) == 143
+    finally:
+        signals._finishing.clear()
+        signals._late.clear()
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_samegame_referee_keeps_the_finished_boards(tmp_path, signum):
     run = start("samegame", "referee", "standard:1", "standard:2", "--bot", f"{PROTOCOL_BOT} hang-second",

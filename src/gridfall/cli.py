@@ -77,8 +77,11 @@ def run() -> None:
     for stream in (sys.stdout, sys.stderr):  # a terminal or file that is not UTF-8 (Latin-1, cp1252) gets
         if hasattr(stream, "reconfigure"):     # a bot's snowman as \u2603, not a UnicodeEncodeError
             stream.reconfigure(errors="backslashreplace")
+    from gridfall.arena import signals
+
     if type(sys.stdout) is io.TextIOWrapper:
         sys.stdout = _Stdout.over(sys.stdout)
+    signals.finish_what_is_done()
     try:
         main(standalone_mode=False)
     except click.exceptions.Exit as e:
@@ -86,12 +89,13 @@ def run() -> None:
     except click.ClickException as e:
         e.show()
         sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except SystemExit:
+    except (click.exceptions.Abort, KeyboardInterrupt) as e:  # a stop outside the work's own handling
+        if isinstance(e, click.exceptions.Abort):
+            click.echo("Aborted!", err=True)
+        sys.exit(signals.exit_code(True))
+    except SystemExit as e:
+        if e.code in (0, None) and signals.late_signal():  # asked to stop as the results were printed
+            sys.exit(128 + signals.late_signal())
         raise
     except StdoutError as e:
         try:  # Python flushes stdout again at exit: let that flush go nowhere, quietly
@@ -113,6 +117,8 @@ def run() -> None:
             raise
         click.echo(f"gridfall: internal error: {type(e).__name__}: {e} (GRIDFALL_DEBUG=1 shows where)", err=True)
         sys.exit(1)
+    if signals.late_signal():
+        sys.exit(128 + signals.late_signal())
 
 
 class StdoutError(OSError):

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from gridfall.arena.executor import WAIT, JobFailed, LocalExecutor, drive
-from gridfall.arena.signals import Stopped, signals_held
+from gridfall.arena.signals import Stopped, signals_held, stopping_on_signals
 
 
 def square(n):
@@ -54,7 +54,7 @@ def test_stop_starts_no_new_job():
 
 def test_a_signal_waits_for_the_result_being_kept():
     kept = []
-    with pytest.raises(Stopped), signals_held():
+    with pytest.raises(Stopped), stopping_on_signals(), signals_held():
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(0.05)
         kept.append("whole")  # reached: the signal waited

@@ -201,3 +201,53 @@ def test_the_bots_of_a_referee_that_died_are_killed_and_reaped(tmp_path):
         assert not os.path.exists(f"/proc/{hung}") and not os.path.exists(f"/proc/{done}")
         assert ours.ask("still here\n", 10)[0] == "still here"
     assert kill_strays() == set()
+
+
+def test_a_stop_during_a_bots_start_waits_for_it_and_leaves_no_bot_and_no_lock(monkeypatch):
+    # a SIGTERM handled inside Popen (the Match-3 referee starts its player in the main thread)
+    # raised there: the child ran on with no one to kill it, and the registry's lock stayed held,
+    # so the exit's kill_all() hung on it
+    import signal
+    import subprocess
+
+    from gridfall.arena import process
+    from gridfall.arena.signals import Stopped, stopping_on_signals
+
+    started, popen = [], subprocess.Popen
+
+    def popen_then_a_signal(*args, **kwargs):
+        proc = popen(*args, **kwargs)
+        started.append(proc)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)  # the handler runs here, mid-start
+        return proc
+
+    monkeypatch.setattr(process.subprocess, "Popen", popen_then_a_signal)
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}  # a stop leaves them noting
+    try:
+        with pytest.raises(Stopped), stopping_on_signals():
+            BotProcess(python_bot("import time; time.sleep(60)"))
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+    held = not process._live_lock.acquire(timeout=1)
+    process._live_lock.release()  # ours, or the one left held: a failure here must not hang the session
+    assert not held
+    assert [bot.proc for bot in process._live] == started  # registered whole: the stop path can kill it
+    process.kill_all()
+    assert started[0].poll() is not None and not process._live
+
+
+def test_a_start_that_fails_unexpectedly_lets_go_of_the_registry(monkeypatch):
+    # only OSError and ValueError let go of the lock: any other error left it held for good
+    from gridfall.arena import process
+
+    def popen_fails(*args, **kwargs):
+        raise RecursionError("deep")
+
+    monkeypatch.setattr(process.subprocess, "Popen", popen_fails)
+    with pytest.raises(RecursionError):
+        BotProcess(python_bot("pass"))
+    held = not process._live_lock.acquire(timeout=1)
+    process._live_lock.release()  # ours, or the one left held: a failure here must not hang the session
+    assert not held

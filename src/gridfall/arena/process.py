@@ -41,6 +41,7 @@ from collections import deque
 from gridfall.arena import cpus, reaper
 from gridfall.arena.memory import MB, held_bytes
 from gridfall.arena.reaper import kill_tree
+from gridfall.arena.signals import signals_held
 from gridfall.printable import printable
 
 _live: set["BotProcess"] = set()
@@ -121,6 +122,12 @@ class BotProcess:
         self._closed = False
         self._waiting = 0  # threads inside send or read_line, which close() lets out before closing pipes
         self._quiet = threading.Condition()
+        # A stop (Ctrl-C, SIGTERM) that cut the start in two would leave a bot no one can kill,
+        # or the registry's lock held and the exit hung on it: it waits for the start to finish.
+        with signals_held():
+            self._start(command, cwd, env, private_channel, one_cpu, cpu)
+
+    def _start(self, command, cwd, env, private_channel: bool, one_cpu: bool, cpu: int | None) -> None:
         self._wake_r, self._wake_w = os.pipe()
         argv = command if isinstance(command, list) else ["/bin/sh", "-c", command]
         child_ends: tuple[int, ...] = ()
@@ -129,30 +136,30 @@ class BotProcess:
             answer_r, answer_w = os.pipe()
             child_ends = (request_r, answer_w)
             argv = [*argv, str(request_r), str(answer_w)]
-        try:
-            # Started and registered under the lock: a close() in another thread that looks for
-            # adopted orphans must see this bot as live, never as a stray to kill.
-            _live_lock.acquire()
-            if one_cpu:
-                self.cpu = cpu if cpu is not None else cpus.least_used(bot.cpu for bot in _live if bot.cpu is not None)
-            with cpus.born_on(self.cpu):
-                self.proc = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.DEVNULL if private_channel else subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT if private_channel else subprocess.PIPE,
-                    cwd=cwd,
-                    env=env,
-                    start_new_session=True,
-                    pass_fds=child_ends,
-                )
-        except (OSError, ValueError) as e:
-            _live_lock.release()
-            for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):
-                os.close(fd)
-            raise BotExited(f"cannot start {command!r}: {e}") from None
-        _live.add(self)
-        _live_lock.release()
+        # Started and registered under the lock: a close() in another thread that looks for
+        # adopted orphans must see this bot as live, never as a stray to kill.
+        with _live_lock:
+            try:
+                if one_cpu:
+                    self.cpu = cpu if cpu is not None else cpus.least_used(b.cpu for b in _live if b.cpu is not None)
+                with cpus.born_on(self.cpu):
+                    self.proc = subprocess.Popen(
+                        argv,
+                        stdin=subprocess.DEVNULL if private_channel else subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT if private_channel else subprocess.PIPE,
+                        cwd=cwd,
+                        env=env,
+                        start_new_session=True,
+                        pass_fds=child_ends,
+                    )
+            except BaseException as e:
+                for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):
+                    os.close(fd)
+                if isinstance(e, (OSError, ValueError)):
+                    raise BotExited(f"cannot start {command!r}: {e}") from None
+                raise
+            _live.add(self)
         if private_channel:
             for fd in child_ends:
                 os.close(fd)

@@ -36,6 +36,30 @@ def _note(signum, frame):
     _received.append(signum)
 
 
+# Signals that came after a piece of work ended without a stop, while the ``gridfall`` command
+# printed its results: noted, so that the results are printed whole (see finish_what_is_done).
+_late: list[int] = []
+_finishing: list[bool] = []
+
+
+def _note_late(signum, frame):
+    _late.append(signum)
+
+
+def finish_what_is_done() -> None:
+    """For the ``gridfall`` command only (a library's caller keeps its own handlers): once a piece
+    of work has ended without a stop, a SIGTERM or SIGHUP no longer kills the process on the
+    spot, between the work's end and its results printed, which lost them; it is noted, the
+    results are printed, and the command exits 128 + the signal (:func:`late_signal`).  One that
+    comes before the next piece of work starts stops that work at once."""
+    _finishing.append(True)
+
+
+def late_signal() -> int | None:
+    """The signal noted after the work ended (:func:`finish_what_is_done`), if any."""
+    return _late[0] if _late else None
+
+
 _stopping: list[bool] = []
 
 
@@ -65,14 +89,18 @@ def stopping_on_signals():
         yield
         return
     _received.clear()
+    if _late:  # asked to stop between two pieces of work: the next one does not start
+        _received.append(_late[0])
+        raise Stopped(_late[0])
     old = {s: signal.signal(s, _raise) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
         # once stopped, the process is on its way out: a later SIGTERM or SIGHUP is only noted,
-        # so that it cannot kill the process while it prints and writes what it kept
+        # so that it cannot kill the process while it prints and writes what it kept; the
+        # gridfall command notes one after a piece of work that ended whole too
         for s, handler in old.items():
-            signal.signal(s, _note if _received else handler)
+            signal.signal(s, _note if _received else _note_late if _finishing else handler)
 
 
 @contextlib.contextmanager
@@ -91,10 +119,11 @@ def signals_held():
         for s, handler in old.items():
             signal.signal(s, handler)
         if held and not _stopping:  # while stopping (signals_ignored) a held signal is only noted
-            if held[0] == signal.SIGINT:
-                raise KeyboardInterrupt
-            _received.append(held[0])
-            raise Stopped(held[0])
+            handler = old[held[0]]
+            if callable(handler):  # Ctrl-C's KeyboardInterrupt, Stopped, or only noted after a stop
+                handler(held[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(held[0])  # outside stopping_on_signals: what it does by default
 
 
 def exit_code(interrupted: bool, ok: int = 0) -> int:
