@@ -256,6 +256,7 @@ def test_nrpa_favour_shapes_what_the_search_climbs_but_reports_the_true_score():
     assert nrpa.NRPA(start, tabu_rank=0, favour=1.5, favour_rank=1).gains[third] == 2.5
     with pytest.raises(ValueError, match="favour_rank=4"):
         nrpa.NRPA(start, tabu_rank=0, favour=1.0, favour_rank=4)  # 5 colours, one kept: ranks 0-3
+    assert (nrpa.NRPA(start, tabu_rank=0, favour_rank=4).gains == 1).all()  # no favour: the rank says nothing
     for _ in range(5):
         score, shaped, length = nrpa.playout(start, nrpa.new_policy(), search.ranks, 0.0, 0, search.biases, search.gains,
                                              search.rng, search._moves, search._board, search._seeds, search._weights,

@@ -51,8 +51,10 @@ def colour_ranks(start: np.ndarray, protect: int, tabu_rank: int = 0) -> np.ndar
 def colour_gains(start: np.ndarray, ranks: np.ndarray, favour: float, favour_rank: int = 0) -> np.ndarray:
     """What each colour's groups are worth to the search, as a multiple of their points: 1 + ``favour``
     for the second colour to gather, the ``favour_rank``-th most common colour (0 first) that is not
-    kept back, and 1 for the others."""
+    kept back, and 1 for the others (all 1 without ``favour``, whatever ``favour_rank`` says)."""
     gains = np.ones(start.shape[0], dtype=np.float64)
+    if favour == 0:  # a campaign's favour_rank=4 without favour failed every board that keeps a colour
+        return gains
     free = [c for c in colours_by_count(start) if ranks[c] == 0]
     if not 0 <= favour_rank < max(len(free), 1):
         raise ValueError(f"favour_rank={favour_rank}: this board has {len(free)} colours not kept back")
