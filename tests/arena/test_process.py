@@ -251,3 +251,30 @@ def test_a_start_that_fails_unexpectedly_lets_go_of_the_registry(monkeypatch):
     held = not process._live_lock.acquire(timeout=1)
     process._live_lock.release()  # ours, or the one left held: a failure here must not hang the session
     assert not held
+
+
+def test_a_stop_while_a_worker_starts_a_bot_finds_it_whole_or_not_at_all(monkeypatch):
+    # the stop path's kill_all() (main thread) met a bot a worker had registered but whose stderr
+    # thread was not started yet, and its close() failed: "cannot join thread before it is
+    # started" (a stopped league, 1 run in some 30)
+    import threading
+    import types
+
+    from gridfall.arena import process
+
+    starting = threading.Event()
+
+    class SlowToStart(threading.Thread):
+        def start(self):
+            starting.set()
+            time.sleep(0.3)  # the window, made wide
+            super().start()
+
+    monkeypatch.setattr(process, "threading", types.SimpleNamespace(**{**vars(threading), "Thread": SlowToStart}))
+    made = []
+    worker = threading.Thread(target=lambda: made.append(BotProcess(python_bot("import time; time.sleep(60)"))))
+    worker.start()
+    assert starting.wait(10)
+    process.kill_all()  # waits for the start to finish, then kills the bot whole
+    worker.join(10)
+    assert made and made[0].proc.poll() is not None and not process._live

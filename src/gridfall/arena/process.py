@@ -136,8 +136,11 @@ class BotProcess:
             answer_r, answer_w = os.pipe()
             child_ends = (request_r, answer_w)
             argv = [*argv, str(request_r), str(answer_w)]
-        # Started and registered under the lock: a close() in another thread that looks for
-        # adopted orphans must see this bot as live, never as a stray to kill.
+        # Started, set up and registered under the lock: a close() in another thread that looks
+        # for adopted orphans must see this bot as live, never as a stray to kill, and the stop
+        # path's kill_all() (the main thread, while workers start bots) must never find a bot
+        # half set up (it joined a drain thread not yet started: "cannot join thread before it
+        # is started").
         with _live_lock:
             try:
                 if one_cpu:
@@ -159,19 +162,19 @@ class BotProcess:
                 if isinstance(e, (OSError, ValueError)):
                     raise BotExited(f"cannot start {command!r}: {e}") from None
                 raise
+            if private_channel:
+                for fd in child_ends:
+                    os.close(fd)
+                self._stdin_fd, self._stdout_fd = request_w, answer_r
+                self._tail_stream = self.proc.stdout
+            else:
+                self._stdin_fd, self._stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+                self._tail_stream = self.proc.stderr
+            self._private = private_channel
+            os.set_blocking(self._stdin_fd, False)
+            self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+            self._stderr_thread.start()
             _live.add(self)
-        if private_channel:
-            for fd in child_ends:
-                os.close(fd)
-            self._stdin_fd, self._stdout_fd = request_w, answer_r
-            self._tail_stream = self.proc.stdout
-        else:
-            self._stdin_fd, self._stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
-            self._tail_stream = self.proc.stderr
-        self._private = private_channel
-        os.set_blocking(self._stdin_fd, False)
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._stderr_thread.start()
 
     # -- plumbing -------------------------------------------------------------
 
