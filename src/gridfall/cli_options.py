@@ -217,9 +217,8 @@ time_scale_option = click.option("--time-scale", type=FloatRange(min=0.01), defa
 def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory: bool = True):
     """A referee's ``--first-turn-ms`` and ``--turn-ms`` (by default the platform's ``first_turn``
     and ``turn``, in seconds), ``--time-scale``, ``--memory-mb`` (CodinGame's 768 MB) and
-    ``--one-cpu``, handed
-    to the command as one argument, ``limits``: a :class:`~gridfall.arena.limits.Limits` in
-    seconds, scaled."""
+    ``--one-cpu``, handed to the command as one argument, ``limits``: a
+    :class:`~gridfall.arena.limits.Limits` in seconds, scaled."""
     from gridfall.arena.limits import CODINGAME_MEMORY_MB
 
     platform_first, platform_turn = (int(round(seconds * 1000)) for seconds in (first_turn, turn))  # in ms

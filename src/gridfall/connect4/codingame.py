@@ -112,7 +112,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
                 try:  # and two bots starting at once would slow each other's
                     opponent = bots[1 - seat]  # with one CPU a bot, a game's bots share one (cpus.py)
                     bots[seat] = BotProcess(commands[seat], memory_mb=seat_limits[seat].memory_mb,
-                                             one_cpu=seat_limits[seat].one_cpu, cpu=opponent and opponent.cpu)
+                                             one_cpu=seat_limits[seat].one_cpu, cpu=opponent.cpu if opponent else None)
                 except BotFailure as e:
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record
