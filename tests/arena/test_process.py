@@ -278,3 +278,36 @@ def test_a_stop_while_a_worker_starts_a_bot_finds_it_whole_or_not_at_all(monkeyp
     process.kill_all()  # waits for the start to finish, then kills the bot whole
     worker.join(10)
     assert made and made[0].proc.poll() is not None and not process._live
+
+
+@pytest.mark.parametrize("private_channel", [False, True])
+def test_a_bot_that_starts_but_cannot_be_set_up_is_killed_and_its_pipes_closed(monkeypatch, private_channel):
+    # a system out of threads fails the stderr thread's start after Popen: the child, not yet
+    # registered, ran on where neither kill_all() nor close() could find it
+    import subprocess
+    import threading
+    import types
+
+    from gridfall.arena import process
+
+    class NoThreads(threading.Thread):
+        def start(self):
+            raise RuntimeError("can't start new thread")
+
+    started, popen = [], subprocess.Popen
+
+    def popen_recorded(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(process.subprocess, "Popen", popen_recorded)
+    monkeypatch.setattr(process, "threading", types.SimpleNamespace(**{**vars(threading), "Thread": NoThreads}))
+    fds_before = set(os.listdir("/proc/self/fd"))
+    with pytest.raises(RuntimeError, match="new thread"):
+        BotProcess(python_bot("import time; time.sleep(60)"), private_channel=private_channel)
+    assert started and started[0].poll() is not None  # killed and reaped
+    assert set(os.listdir("/proc/self/fd")) <= fds_before  # every pipe closed
+    assert not process._live
+    held = not process._live_lock.acquire(timeout=1)
+    process._live_lock.release()
+    assert not held

@@ -171,10 +171,28 @@ class BotProcess:
                 self._stdin_fd, self._stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
                 self._tail_stream = self.proc.stderr
             self._private = private_channel
-            os.set_blocking(self._stdin_fd, False)
-            self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-            self._stderr_thread.start()
+            try:
+                os.set_blocking(self._stdin_fd, False)
+                self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+                self._stderr_thread.start()  # fails when the system is out of threads
+            except BaseException:
+                self._unstart(private_channel)
+                raise
             _live.add(self)
+
+    def _unstart(self, private_channel: bool) -> None:
+        """Kill and reap a bot that started but could not be set up (under the registry's lock,
+        before it was registered): nothing else knows of it, so nothing else would kill it."""
+        kill_tree(self.proc.pid, lambda: {bot.proc.pid for bot in _live})
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+        for fd in (self._wake_r, self._wake_w, *((self._stdin_fd, self._stdout_fd) if private_channel else ())):
+            os.close(fd)
 
     # -- plumbing -------------------------------------------------------------
 
