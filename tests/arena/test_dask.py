@@ -7,6 +7,8 @@ import sqlite3
 import time
 from contextlib import contextmanager
 
+import pytest
+
 from tests.adapters.extras import need
 from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
 
@@ -269,3 +271,16 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
     assert "Traceback" not in err
     assert stored_games(db) >= stored >= 2
 
+
+
+def test_one_cpu_spreads_the_games_of_a_clusters_workers(tmp_path, monkeypatch):
+    # each worker process counted only its own bots: every game of local:2 went to CPU 0
+    if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs Linux and two CPUs")
+    record = tmp_path / "cpus.txt"
+    monkeypatch.setenv("PICK_RECORD_CPUS", str(record))
+    gridfall_json("connect4", "league", "--bot", f"first={pick('first', 0.05)}", "--bot", f"centre={pick('centre', 0.05)}",
+                  "--games", "8", "--db", str(tmp_path / "league.sqlite"), "--cluster", "local:2", "--one-cpu", *FAST)
+    masks = record.read_text().split("\n")[:-1]
+    assert len(masks) == 16 and all(len(mask.split()) == 1 for mask in masks)
+    assert len(set(masks)) > 1

@@ -112,6 +112,7 @@ class BotProcess:
                  one_cpu: bool = False, cpu: int | None = None):
         self.command = command
         self.cpu: int | None = None  # the CPU it is pinned to, with one_cpu: ``cpu``, or the least used
+        self._seat: cpus.Seat | None = None
         self.max_output = max_output
         self.memory_mb = memory_mb
         self._next_memory_check = 0.0
@@ -144,7 +145,8 @@ class BotProcess:
         with _live_lock:
             try:
                 if one_cpu:
-                    self.cpu = cpu if cpu is not None else cpus.least_used(b.cpu for b in _live if b.cpu is not None)
+                    self._seat = cpus.take_seat(cpu)
+                    self.cpu = self._seat.cpu
                 with cpus.born_on(self.cpu):
                     self.proc = subprocess.Popen(
                         argv,
@@ -159,6 +161,8 @@ class BotProcess:
             except BaseException as e:
                 for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):
                     os.close(fd)
+                if self._seat is not None:
+                    self._seat.release()
                 if isinstance(e, (OSError, ValueError)):
                     raise BotExited(f"cannot start {command!r}: {e}") from None
                 raise
@@ -193,6 +197,8 @@ class BotProcess:
                 stream.close()
         for fd in (self._wake_r, self._wake_w, *((self._stdin_fd, self._stdout_fd) if private_channel else ())):
             os.close(fd)
+        if self._seat is not None:
+            self._seat.release()
 
     # -- plumbing -------------------------------------------------------------
 
@@ -376,6 +382,8 @@ class BotProcess:
                 os.close(fd)
             except OSError:
                 pass
+        if self._seat is not None:
+            self._seat.release()  # after the kill: the CPU is free only once the bot is gone
 
     def __enter__(self) -> "BotProcess":
         return self
