@@ -119,3 +119,19 @@ def test_without_a_cache_directory_each_user_gets_a_temporary_one_and_a_process_
     (tmp_path / "tmp" / f"gridfall-cache-{os.getuid()}").write_text("")  # that one cannot be made either
     own = cache_dir()
     assert own.startswith(str(tmp_path / "tmp" / "gridfall-numba-")) and not os.path.exists(own)
+
+
+def test_numba_imported_before_gridfall_still_caches_in_gridfalls_folder(tmp_path):
+    # numba read its environment before gridfall set NUMBA_CACHE_DIR: every kernel was cached beside
+    # its source (src/gridfall/__pycache__), out of reach of the folder per version of the source
+    import subprocess
+    import sys
+
+    (tmp_path / "kern.py").write_text("from gridfall.jit import njit\n\n@njit\ndef add(a, b):\n    return a + b\n")
+    script = (f"import numba, sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport kern\nimport gridfall.jit as j\n"
+              "print(kern.add(2, 3), numba.config.CACHE_DIR == j.CACHE_DIR)\n")
+    env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0 and done.stdout == "5 True\n", done.stderr
+    assert list((tmp_path / "cache" / "gridfall" / "numba").rglob("kern.add*.nbi"))
+    assert not (tmp_path / "__pycache__").exists() or not list((tmp_path / "__pycache__").glob("*.nb*"))

@@ -67,6 +67,12 @@ os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR = _choose_cache_dir()
 
 import numba  # noqa: E402  (must come after the cache directory is set)
 
+# numba reads its environment when it is first imported, and again only at its next compile.  A
+# program that imported numba before gridfall (for kernels of its own) had it read too early: the
+# cache locator, chosen as each kernel below is defined, then put gridfall's kernels beside their
+# source files, where an edit to one module leaves another's cached kernel stale.  Read it now.
+numba.core.config.reload_config()
+
 from gridfall import splitmix  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import types, uint64  # noqa: E402,F401  (uint64: for the engines, which import numba only from here)
