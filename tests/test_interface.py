@@ -10,6 +10,8 @@ In every random game, at every step:
 and at the end, returns() equals the score the rules of record (or the referee) give the moves.
 """
 
+import copy as copy_module
+import pickle
 import random
 
 import numpy as np
@@ -59,6 +61,9 @@ def check_clone_and_serialisation(game, state, action):
     assert (str(copy), copy.history(), copy.returns(), copy.legal_actions()) == snapshot
     if action is None:
         return
+    for copied in (copy_module.copy(state), copy_module.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        copied.apply_action(action)  # copy.copy shared the board and history: the move moved both
+        assert (str(state), state.history(), state.returns(), state.legal_actions()) == snapshot
     clone = state.clone()
     clone.apply_action(action)
     assert (str(state), state.history(), state.returns(), state.legal_actions()) == snapshot

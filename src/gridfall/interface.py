@@ -205,5 +205,12 @@ class StateBase:
             raise IllegalAction("the game is over")
         return action
 
+    def __copy__(self) -> "StateBase":
+        # copy.copy's default shares the board and history lists: a move on the copy moved both
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "StateBase":
+        return self.clone()  # the game (parameters only) is shared, as clone() shares it
+
     def __repr__(self) -> str:
         return f"<{self.game} after {len(self._history)} actions>\n{self}"
