@@ -251,6 +251,13 @@ def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():
         with pytest.raises(ValueError, match=f"{key} must be a whole number, not {value!r}"):
             gridfall.load_game(game, **({} if "(" in game else {key: value}))
     assert gridfall.load_game("match3", size=np.int64(11)).size == gridfall.load_game("match3", size=11.0).size == 11
+    for value in ("false", "no", 2, None):  # bool("false") is True: steal="false" played with STEAL
+        with pytest.raises(ValueError, match=f"steal must be True or False, not {value!r}"):
+            gridfall.load_game("connect4", steal=value)
+    for value, steal in ((0, False), (np.True_, True), (False, False)):
+        assert gridfall.load_game("connect4", steal=value).steal is steal
+    with pytest.raises(ValueError, match="steal must be True or False, not 'maybe'"):
+        gridfall.load_game("connect4(steal=maybe)")
     state = gridfall.load_game("connect4").new_initial_state()
     for bad in (2.5, "3", None, True):
         with pytest.raises(IllegalAction, match="is not an integer"):

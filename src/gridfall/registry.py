@@ -68,5 +68,8 @@ def load_game(name: str, **parameters) -> GameBase:
     for key, value in parameters.items():  # a whole-number parameter gets one: size="x" is named here
         if signature[key].annotation in (int, "int") and whole_number(value) is None:
             raise ValueError(f"{name}: {key} must be a whole number, not {value!r}")
+        # bool("false") is True: a yes-or-no parameter takes True or False (or 1 or 0), never text
+        if signature[key].annotation in (bool, "bool") and not (isinstance(value, bool) or whole_number(value) in (0, 1)):
+            raise ValueError(f"{name}: {key} must be True or False, not {value!r}")
     return game_class(**parameters)
 

@@ -99,6 +99,8 @@ def test_settled_partial_board_is_accepted():
     ("nowhere/board.txt", "no such board file"),
     ("x" * 5000, "no such board file"),  # too long a name for the file system: was an OSError
     ("a\0b", "no such board file"),  # a NUL byte: was a ValueError of pathlib's
+    ("", "'': an empty board spec; give standard:1-20, .* or a board file's path"),  # was "a directory"
+    (" standard:1", r"no such board file \(without the spaces around it: 'standard:1'\?\)"),
 ])
 def test_bad_specs(spec, message):
     with pytest.raises(BoardError, match=message):

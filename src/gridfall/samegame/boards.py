@@ -159,8 +159,13 @@ def _set_text(set_name: str, number: int) -> str:
     raise AssertionError(set_name)
 
 
+SPEC_FORMS = ", ".join([*(f"{kind}:1-{count}" for kind, count in SETS.items()), *(f"{kind}:SEED" for kind in GENERATED)])
+
+
 def load_board(spec: str) -> Board:
     """The board a spec names (see the module docstring); BoardError if none."""
+    if not spec.strip():  # Path("") is the current directory: it was refused as "a directory"
+        raise BoardError(f"{spec!r}: an empty board spec; give {SPEC_FORMS} or a board file's path")
     kind, _, arg = spec.partition(":")
     if kind in SETS and arg:
         try:
@@ -187,10 +192,9 @@ def load_board(spec: str) -> Board:
     if exists and not is_file:  # a board may be read more than once (checked, then played): not from a pipe
         raise BoardError(f"{spec}: a pipe or a device, not a board file: save the board to a file first")
     if not is_file:
-        raise BoardError(
-            f"{spec}: no such board file (or use standard:1-20, codingame:1-50, tuning:1-250,"
-            " random:SEED, balanced:SEED, dominant:SEED)"
-        )
+        padded = f" (without the spaces around it: {spec.strip()!r}?)" if spec != spec.strip() else ""
+        raise BoardError(f"{spec!r}: no such board file{padded} (or use {SPEC_FORMS})" if padded
+                         else f"{spec}: no such board file (or use {SPEC_FORMS})")
     try:
         text = read_text(path)
     except OSError as e:
