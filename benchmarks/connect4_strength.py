@@ -129,9 +129,11 @@ def main() -> None:
         start = time.monotonic()
         with Progress(console=console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"{args.player} vs {opponent}", total=args.games)
-            records, _ = run_jobs(list(range(args.games)), play, workers=args.workers,
-                                  on_done=lambda i, r, task=task: progress.advance(task))
-        records = [r for r in records if r is not None]
+            finished = run_jobs(list(range(args.games)), play, workers=args.workers,
+                                on_done=lambda i, r, task=task: progress.advance(task))
+        if finished.fault:
+            sys.exit(f"Error: {finished.fault}")
+        records = [r for r in finished.results if r is not None]
         if args.record is not None:
             with args.record.open("a") as out:
                 for r in records:

@@ -78,12 +78,14 @@ def main() -> None:
             bots["numba"] = (f"{sys.executable} -m gridfall samegame bot --no-store --workers 1 "
                              f"--first-turn-ms {(args.time - margin) * 1000:.0f}" + (" --one-turn" if one_turn else ""))
         for name, command in bots.items():
-            reports, _ = run_jobs(specs, lambda spec: referee_game(command, boards[spec], spec, one_turn=one_turn,
-                                                                   limits=limits), workers=args.workers)
-            ok = [r for r in reports if r is not None and r.ok]
+            finished = run_jobs(specs, lambda spec: referee_game(command, boards[spec], spec, one_turn=one_turn,
+                                                                 limits=limits), workers=args.workers)
+            if finished.fault:
+                sys.exit(f"Error: {finished.fault}")
+            ok = [r for r in finished.results if r is not None and r.ok]
             table.add_row(name, flavour, f"{sum(r.score for r in ok):,}", f"{len(ok)} of {len(specs)}",
-                          f"{max(r.first_turn_seconds for r in reports if r):.2f} s",
-                          "" if one_turn else f"{max(r.slowest_turn_seconds for r in reports if r) * 1000:.1f} ms")
+                          f"{max(r.first_turn_seconds for r in finished.results if r):.2f} s",
+                          "" if one_turn else f"{max(r.slowest_turn_seconds for r in finished.results if r) * 1000:.1f} ms")
             console(stderr=True).print(f"{name} {flavour}: {sum(r.score for r in ok):,}")
     out.print(table)
     out.print(machine_line())

@@ -268,3 +268,50 @@ def test_the_leftover_check_sees_this_sessions_processes_and_no_others():
             process.kill()
             process.wait()
     assert leftovers() == []
+
+
+def _out_of_files_from_start(n: int) -> str:
+    """Code that makes the n-th start of a bot, and every later one, fail as a machine out of file
+    descriptors does (EMFILE)."""
+    return ("import errno, os, subprocess\n"
+            "import gridfall.arena.process as process\n"
+            "starts = [0]\n"
+            "def popen(*args, **kwargs):\n"
+            "    starts[0] += 1\n"
+            f"    if starts[0] >= {n}:\n"
+            "        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))\n"
+            "    return subprocess.Popen(*args, **kwargs)\n"
+            "process.subprocess = type('S', (), {**vars(subprocess), 'Popen': staticmethod(popen)})\n")
+
+
+def _gridfall_with(prelude: str, *args):
+    code = prelude + f"import sys\nsys.argv = ['gridfall', *{list(args)!r}]\nfrom gridfall.cli import run\nrun()\n"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_a_machine_out_of_files_stops_the_referee_after_printing_the_games_it_finished():
+    # a bot that could not start for the machine's sake lost its game; a referee that met it in a
+    # later game lost the games before it too, with "internal error: JobFailed"
+    done = _gridfall_with(_out_of_files_from_start(3), "connect4", "referee", "--p1", "greedy", "--p2", "greedy",
+                          "--games", "3", "--json", *FAST)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert len(report["games"]) == 1 and report["interrupted"] and "Too many open files" in report["error"]
+    assert "Error: cannot start" in done.stderr and "ulimit -n" in done.stderr and "the games shown finished" in done.stderr
+    assert "internal error" not in done.stderr and "could not start" not in done.stdout
+
+
+def test_a_machine_out_of_files_stores_no_game_and_the_league_resumes(tmp_path):
+    db = str(tmp_path / "league.sqlite")
+    league = ["connect4", "league", "--bot", "greedy", "--bot", "alphabeta:1", "--games", "4", "--db", db,
+              "--workers", "1", *FAST]
+    done = _gridfall_with(_out_of_files_from_start(5), *league)  # the third game's first bot
+    assert done.returncode == 1, done.stderr
+    assert "Too many open files" in done.stderr and f"the games stored so far are kept in {db}" in done.stderr
+    import sqlite3
+
+    reasons = [r for (r,) in sqlite3.connect(db).execute("SELECT reason FROM games")]
+    assert len(reasons) == 2 and not any("could not start" in r for r in reasons)  # its pair was not stored
+    resumed = gridfall(*league, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(sqlite3.connect(db).execute("SELECT reason FROM games").fetchall()) == 4

@@ -108,10 +108,13 @@ def run() -> None:
         sys.exit(1)
     except Exception as e:  # noqa: BLE001 - the judge failed: say so in one line
         from gridfall.arena.database import RunDatabaseError  # here: a bot's start never pays for them
+        from gridfall.arena.process import MachineCannotStartBot
         from gridfall.samegame.store import StoreError
 
-        if isinstance(e, (RunDatabaseError, StoreError)):  # a file that cannot take a result: the message
-            click.echo(f"Error: {e}", err=True)          # says what is kept and what to do
+        # a file that cannot take a result, or a machine that cannot start a bot: the message says
+        # what is kept and what to do
+        if isinstance(e, (RunDatabaseError, StoreError, MachineCannotStartBot)):
+            click.echo(f"Error: {e}", err=True)
             sys.exit(1)
         if os.environ.get("GRIDFALL_DEBUG"):
             raise

@@ -303,7 +303,7 @@ def test_a_bot_that_starts_but_cannot_be_set_up_is_killed_and_its_pipes_closed(m
     monkeypatch.setattr(process.subprocess, "Popen", popen_recorded)
     monkeypatch.setattr(process, "threading", types.SimpleNamespace(**{**vars(threading), "Thread": NoThreads}))
     fds_before = set(os.listdir("/proc/self/fd"))
-    with pytest.raises(RuntimeError, match="new thread"):
+    with pytest.raises(process.MachineCannotStartBot, match="new thread"):  # the machine's fault, not the bot's
         BotProcess(python_bot("import time; time.sleep(60)"), private_channel=private_channel)
     assert started and started[0].poll() is not None  # killed and reaped
     assert set(os.listdir("/proc/self/fd")) <= fds_before  # every pipe closed
@@ -311,3 +311,34 @@ def test_a_bot_that_starts_but_cannot_be_set_up_is_killed_and_its_pipes_closed(m
     held = not process._live_lock.acquire(timeout=1)
     process._live_lock.release()
     assert not held
+
+
+def test_a_machine_that_cannot_start_a_bot_is_not_the_bots_fault(monkeypatch):
+    # out of file descriptors, a league scored every game as lost by a bot that "could not start"
+    import errno
+    import subprocess
+
+    from gridfall.arena import process
+
+    def popen_fails(code):
+        def popen(*args, **kwargs):
+            raise OSError(code, os.strerror(code))
+        return popen
+
+    fds_before = set(os.listdir("/proc/self/fd"))
+    for code, advice in ((errno.EMFILE, r"ulimit -n"), (errno.EAGAIN, r"ulimit -u"), (errno.ENOMEM, "memory")):
+        monkeypatch.setattr(process.subprocess, "Popen", popen_fails(code))
+        with pytest.raises(process.MachineCannotStartBot, match=f"cannot start .*: {os.strerror(code)} .*{advice}"):
+            BotProcess(python_bot("pass"), private_channel=code == errno.EAGAIN)
+    monkeypatch.setattr(process.subprocess, "Popen", popen_fails(errno.ENOENT))
+    with pytest.raises(BotExited, match="No such file"):  # a program that is not there is the bot's own
+        BotProcess(["/no/such/bot"])
+    monkeypatch.setattr(process.subprocess, "Popen", subprocess.Popen)
+
+    def no_pipes():
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    monkeypatch.setattr(process.os, "pipe", no_pipes)
+    with pytest.raises(process.MachineCannotStartBot, match="Too many open files"):  # was a bare OSError
+        BotProcess(python_bot("pass"))
+    assert set(os.listdir("/proc/self/fd")) <= fds_before and not process._live

@@ -162,3 +162,24 @@ def test_a_game_the_full_database_cannot_take_still_ends_on_the_page(server, cap
     assert "won" in state["result"] and state["result"].endswith("; not stored (the terminal says why)")
     assert f"game {state['game']}: " in capsys.readouterr().err
     assert play.games[state["game"]].bot.proc.poll() is not None
+
+
+def test_a_machine_that_cannot_start_the_bot_ends_the_game_unscored_on_the_page(server, monkeypatch, capsys):
+    # the request died in a traceback (no answer to the page); a BotFailure would have given the
+    # person a win the bot never conceded
+    import errno
+    import os
+
+    from gridfall.arena import process
+
+    def out_of_files(*args, **kwargs):
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    port, play, run = server
+    monkeypatch.setattr(process.subprocess, "Popen", out_of_files)
+    status, state = request(port, "POST", "/api/new", {"seat": 1})  # the bot moves first
+    assert status == 200
+    assert state["result"].startswith("stopped: this machine could not start the bot") and "Too many open files" in state["result"]
+    assert state["legal"] == [] and state["winner"] is None
+    assert run.connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    assert f"game {state['game']}: cannot start" in capsys.readouterr().err

@@ -27,7 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecut
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterator
 
-from gridfall.arena.process import kill_all
+from gridfall.arena.process import MachineCannotStartBot, kill_all
 from gridfall.arena.signals import signals_held, signals_ignored, stopping_on_signals
 from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
@@ -315,6 +315,9 @@ def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:
         try:
             result = executor.result(handle)
         except ExecutorLost:  # no job's fault, and nothing left to cancel
+            raise
+        except MachineCannotStartBot:  # no job's fault either: its message says what to do
+            executor.cancel(list(pending))
             raise
         except Exception as e:
             executor.cancel(list(pending))

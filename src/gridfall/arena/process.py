@@ -95,6 +95,27 @@ class BotOverMemory(BotFailure):
     reason = "Memory limit exceeded"
 
 
+class MachineCannotStartBot(Exception):
+    """The referee's own machine could not start a bot (out of file descriptors, processes,
+    threads or memory): no bot's fault, so no game may be scored for it.  The run stops, and
+    what it stored is kept."""
+
+
+# A start that fails with one of these failed for the machine, not for the bot: what to do.
+MACHINE_ERRNOS = {
+    errno.EMFILE: "this process's limit of open files: raise it (ulimit -n) or run fewer games at once",
+    errno.ENFILE: "the system's limit of open files: close programs or run fewer games at once",
+    errno.EAGAIN: "the limit of processes or threads (ulimit -u): raise it or run fewer games at once",
+    errno.ENOMEM: "the machine's memory: run fewer games at once",
+}
+
+
+def _machine_fault(command, e: OSError | RuntimeError) -> MachineCannotStartBot:
+    if isinstance(e, RuntimeError):  # threading's "can't start new thread"
+        return MachineCannotStartBot(f"cannot start {command!r}: {e} ({MACHINE_ERRNOS[errno.EAGAIN]})")
+    return MachineCannotStartBot(f"cannot start {command!r}: {e.strerror} ({MACHINE_ERRNOS[e.errno]})")
+
+
 MEMORY_CHECK_SECONDS = 0.02  # a bot's memory is measured this often while the referee waits for it
 LONGEST_WAIT = 60.0  # one select at most: a limit too long for the OS's clock (1e30 s) is waited out in steps
 
@@ -129,12 +150,19 @@ class BotProcess:
             self._start(command, cwd, env, private_channel, one_cpu, cpu)
 
     def _start(self, command, cwd, env, private_channel: bool, one_cpu: bool, cpu: int | None) -> None:
-        self._wake_r, self._wake_w = os.pipe()
         argv = command if isinstance(command, list) else ["/bin/sh", "-c", command]
+        pipes: list[int] = []  # every end made here, closed again if the start fails
+        try:
+            for _ in range(3 if private_channel else 1):
+                pipes.extend(os.pipe())
+        except OSError as e:
+            for fd in pipes:
+                os.close(fd)
+            raise _machine_fault(command, e) if e.errno in MACHINE_ERRNOS else e from None
+        self._wake_r, self._wake_w = pipes[:2]
         child_ends: tuple[int, ...] = ()
         if private_channel:
-            request_r, request_w = os.pipe()
-            answer_r, answer_w = os.pipe()
+            request_r, request_w, answer_r, answer_w = pipes[2:]
             child_ends = (request_r, answer_w)
             argv = [*argv, str(request_r), str(answer_w)]
         # Started, set up and registered under the lock: a close() in another thread that looks
@@ -159,10 +187,12 @@ class BotProcess:
                         pass_fds=child_ends,
                     )
             except BaseException as e:
-                for fd in (self._wake_r, self._wake_w, *child_ends, *((request_w, answer_r) if private_channel else ())):
+                for fd in pipes:
                     os.close(fd)
                 if self._seat is not None:
                     self._seat.release()
+                if isinstance(e, OSError) and e.errno in MACHINE_ERRNOS:
+                    raise _machine_fault(command, e) from None
                 if isinstance(e, (OSError, ValueError)):
                     raise BotExited(f"cannot start {command!r}: {e}") from None
                 raise
@@ -179,8 +209,10 @@ class BotProcess:
                 os.set_blocking(self._stdin_fd, False)
                 self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
                 self._stderr_thread.start()  # fails when the system is out of threads
-            except BaseException:
+            except BaseException as e:
                 self._unstart(private_channel)
+                if (isinstance(e, RuntimeError) and "thread" in str(e)) or (isinstance(e, OSError) and e.errno in MACHINE_ERRNOS):
+                    raise _machine_fault(command, e) from None
                 raise
             _live.add(self)
 

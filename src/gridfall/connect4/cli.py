@@ -216,7 +216,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     from rich.table import Table
     from rich.text import Text
 
-    from gridfall.arena.pool import run_jobs
+    from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.connect4.arena_cli import check_program
     from gridfall.connect4.codingame import referee_game, tally
 
@@ -237,8 +237,8 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
 
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(counted(games, "game"), total=games)
-        records, interrupted = run_jobs(list(range(games)), play_one, workers=workers,
-                                        on_done=lambda i, r: progress.advance(task))
+        finished = run_jobs(list(range(games)), play_one, workers=workers, on_done=lambda i, r: progress.advance(task))
+    records, interrupted = finished.results, finished.interrupted
     done = [r for r in records if r is not None]
     if replay_path:
         from gridfall.connect4.replay import replay_game
@@ -254,8 +254,8 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
         click.echo(json.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,
                                "draws": score.draws, "losses": score.losses, "points": points,
                                "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
-                               "interrupted": interrupted}))
-        sys.exit(exit_code(interrupted))
+                               "interrupted": interrupted, "error": finished.fault and str(finished.fault)}))
+        exit_after(finished)
     out = console()
     table = Table(title=Text(f"A = {p1}   B = {p2}"))  # commands and bots' words are text, never markup
     for column in ("game", "first", "second", "result", "reason", "moves", "slowest turn"):
@@ -267,7 +267,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     out.print(table)
     out.print(f"A: {score.describe()}")
     out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
-    sys.exit(exit_code(interrupted))
+    exit_after(finished)
 
 
 def _add_arena_commands() -> None:

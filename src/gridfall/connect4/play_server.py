@@ -39,7 +39,7 @@ from urllib.parse import parse_qs, urlparse
 from gridfall import json_text
 from gridfall.arena.database import GameRow, RunDatabaseError
 from gridfall.arena.limits import Limits
-from gridfall.arena.process import BotFailure, BotProcess
+from gridfall.arena.process import BotFailure, BotProcess, MachineCannotStartBot
 from gridfall.connect4.codingame import LIMITS, ask_turn
 from gridfall.connect4.match import bot_command
 from gridfall.connect4.rules import STEAL, Game, action_text
@@ -171,6 +171,10 @@ class PlayServer:
                 played.bot = BotProcess(bot_command(self.opponent, self.seed))
             except BotFailure as e:
                 self._finish(played, f"you won: the bot could not start ({e.detail})")
+                return
+            except MachineCannotStartBot as e:  # no one's loss: the game ends unplayed and unstored
+                played.result = f"stopped: this machine could not start the bot ({e})"
+                print(f"gridfall: game {played.id}: {e}", file=sys.stderr, flush=True)
                 return
         limit = self.limits.first_turn if played.bot_first_turn else self.limits.turn
         previous = played.moves[-1] if played.moves else -1

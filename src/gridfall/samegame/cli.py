@@ -293,7 +293,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     1, a format error, Bot crashed, ...) and the total over the boards that
     ended ok (a failed board scores 0, as a failed validator).
     """
-    from gridfall.arena.pool import run_jobs
+    from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.samegame.codingame import referee_game
     from gridfall.samegame.display import reports_table
 
@@ -307,12 +307,13 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
 
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task("refereeing", total=len(loaded))
-        reports, interrupted = run_jobs(
+        finished = run_jobs(
             loaded,
             lambda job: referee_game(command, job[1], job[0], one_turn=one_turn, limits=limits),
             workers=workers,
             on_done=lambda i, r: progress.advance(task),
         )
+    reports, interrupted = finished.results, finished.interrupted
     done = [r for r in reports if r is not None]
     total = sum(r.score for r in done if r.ok)
     failed = sum(not r.ok for r in done)
@@ -323,14 +324,15 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
                      [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})") for r in done])
     if as_json:
         click.echo(json.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
-                               "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
+                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
+                               "boards": [r.to_json() for r in done]}))
     else:
         flavour = "one-turn" if one_turn else "turn-by-turn"
         out = console()
         out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
         out.print(f"total {total} over {counted(len(done) - failed, 'ok board')}; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
-    sys.exit(exit_code(interrupted))
+    exit_after(finished, "boards")
 
 
 @samegame.command()
@@ -356,7 +358,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     """
     from rich.progress import Progress
 
-    from gridfall.arena.pool import run_jobs
+    from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.samegame.anchors import OFFLINE, ONLINE_20S
     from gridfall.samegame.boards import set_specs
     from gridfall.samegame.codingame import LIMITS, Limits, referee_game
@@ -373,22 +375,24 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
-        reports, interrupted = run_jobs(
+        finished = run_jobs(
             specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
             workers=workers, on_done=lambda i, r: progress.advance(task),
         )
+    reports, interrupted = finished.results, finished.interrupted
     done = [r for r in reports if r is not None]
     total = sum(r.score for r in done if r.ok)
     if as_json:
         click.echo(json.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
-                               "interrupted": interrupted, "boards": [r.to_json() for r in done]}))
-        sys.exit(exit_code(interrupted))
+                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
+                               "boards": [r.to_json() for r in done]}))
+        exit_after(finished, "boards")
     out = console()
     out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
     out.print(f"total {total} over {counted(len(done), 'board')}" + ("; interrupted" if interrupted else ""))
     if set_name == "standard" and len(done) == 20:
         out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
-    sys.exit(exit_code(interrupted))
+    exit_after(finished, "boards")
 
 
 @samegame.command()
