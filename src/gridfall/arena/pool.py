@@ -56,6 +56,8 @@ def exit_after(finished: Finished, what: str = "games") -> NoReturn:
     """End a referee's command once its results are printed: 1 with the machine's fault, else
     128 + the stopping signal, or 0."""
     if finished.fault is not None:
-        click.echo(f"Error: {finished.fault} (the {what} shown finished before it)", err=True)
+        done = sum(result is not None for result in finished.results)
+        kept = f"the {what} shown finished before it" if done else f"no {what} finished before it"
+        click.echo(f"Error: {finished.fault} ({kept})", err=True)
         sys.exit(1)
     sys.exit(exit_code(finished.interrupted))
