@@ -25,7 +25,6 @@ falls back to this process's own bots.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import stat
@@ -36,6 +35,8 @@ from collections import Counter
 from contextlib import contextmanager
 
 SUPPORTED = hasattr(os, "sched_setaffinity")  # Linux; macOS and Windows cannot pin a process
+if SUPPORTED:
+    import fcntl  # not on Windows, where this module must still import
 UNSUPPORTED = "one CPU per bot needs Linux (sched_setaffinity), which this system does not have"
 _allowed = sorted(os.sched_getaffinity(0)) if SUPPORTED else []  # as gridfall was started (taskset counts)
 

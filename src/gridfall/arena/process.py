@@ -110,10 +110,16 @@ MACHINE_ERRNOS = {
 }
 
 
-def _machine_fault(command, e: OSError | RuntimeError) -> MachineCannotStartBot:
-    if isinstance(e, RuntimeError):  # threading's "can't start new thread"
-        return MachineCannotStartBot(f"cannot start {command!r}: {e} ({MACHINE_ERRNOS[errno.EAGAIN]})")
-    return MachineCannotStartBot(f"cannot start {command!r}: {e.strerror} ({MACHINE_ERRNOS[e.errno]})")
+def _is_machines(e: BaseException) -> bool:
+    """Whether a start failed for want of the machine's resources, not for the bot."""
+    return ((isinstance(e, OSError) and e.errno in MACHINE_ERRNOS)
+            or (isinstance(e, RuntimeError) and "can't start new thread" in str(e)))  # threading's words
+
+
+def _machine_fault(command, e: BaseException) -> MachineCannotStartBot:
+    if isinstance(e, OSError):
+        return MachineCannotStartBot(f"cannot start {command!r}: {e.strerror} ({MACHINE_ERRNOS[e.errno]})")
+    return MachineCannotStartBot(f"cannot start {command!r}: {e} ({MACHINE_ERRNOS[errno.EAGAIN]})")
 
 
 MEMORY_CHECK_SECONDS = 0.02  # a bot's memory is measured this often while the referee waits for it
@@ -158,7 +164,9 @@ class BotProcess:
         except OSError as e:
             for fd in pipes:
                 os.close(fd)
-            raise _machine_fault(command, e) if e.errno in MACHINE_ERRNOS else e from None
+            if _is_machines(e):
+                raise _machine_fault(command, e) from None
+            raise
         self._wake_r, self._wake_w = pipes[:2]
         child_ends: tuple[int, ...] = ()
         if private_channel:
@@ -191,7 +199,7 @@ class BotProcess:
                     os.close(fd)
                 if self._seat is not None:
                     self._seat.release()
-                if isinstance(e, OSError) and e.errno in MACHINE_ERRNOS:
+                if _is_machines(e):
                     raise _machine_fault(command, e) from None
                 if isinstance(e, (OSError, ValueError)):
                     raise BotExited(f"cannot start {command!r}: {e}") from None
@@ -211,7 +219,7 @@ class BotProcess:
                 self._stderr_thread.start()  # fails when the system is out of threads
             except BaseException as e:
                 self._unstart(private_channel)
-                if (isinstance(e, RuntimeError) and "thread" in str(e)) or (isinstance(e, OSError) and e.errno in MACHINE_ERRNOS):
+                if _is_machines(e):
                     raise _machine_fault(command, e) from None
                 raise
             _live.add(self)
