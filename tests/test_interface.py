@@ -38,7 +38,8 @@ def random_game(game, rng):
         assert all(mask[a] == 1 for a in legal)
         for a in legal:
             assert state.string_to_action(state.action_to_string(a)) == a
-        assert 0 <= state.current_player() < game.num_players()
+        assert 0 <= state.current_player() < game.num_players() == state.num_players()
+        assert state.is_player_node() and state.is_initial_state() == (not actions)
         action = rng.choice(legal)
         if len(actions) == check_step:
             check_clone_and_serialisation(game, state, action)
@@ -46,7 +47,9 @@ def random_game(game, rng):
         state.apply_action(action)
         actions.append(action)
         assert str(state) != before or game.short_name == "connect4"  # a steal changes owners only
-    assert state.current_player() == TERMINAL
+    assert state.current_player() == TERMINAL and not state.is_player_node()
+    assert [state.player_return(p) for p in range(game.num_players())] == state.returns()
+    assert [state.player_reward(p) for p in range(game.num_players())] == state.rewards()
     assert state.legal_actions() == [] and sum(state.legal_actions_mask()) == 0
     with pytest.raises(IllegalAction):
         state.apply_action(0)
@@ -61,6 +64,10 @@ def check_clone_and_serialisation(game, state, action):
     assert (str(copy), copy.history(), copy.returns(), copy.legal_actions()) == snapshot
     if action is None:
         return
+    child = state.child(action)  # OpenSpiel's clone-and-apply
+    assert (str(state), state.history(), state.returns(), state.legal_actions()) == snapshot
+    assert child.history() == state.history() + [action] and not child.is_initial_state()
+    assert child.history_str() == ", ".join(map(str, child.history()))
     for copied in (copy_module.copy(state), copy_module.deepcopy(state), pickle.loads(pickle.dumps(state))):
         copied.apply_action(action)  # copy.copy shared the board and history: the move moved both
         assert (str(state), state.history(), state.returns(), state.legal_actions()) == snapshot

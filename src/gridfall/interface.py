@@ -29,6 +29,11 @@ match3        ``((row-1)*N + col-1)*2 + d``  ``"col row dir"``, 1-based, row 1 o
               N the board's size             from the other cell
 ============  =============================  =========================================
 
+Beside those verbs, a state has OpenSpiel's small conveniences: ``child(action)`` (a clone with the
+action applied), ``is_player_node()``, ``player_return(p)``, ``player_reward(p)``,
+``history_str()``, ``is_initial_state()`` and ``num_players()``; ``copy.copy`` and
+``copy.deepcopy`` are ``clone()``.
+
 ``str(state)`` is the board as the platform sends it; ``state.serialize()`` is the game's
 parameters and action history, and ``game.deserialize_state(text)`` replays it.
 
@@ -41,33 +46,11 @@ from __future__ import annotations
 import abc
 import json
 
+# An action's checks live with the rules that need them (and go into the exported bots without
+# the rest of this module); they are part of the interface too.
+from gridfall.actions import IllegalAction, action_id, whole_number  # noqa: F401
+
 TERMINAL = -4  # current_player() once the game is over (pyspiel.PlayerId.TERMINAL)
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse; every game's own error derives from it."""
-
-
-def whole_number(value) -> int | None:
-    """``value`` as an int if it is a whole number (an int, a NumPy integer, 3.0), else None
-    (2.5, text, None, True: ``int()`` would quietly make 2 of 2.5 and 1 of True)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    try:
-        as_int = int(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return as_int if as_int == value else None
-
-
-def action_id(action) -> int:
-    """An action as an int (:func:`whole_number`); IllegalAction naming it otherwise."""
-    as_int = whole_number(action)
-    if as_int is None:
-        raise IllegalAction(f"action {action!r} is not an integer")
-    return as_int
 
 
 def _last_argument(verb: str, args: tuple):
@@ -168,8 +151,32 @@ class StateBase:
     def is_simultaneous_node(self) -> bool:
         return False
 
+    def is_player_node(self) -> bool:
+        return not self.is_terminal()  # no chance or simultaneous nodes
+
+    def num_players(self) -> int:
+        return self.game.num_players()
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    def player_reward(self, player: int) -> float:
+        return self.rewards()[player]
+
+    def child(self, action) -> "StateBase":
+        """A new state: this one after ``action`` (this one is left as it is)."""
+        after = self.clone()
+        after.apply_action(action)
+        return after
+
     def history(self) -> list[int]:
         return list(self._history)
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self._history))  # OpenSpiel's form: "4, 9, 3"
+
+    def is_initial_state(self) -> bool:
+        return not self._history
 
     def move_number(self) -> int:
         return len(self._history)

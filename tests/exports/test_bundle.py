@@ -8,7 +8,7 @@ from gridfall.export import ExportError, bundle
 
 
 def test_a_bundle_runs_alone_in_a_bare_interpreter(tmp_path, bare_python):
-    source = bundle(["gridfall.interface", "gridfall.connect4.rules"],
+    source = bundle(["gridfall.actions", "gridfall.connect4.rules"],
                     "from gridfall.connect4.rules import Game\ng = Game.from_moves('4455')\nprint(g.legal_actions())",
                     title="a test bundle")
     path = tmp_path / "b.py"
@@ -34,15 +34,15 @@ def test_it_refuses_a_module_taken_from_a_bundled_package_but_not_bundled(monkey
         "\nfrom gridfall import json_text, connect4\n" if name == "gridfall.connect4.rules" else ""))
     with pytest.raises(ExportError, match=r"gridfall.connect4.rules, line \d+: imports gridfall.json_text, "
                                           "which is neither in the standard library nor bundled"):
-        bundle(["gridfall.interface", "gridfall.connect4.rules"], "", title="t")
+        bundle(["gridfall.actions", "gridfall.connect4.rules"], "", title="t")
     monkeypatch.setattr(export, "module_source", lambda name: real(name) + (
-        "\nfrom gridfall import interface\n" if name == "gridfall.connect4.rules" else ""))
-    bundle(["gridfall.interface", "gridfall.connect4.rules"], "", title="t")  # a bundled module is there
+        "\nfrom gridfall import actions\n" if name == "gridfall.connect4.rules" else ""))
+    bundle(["gridfall.actions", "gridfall.connect4.rules"], "", title="t")  # a bundled module is there
 
 
 def test_it_refuses_a_file_over_the_size_limit():
     with pytest.raises(ExportError, match="characters, over the platform's 1,000"):
-        bundle(["gridfall.interface"], "", title="t", limit=1000)
+        bundle(["gridfall.actions"], "", title="t", limit=1000)
 
 
 def test_it_refuses_syntax_the_platform_python_does_not_have(monkeypatch):

@@ -12,7 +12,7 @@ from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS
 from gridfall.export import bundle
 
 MODULES = [
-    "gridfall.interface",
+    "gridfall.actions",
     "gridfall.connect4.rules",
     "gridfall.connect4.openings",
     "gridfall.connect4.book",

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from gridfall.interface import IllegalAction as _IllegalAction
+from gridfall.actions import IllegalAction as _IllegalAction
 
 STEAL = -2
 

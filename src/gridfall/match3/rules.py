@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gridfall.interface import IllegalAction
+from gridfall.actions import IllegalAction
 
 JEWELS = "ABCDEFG"
 HOLE = "*"

@@ -17,7 +17,7 @@ from gridfall.export import bundle
 from gridfall.samegame.boards import board_key, load_board, parse_board, set_specs
 
 MODULES = [
-    "gridfall.interface",
+    "gridfall.actions",
     "gridfall.splitmix",
     "gridfall.text_file",
     "gridfall.samegame.rules",

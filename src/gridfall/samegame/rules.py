@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from gridfall.interface import IllegalAction
+from gridfall.actions import IllegalAction
 
 WIDTH = 15
 HEIGHT = 15

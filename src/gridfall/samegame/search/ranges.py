@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from gridfall.interface import whole_number
+from gridfall.actions import whole_number
 
 WHOLE, NUMBER, SHARE, FLAG = "a whole number", "a number", "a share", "true or false"
 BIG = 1 << 40  # a count of edits, runs or playouts no search reaches
