@@ -123,6 +123,23 @@ def test_solve_prints_a_line_the_rules_confirm():
     assert judged.ok and judged.score == data["score"] > 0
 
 
+def test_solve_with_a_work_budget_repeats_its_line_whatever_the_time():
+    # --param gives the search its parameters; a budget of work, not time, is reproducible
+    lines = []
+    for seconds in ("20", "60"):
+        result = run("samegame", "solve", "tuning:3", "--algo", "nrpa", "--param", "max_playouts=4000", "--param",
+                     "level=2", "--time", seconds, "--workers", "1", "--seed", "5", "--no-store", "--json")
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert report["params"] == {"max_playouts": 4000, "level": 2} and report["seconds"] < 10
+        lines.append(report["moves"])
+    assert lines[0] == lines[1]
+    for bad, said in (("foo=1", "nrpa takes no parameter 'foo'"), ("guide=3", "no parameter 'guide'"),
+                      ("level", "option 'level' is not KEY=NUMBER"), ("level=9", "level=9 is not a whole number")):
+        result = run("samegame", "solve", "tuning:3", "--algo", "nrpa", "--param", bad, "--no-store")
+        assert result.exit_code == 2 and said in result.output and "--param" in result.output, result.output
+
+
 def test_referee_refuses_an_unknown_board_before_starting_any_bot():
     result = run("samegame", "referee", "--bot", "true", "standard:99")
     assert result.exit_code == 2 and "boards 1..20" in result.output

@@ -115,6 +115,26 @@ def test_annealing_seed_reproduces_and_seeds_differ():
     assert runs[0][1] != runs[2][1]
 
 
+def test_a_work_budget_anneals_the_same_way_on_a_slow_machine(monkeypatch):
+    # with a deadline, a sweep was cut to the edits the measured rate fits in the time left: a
+    # slow machine (or a first call that loads the kernel) annealed a budget on another schedule
+    from gridfall.samegame.search import anneal
+
+    board = load_board("tuning:6")
+    guide = random_line(board, random.Random(4))
+    deadline = time.monotonic() + 600  # far enough for the budget, but a deadline
+    fast = anneal_solve(engine.from_board(board), deadline, guide=guide, seed=7, max_edits=40_000, sweep=30_000)
+    looks, real = [], time.monotonic
+
+    def first_chunk_slow() -> float:  # the sweep's first call takes 5 s (loading the kernel), then all is fast
+        looks.append(1)
+        return real() + (5.0 if len(looks) > 1 else 0.0)
+
+    monkeypatch.setattr(anneal.time, "monotonic", first_chunk_slow)
+    slow = anneal_solve(engine.from_board(board), deadline, guide=guide, seed=7, max_edits=40_000, sweep=30_000)
+    assert slow == fast  # the old code measured 20 edits/s and cut the first sweep to 12,000 edits
+
+
 def test_annealing_meets_its_deadline():
     board = load_board("tuning:8")
     guide = random_line(board, random.Random(5))

@@ -146,13 +146,19 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed: the same seed searches the same way (how far it gets in --time depends on "
                    "the machine and its load).")
+@click.option("--param", "param_options", multiple=True, metavar="KEY=VALUE",
+              help="A parameter of the search, again for more, as in a campaign round (nrpa: level, colour_rate, "
+                   "spare, tabu_rank, ...).  A work budget (nrpa max_playouts, anneal max_edits, beam max_width) "
+                   "makes a run repeat move for move on any machine: the same seed, the same line, given "
+                   "--no-store or --fresh and a --time long enough to spend it.")
 @click.option("--fresh", is_flag=True,
               help="nrpa, anneal: search from scratch instead of continuing from the stored line.")
 @store_options
 @replay_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int, fresh: bool,
-          store_path: str | None, no_store: bool, replay_path: str | None, as_json: bool) -> None:
+def solve(board: str, seconds: float, algo: str, level: int | None, workers: int, seed: int,
+          param_options: tuple[str, ...], fresh: bool, store_path: str | None, no_store: bool,
+          replay_path: str | None, as_json: bool) -> None:
     """Search BOARD for --time seconds and print the best line found.
 
     The solution store is read first and improvements are written to it; the
@@ -170,14 +176,23 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 
     from gridfall.samegame.store import StoreError
 
+    from gridfall.samegame.campaign import parse_params
+    from gridfall.samegame.search import check_request
+
     b = _board(board)
+    try:
+        params = parse_params(list(param_options), "--param")
+        if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa"):
+            params.setdefault("level", level)
+        check_request(algo, seconds, params)  # a parameter the search does not take, or out of its range
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("--param: "), param_hint="--param") from None
     store = None if no_store else open_store(store_path, or_else="searching without the store")
     try:
         stored = store.best(b) if store else None
     except StoreError as e:
         click.echo(f"gridfall: {e}; searching without the store", err=True)
         store = stored = None
-    params = {"level": level} if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa") else {}
     err = console(stderr=True)
     from gridfall.warmup import warm
 
@@ -222,7 +237,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
             "search_score": solution.score, "stored_score": stored.score if stored else None, "improved_store": improved,
             "cleared": rules.judge(b, rules.split_one_turn(moves), strict=True).cleared,
             "algo": solution.algo, "workers": workers, "seconds": round(solution.seconds, 3), "seed": seed,
-            "continued": solution.notes.get("guided", False), "interrupted": solution.interrupted,
+            "params": params, "continued": solution.notes.get("guided", False), "interrupted": solution.interrupted,
         }))
         sys.exit(exit_code(solution.interrupted))
     click.echo(f"{board}: score {score} in {counted(n_moves, 'move')} ({source}); search found {solution.score} "

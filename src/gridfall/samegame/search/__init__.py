@@ -117,7 +117,7 @@ def check_params(algo: str, chosen: str, params: dict, polish: float) -> None:
     runs = [chosen] + (["anneal"] if polish and chosen != "anneal" else [])
     if algo == "auto":
         runs = ["beam", "nrpa", "anneal"]
-    taken = {name for run in runs for name in parameters(run)}
+    taken = {name for run in runs for name in parameters(run)} - {"guide"}  # solve()'s own argument, a line
     for name, value in params.items():
         if name not in taken:
             raise ValueError(f"{algo} takes no parameter {name!r}; it takes {', '.join(sorted(taken))}")

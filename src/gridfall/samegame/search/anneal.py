@@ -199,9 +199,9 @@ class Annealer:
         return tiles.tiles_to_line(self.board, self.best[: self.state[N_BEST]])
 
     def run(self, deadline: float, max_edits: float = math.inf) -> None:
-        """Sweeps from the best line until ``deadline`` or ``max_edits`` edits.  A sweep that
-        the deadline would cut short is shortened to what the rate measured in it allows, so
-        that it still cools down to ``temp_to``."""
+        """Sweeps from the best line until ``deadline`` or ``max_edits`` edits.  Without a work
+        budget, a sweep that the deadline would cut short is shortened to what the rate measured
+        in it allows, so that it still cools down to ``temp_to``."""
         while self.edits < max_edits:
             began = time.monotonic()
             left = deadline - began
@@ -222,7 +222,10 @@ class Annealer:
                 if self.state[BEST] > before and self.on_improve is not None:
                     self.on_improve(self.best_score)
                 self.rate = done / max(time.monotonic() - began, 1e-6)
-                if not math.isinf(deadline):  # as many edits as fit in the time left at the sweep's start
+                # as many edits as fit in the time left at the sweep's start; not under a work
+                # budget, whose sweeps must not depend on the machine's speed (or on a first call
+                # that loads the kernel): the same seed and budget then anneal the same way anywhere
+                if not math.isinf(deadline) and math.isinf(max_edits):
                     total = max(done, min(total, int(self.rate * left)))
             self.edits += done
 
