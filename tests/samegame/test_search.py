@@ -371,6 +371,17 @@ def test_mcbs_seed_reproduces_when_the_work_is_fixed():
     assert runs[0] == runs[1] != runs[2]
 
 
+@pytest.mark.parametrize("algo, budget", [("nmcs", {"level": 1, "max_runs": 3}),
+                                           ("mcbs", {"width": 4, "playouts": 1, "max_runs": 3}),
+                                           ("nrpa", {"level": 2, "max_playouts": 3000}),
+                                           ("anneal", {"max_edits": 30_000}), ("beam", {"max_width": 16})])
+def test_a_work_budget_gives_the_same_line_whatever_the_time_left(algo, budget):
+    # only the budget may bound the work: mcbs widened by the time left, so its runs differed
+    board = load_board("tuning:3")
+    lines = [solve(board, seconds, algo=algo, seed=5, **budget) for seconds in (40, 80)]
+    assert lines[0].moves == lines[1].moves and lines[0].seconds < 20
+
+
 def test_beam_seed_reproduces():
     start = engine.from_board(load_board("tuning:9"))
     assert beam_solve(start, FAR, seed=2, max_width=64) == beam_solve(start, FAR, seed=2, max_width=64)

@@ -148,7 +148,8 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
                    "the machine and its load).")
 @click.option("--param", "param_options", multiple=True, metavar="KEY=VALUE",
               help="A parameter of the search, again for more, as in a campaign round (nrpa: level, colour_rate, "
-                   "spare, tabu_rank, ...).  A work budget (nrpa max_playouts, anneal max_edits, beam max_width) "
+                   "spare, tabu_rank, ...).  A work budget (nrpa max_playouts, anneal max_edits, beam max_width, "
+                   "nmcs and mcbs max_runs) "
                    "makes a run repeat move for move on any machine: the same seed, the same line, given "
                    "--no-store or --fresh and a --time long enough to spend it.")
 @click.option("--fresh", is_flag=True,

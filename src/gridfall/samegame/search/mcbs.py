@@ -25,6 +25,7 @@ from gridfall.samegame.search.beam import select
 from gridfall.samegame.search.colours import most_common_colour
 from gridfall.samegame.search.found import Found
 from gridfall.samegame.search.nmcs import tabu_playout
+from gridfall.samegame.search.ranges import MCBS_WIDEST
 
 
 @njit(nogil=True, cache=True)
@@ -79,11 +80,14 @@ PLAYOUTS_PER_CHECK = 1024
 
 
 def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, width: int = 64,
-               playouts: int = 4, widen: bool = True) -> Found:
+               playouts: int = 4, widen: bool = True, max_runs: int | None = None) -> Found:
     """Monte Carlo beam search until ``deadline``.
 
     A finished search starts again, four times wider if that fits in the time
-    left (``widen``), else as wide with a new seed.
+    left (``widen``), else as wide with a new seed.  With ``max_runs`` (a budget of work, so
+    that the same seed gives the same line on any machine fast enough) it stops after that many
+    runs, and widening does not look at the clock: each run is four times wider (``widen``) or
+    as wide.
     """
     rng = new_rng(seed)
     tabu = most_common_colour(start)
@@ -136,11 +140,11 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
             boards, scores = next_boards[:kept], next_scores[:kept]
             history.append((level_parent[:kept], level_cell[:kept]))
         now = clock.now()
-        if now >= deadline:
+        if now >= deadline or (max_runs is not None and run + 1 >= max_runs):
             return Found(best_score, best_line)
         # widen only if a run four times wider (about four times longer) fits in the time left
-        if widen and 4 * (now - run_started) < deadline - now:
-            width *= 4
+        if widen and (max_runs is not None or 4 * (now - run_started) < deadline - now):
+            width = min(4 * width, MCBS_WIDEST)
         run += 1
         rng = new_rng(seed * 1_000_003 + run)
 

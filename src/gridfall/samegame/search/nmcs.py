@@ -127,11 +127,13 @@ class NMCS:
         return best_score, best_cells
 
 
-def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, level: int = 2) -> Found:
-    """Run NMCS at ``level``, again with new seeds while time remains."""
+def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, level: int = 2,
+               max_runs: int | None = None) -> Found:
+    """Run NMCS at ``level``, again with new seeds while time remains (at most ``max_runs`` runs:
+    a budget of work, so that the same seed gives the same line on any machine fast enough)."""
     best_score, best_line = -1, []
     run = 0
-    while clock.now() < deadline or best_score < 0:
+    while (clock.now() < deadline or best_score < 0) and (max_runs is None or run < max_runs):
         search = NMCS(start, seed=seed * 1_000_003 + run)
         score, cells = search.search(start, level, deadline)
         if score > best_score:

@@ -18,12 +18,14 @@ from gridfall.actions import whole_number
 
 WHOLE, NUMBER, SHARE, FLAG = "a whole number", "a number", "a share", "true or false"
 BIG = 1 << 40  # a count of edits, runs or playouts no search reaches
+MCBS_WIDEST = 1 << 16  # mcbs's widest beam, asked for or widened to
 
 # algorithm -> parameter -> (kind, lowest, highest); a parameter whose default is None may be None
 RANGES = {
     "beam": {"max_width": (WHOLE, 1, BIG)},
-    "nmcs": {"level": (WHOLE, 1, 9)},
-    "mcbs": {"width": (WHOLE, 1, 1 << 16), "playouts": (WHOLE, 1, 1 << 12), "widen": (FLAG, 0, 1)},
+    "nmcs": {"level": (WHOLE, 1, 9), "max_runs": (WHOLE, 1, BIG)},
+    "mcbs": {"width": (WHOLE, 1, MCBS_WIDEST), "playouts": (WHOLE, 1, 1 << 12), "widen": (FLAG, 0, 1),
+             "max_runs": (WHOLE, 1, BIG)},
     "anneal": {"temp_from": (NUMBER, 1e-6, 1e9), "temp_to": (NUMBER, 1e-6, 1e9), "sweep": (WHOLE, 1, BIG),
                "max_edits": (NUMBER, 1, math.inf)},
     "nrpa": {"level": (WHOLE, 1, 6), "iterations": (WHOLE, 1, 1 << 12), "alpha": (NUMBER, 0, 1e3),
