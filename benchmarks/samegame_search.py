@@ -8,7 +8,10 @@ cleared, boards where it was best) and the per-board scores.
         [--kind tuning|balanced|dominant]
 
 An entry of ``--algos`` is ``ALGO[:KEY=VALUE...]``: ``nrpa:tabu_rank=0`` is NRPA
-with the most common colour kept for last only (no colour portfolio).
+with the most common colour kept for last only (no colour portfolio).  A budget of work
+(``nrpa:max_playouts=100000``, ``anneal:max_edits=...``, ``beam:max_width=...``,
+``nmcs:max_runs=...``, ``mcbs:max_runs=...``) with a ``--time`` long enough to spend it gives a
+table that repeats, score for score, on any machine.
 ``--kind balanced`` or ``dominant`` runs on generated boards with the colour
 counts of standard boards 11-15 or 16-20 instead (seeds 1..N), which the random
 tuning boards do not have.
