@@ -454,7 +454,8 @@ def test_one_cpu_where_the_system_cannot_pin_is_a_usage_error(monkeypatch):
 def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name():
     # an empty command, an unknown agent, a bad depth; and a parameter that an agent does not take,
     # which was dropped without a word (`mcts:2000` played plain mcts)
-    cases = [("", "an empty command"), ("mcts:2000", "mcts:2000: mcts takes no parameter"),
+    cases = [("", "an empty command"), ("random:2000", "random:2000: random takes no parameter"),
+             ("mcts:0", "mcts:0: the iterations a move are a whole number from 1 to 10,000,000"),
              ("alphabeta:0", "the depth is a whole number from 1 to 40"), ("gridfall:", "gridfall takes no parameter"),
              ("alphabeta:\u00b2", "the depth is a whole number from 1 to 40")]  # '²': "invalid literal for int()"
     for spec, says in cases:

@@ -73,3 +73,17 @@ def test_mcts_solver_may_steal_and_never_returns_an_illegal_action():
     action = agent.act(game, 0.05)
     assert action in game.legal_actions()
     assert STEAL in game.legal_actions()
+
+
+@pytest.mark.parametrize("spec", ["mcts:700", "mcts-solver:700"])
+def test_a_number_of_iterations_plays_the_same_game_whatever_the_time(spec):
+    # mcts thinks for the turn's time: a faster machine gave another game; mcts:N runs N a move
+    games = []
+    for seconds in (0.001, 2.0):
+        agent, game = make_agent(spec, seed=7), Game()
+        while not game.is_terminal() and len(game.history) < 12:
+            game.apply_action(agent.act(game, seconds))
+        games.append(list(game.history))
+    assert games[0] == games[1] and len(games[0]) == 12
+    _, runs = make_agent(spec, seed=7).mcts.choose(0, 0, 10.0, iterations=700)
+    assert runs == 700

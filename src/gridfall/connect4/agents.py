@@ -2,8 +2,8 @@
 
 Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL)
 and never returns an illegal action.  Build one from a name with
-:func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts``,
-``mcts-solver``, ``gridfall``, ``portable``.
+:func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts[:ITERATIONS]``,
+``mcts-solver[:ITERATIONS]``, ``gridfall``, ``portable``.
 """
 
 from __future__ import annotations
@@ -76,13 +76,16 @@ class AlphaBetaAgent:
 class MCTSAgent:
     """UCT with random playouts for the whole time budget; STEAL is one of its root actions.
 
-    ``solver=True`` is MCTS-Solver: the tree proves wins and losses (:mod:`.mcts`).
+    ``solver=True`` is MCTS-Solver: the tree proves wins and losses (:mod:`.mcts`).  With
+    ``iterations`` it runs exactly that many a move, whatever the time: an opponent that plays
+    the same on every machine (the referee's limits still apply).
     """
 
-    def __init__(self, seed: int = 0, solver: bool = False):
+    def __init__(self, seed: int = 0, solver: bool = False, iterations: int | None = None):
         self.seed = seed
         self.solver = solver
-        self.name = "mcts-solver" if solver else "mcts"
+        self.iterations = iterations
+        self.name = ("mcts-solver" if solver else "mcts") + (f":{iterations}" if iterations else "")
         self._prepare(9, 7)
 
     def _prepare(self, width: int, height: int) -> None:
@@ -95,7 +98,8 @@ class MCTSAgent:
     def act(self, game: Game, seconds: float) -> int:
         if self.mcts.width != game.width or self.mcts.height != game.height:
             self._prepare(game.width, game.height)
-        action, _ = self.mcts.choose(*_engine(game), _turn(seconds), steal_allowed=STEAL in game.legal_actions())
+        action, _ = self.mcts.choose(*_engine(game), _turn(seconds), steal_allowed=STEAL in game.legal_actions(),
+                                     iterations=self.iterations)
         return action
 
 
@@ -221,12 +225,23 @@ def _depth(text: str) -> int:
     return int(text)
 
 
+MOST_ITERATIONS = 10_000_000  # a move's iterations for mcts:N (about a minute a move)
+
+
+def _iterations(name: str, text: str) -> int | None:
+    if not text:
+        return None  # for the turn's time
+    if not ascii_digits(text) or not 1 <= int(text) <= MOST_ITERATIONS:
+        raise ValueError(f"{name}:{text}: the iterations a move are a whole number from 1 to {MOST_ITERATIONS:,}")
+    return int(text)
+
+
 AGENTS = {
     "random": lambda arg, seed: RandomAgent(seed),
     "greedy": lambda arg, seed: GreedyAgent(),
     "alphabeta": lambda arg, seed: AlphaBetaAgent(_depth(arg)),
-    "mcts": lambda arg, seed: MCTSAgent(seed),
-    "mcts-solver": lambda arg, seed: MCTSAgent(seed, solver=True),
+    "mcts": lambda arg, seed: MCTSAgent(seed, iterations=_iterations("mcts", arg)),
+    "mcts-solver": lambda arg, seed: MCTSAgent(seed, solver=True, iterations=_iterations("mcts-solver", arg)),
     "gridfall": lambda arg, seed: GridfallAgent(seed),
     "portable": lambda arg, seed: _portable(seed),
 }
@@ -239,16 +254,22 @@ def _portable(seed: int):
     return PortableAgent(seed=seed)
 
 
+PARAMETERS = "alphabeta:DEPTH, mcts:ITERATIONS, mcts-solver:ITERATIONS"  # the agents that take one
+
+
 def check_spec(spec: str) -> None:
     """ValueError naming what is wrong with an agent's name, without building the agent: an unknown
-    name, or a parameter it does not take (only alphabeta takes one, its depth)."""
+    name, or a parameter it does not take (alphabeta takes its depth, the mcts agents their
+    iterations a move)."""
     name, colon, arg = spec.partition(":")
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} (alphabeta:DEPTH too)")
+        raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} ({PARAMETERS} too)")
     if name == "alphabeta":
         _depth(arg)
+    elif name in ("mcts", "mcts-solver"):
+        _iterations(name, arg)
     elif colon:
-        raise ValueError(f"{spec}: {name} takes no parameter (only alphabeta does: alphabeta:DEPTH)")
+        raise ValueError(f"{spec}: {name} takes no parameter (only {PARAMETERS})")
 
 
 def make_agent(spec: str, seed: int = 0):

@@ -223,8 +223,10 @@ class MCTS:
         self.rng = new_rng(seed)
         self.tree = Tree(capacity)
 
-    def choose(self, cur: int, mask: int, seconds: float, steal_allowed: bool = False, batch: int = 64) -> tuple[int, int]:
-        """The most visited root action (a column, or -2 for STEAL) and the iterations run."""
+    def choose(self, cur: int, mask: int, seconds: float, steal_allowed: bool = False, batch: int = 64,
+               iterations: int | None = None) -> tuple[int, int]:
+        """The most visited root action (a column, or -2 for STEAL) and the iterations run: for
+        ``seconds``, or exactly ``iterations`` whatever the time (the same move on any machine)."""
         t = self.tree
         t.size[0] = 1
         t.pos[0] = (cur, mask)
@@ -234,10 +236,12 @@ class MCTS:
         deadline = time.perf_counter() + seconds
         runs = 0
         while True:
-            iterate(t.pos, t.stats, t.children, t.terminal, t.size, steal_allowed, self.c, batch, self.g, self.rng,
+            now = batch if iterations is None else min(batch, iterations - runs)
+            iterate(t.pos, t.stats, t.children, t.terminal, t.size, steal_allowed, self.c, now, self.g, self.rng,
                     self.solver)
-            runs += batch
-            if time.perf_counter() >= deadline or t.terminal[0] != RESULT_NONE:
+            runs += now
+            spent = time.perf_counter() >= deadline if iterations is None else runs >= iterations
+            if spent or t.terminal[0] != RESULT_NONE:
                 break
         best_slot = max((slot for slot in range(SLOTS) if t.children[0, slot] != UNEXPANDED), key=self._preference)
         return (-2 if best_slot == STEAL_SLOT else best_slot), runs
