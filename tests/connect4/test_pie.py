@@ -60,8 +60,12 @@ def test_a_small_run_writes_a_table_and_resumes(tmp_path):
     assert "greedy and random" in table.method
     shown = json.loads(first.stdout)
     assert shown["first_move"] == table.first_move and "columns" in shown
-    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(command[:-1], capture_output=True, text=True, timeout=300)  # the table, not JSON
     assert again.returncode == 0 and "30 games stored" in again.stderr and "0 to play" in again.stderr
+    # written with --out, it is not what gridfall plays: it said "gridfall opens in column" all the same
+    package = OpeningTable.load().first_move
+    assert f"This table opens in column {table.first_move}; gridfall plays the package's table, which opens in " \
+           f"column {package}." in again.stdout and "gridfall opens in" not in again.stdout
     refused = subprocess.run(command[:-1] + ["--pairs", "4", "--json"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "pairs: was 3, now 4" in refused.stderr
 

@@ -34,7 +34,8 @@ def _engines(text: str) -> tuple[str, str]:
     return names
 
 
-def _show(table, as_json: bool) -> None:
+def _show(table, as_json: bool, played: bool = True) -> None:
+    """The table; ``played``: it is the package's, the one gridfall's bots open by."""
     if as_json:
         data = table.to_data()
         data["first_move"] = table.first_move
@@ -50,7 +51,13 @@ def _show(table, as_json: bool) -> None:
         out.add_row(str(x), f"{100 * v.share:.1f}%", f"{100 * v.low:.1f}-{100 * v.high:.1f}%", f"{v.pairs:,}",
                     "STEAL" if table.should_steal(x) else "plays on", f">= {100 * v.first_player_floor:.1f}%")
     console().print(out)
-    click.echo(f"gridfall opens in column {table.first_move}, and so does the exported pure-Python file.")
+    if played:
+        click.echo(f"gridfall opens in column {table.first_move}, and so does the exported pure-Python file.")
+    else:  # written elsewhere (--out): the bots still play the package's table
+        from gridfall.connect4.openings import OpeningTable
+
+        click.echo(f"This table opens in column {table.first_move}; gridfall plays the package's table, which "
+                   f"opens in column {OpeningTable.load().first_move}.")
     click.echo(f"Method: {table.method}")
 
 
@@ -132,5 +139,5 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
                                    "run the same command again to resume")
     write_file(path, json.dumps(table.to_data(), indent=1) + "\n")
     err.print(f"wrote {path}" + (" (stopped early: from the pairs finished so far)" if interrupted else ""))
-    _show(table, as_json)
+    _show(table, as_json, played=not out)
     sys.exit(exit_code(interrupted))
