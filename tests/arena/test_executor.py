@@ -84,3 +84,43 @@ def test_a_result_that_cannot_be_kept_ends_the_run_and_cancels_the_jobs_under_wa
     (handle,) = cancelled  # job 1's, in flight (or not yet started) when job 0's result could not be kept
     assert handle.cancelled() or handle.result(timeout=5) == 1
     executor.close()
+
+
+def test_a_stop_is_not_held_behind_a_result_that_cannot_be_fetched(monkeypatch):
+    # a Dask worker that died holding a finished job's result made its fetch wait for the job to run
+    # again; the fetch sat inside the block that holds signals, so SIGTERM went unheard (CI: 120 s)
+    import threading
+
+    from gridfall.arena import executor as executor_module
+    from gridfall.arena.executor import NotFetched
+
+    monkeypatch.setattr(executor_module, "STOP_FETCH_SECONDS", 0.5)
+    handles = {}
+
+    class LostData(LocalExecutor):
+        def submit(self, work, job):
+            handles[job] = super().submit(work, job)
+            return handles[job]
+
+        def result(self, handle, timeout=None):
+            if handle is not handles.get(0):
+                return super().result(handle, timeout)
+            started = time.monotonic()  # job 0's data went with its worker: no worker comes back
+            while time.monotonic() - started < (timeout if timeout is not None else 5.0):
+                time.sleep(0.02)
+            if timeout is not None:
+                raise NotFetched("not fetched")
+            return "fetched at last"
+
+    kept = {}
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    started = time.monotonic()
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}  # a stop leaves them noting
+    try:
+        with stopping_on_signals():
+            interrupted = drive(LostData(2), [0, 1, 2, 3], square, lambda job, r: kept.__setitem__(job, r))
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+    assert interrupted and time.monotonic() - started < 3  # the old code heard the signal after 5 s
+    assert 0 not in kept  # let go: it runs again on resume

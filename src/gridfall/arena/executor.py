@@ -33,6 +33,7 @@ from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
 
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
+STOP_FETCH_SECONDS = 10.0  # stopping, how long a finished job's result may take to fetch before it is let go
 CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
 NO_WORKER_SECONDS = 10.0  # how long a Dask cluster may have no worker before the run says so
 
@@ -43,6 +44,10 @@ class ExecutorError(Exception):
 
 class JobFailed(Exception):
     """A job raised instead of returning a result: the message names the job."""
+
+
+class NotFetched(Exception):
+    """A finished job's result could not be fetched in the time given (stopping): it is let go."""
 
 
 class ExecutorLost(JobFailed):
@@ -77,8 +82,8 @@ class LocalExecutor:
         done, _ = wait_futures(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
         return list(done)
 
-    def result(self, handle):
-        return handle.result()
+    def result(self, handle, timeout: float | None = None):
+        return handle.result()  # asked only of a finished job: here, its result is at hand
 
     def finished(self, handle) -> bool:
         """Done with a result (not cancelled, not failed)."""
@@ -205,15 +210,25 @@ class DaskExecutor:
             raise self._lost(e) from None
         return list(done)
 
-    def result(self, handle):
-        try:
-            return handle.result()
-        except CancelledError as e:
-            raise self._lost(e) from None
-        except Exception as e:  # the job's own error, unless fetching it failed with the scheduler gone
-            if self.client.status != "running":
+    def result(self, handle, timeout: float | None = None):
+        """A finished job's result.  It is fetched from the worker that holds it, and a worker that
+        died in between takes it along: the job then runs again once a worker joins.  So the fetch
+        waits in short steps, saying if the cluster has no worker, and with ``timeout`` gives up
+        after that long (:class:`NotFetched`)."""
+        give_up = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                return handle.result(timeout=POLL_SECONDS)
+            except self.distributed.TimeoutError:
+                if give_up is not None and time.monotonic() >= give_up:
+                    raise NotFetched(f"the result of a job was not fetched within {timeout:g} s") from None
+                self._say_if_no_worker()
+            except CancelledError as e:
                 raise self._lost(e) from None
-            raise
+            except Exception as e:  # the job's own error, unless fetching it failed with the scheduler gone
+                if self.client.status != "running":
+                    raise self._lost(e) from None
+                raise
 
     def _say_if_no_worker(self) -> None:
         """One line on stderr once the cluster has had no worker for NO_WORKER_SECONDS (its jobs wait
@@ -297,7 +312,7 @@ def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: C
         except KeyboardInterrupt:
             with signals_ignored():  # a second Ctrl-C or SIGTERM must not lose what is being kept
                 for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
-                    _deliver(executor, pending, handle, on_result)
+                    _deliver(executor, pending, handle, on_result, STOP_FETCH_SECONDS)
                 if drain is None or not executor.local:
                     executor.cancel(list(pending))
                     return True
@@ -308,20 +323,29 @@ def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: C
             return True
 
 
-def _deliver(executor, pending: dict, handle, on_result: Callable) -> None:
-    """Take a finished job out of ``pending`` and keep its result: a stop waits until it is kept."""
+def _deliver(executor, pending: dict, handle, on_result: Callable, fetch_timeout: float | None = None) -> None:
+    """Take a finished job out of ``pending`` and keep its result: a stop waits until it is kept.
+
+    The result is fetched first, outside that: a Dask worker that died with it makes the fetch
+    wait for the job to run again, and a stop must end that wait, not be held behind it (the run
+    sat deaf to SIGTERM).  Stopping, the fetch gives up after ``fetch_timeout``: that job was in
+    flight, and runs again on resume."""
+    try:
+        result = executor.result(handle, fetch_timeout)
+    except ExecutorLost:  # no job's fault, and nothing left to cancel
+        raise
+    except NotFetched:  # let go: it was in flight
+        pending.pop(handle)
+        executor.cancel([handle])
+        return
+    except Exception as e:
+        job = pending.pop(handle)
+        executor.cancel(list(pending))
+        if isinstance(e, MachineCannotStartBot):  # no job's fault either: its message says what to do
+            raise
+        raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
     with signals_held():
         job = pending.pop(handle)
-        try:
-            result = executor.result(handle)
-        except ExecutorLost:  # no job's fault, and nothing left to cancel
-            raise
-        except MachineCannotStartBot:  # no job's fault either: its message says what to do
-            executor.cancel(list(pending))
-            raise
-        except Exception as e:
-            executor.cancel(list(pending))
-            raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
         try:
             on_result(job, result)
         except Exception:  # a result that cannot be kept (a full disk) ends the run: no game plays on unseen
