@@ -10,7 +10,6 @@ from typing import Callable
 import click
 
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.process import MachineCannotStartBot
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import console
@@ -70,7 +69,7 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
                 progress.advance(task)
 
             interrupted = drive(executor, todo, work, on_row)
-    except (JobFailed, MachineCannotStartBot) as e:
+    except JobFailed as e:
         raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in {run.path})")
     finally:
         executor.close()

@@ -46,6 +46,11 @@ class JobFailed(Exception):
     """A job raised instead of returning a result: the message names the job."""
 
 
+class StartFailed(JobFailed):
+    """The machine could not start a job's bot (:class:`~gridfall.arena.process.MachineCannotStartBot`):
+    no job's fault, so the message is the fault's own, saying what to do."""
+
+
 class NotFetched(Exception):
     """A finished job's result could not be fetched in the time given (stopping): it is let go."""
 
@@ -341,8 +346,8 @@ def _deliver(executor, pending: dict, handle, on_result: Callable, fetch_timeout
     except Exception as e:
         job = pending.pop(handle)
         executor.cancel(list(pending))
-        if isinstance(e, MachineCannotStartBot):  # no job's fault either: its message says what to do
-            raise
+        if isinstance(e, MachineCannotStartBot):
+            raise StartFailed(str(e)) from e
         raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
     with signals_held():
         job = pending.pop(handle)

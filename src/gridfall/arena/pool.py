@@ -13,8 +13,7 @@ from typing import Callable, NamedTuple, NoReturn, Sequence, TypeVar
 
 import click
 
-from gridfall.arena.executor import LocalExecutor, drive
-from gridfall.arena.process import MachineCannotStartBot
+from gridfall.arena.executor import LocalExecutor, StartFailed, drive
 from gridfall.arena.signals import exit_code
 
 J = TypeVar("J")
@@ -24,7 +23,7 @@ R = TypeVar("R")
 class Finished(NamedTuple):
     results: list  # in job order; None for a job that did not finish
     interrupted: bool  # a stop, or the fault, ended the run early
-    fault: MachineCannotStartBot | None = None
+    fault: StartFailed | None = None  # the machine could not start a bot
 
 
 def run_jobs(
@@ -45,7 +44,7 @@ def run_jobs(
     executor = LocalExecutor(workers)
     try:
         interrupted = drive(executor, range(len(jobs)), lambda i: work(jobs[i]), keep)
-    except MachineCannotStartBot as fault:
+    except StartFailed as fault:
         return Finished(results, True, fault)
     finally:
         executor.close()

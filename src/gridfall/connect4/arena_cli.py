@@ -14,7 +14,6 @@ import click
 
 from gridfall.arena.elo import elo_text
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.process import MachineCannotStartBot
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options, with_help
@@ -92,7 +91,7 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
 
     try:
         return drive(executor, jobs, play_pair, stored, stop)
-    except (JobFailed, MachineCannotStartBot) as e:
+    except JobFailed as e:
         raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in {db.path})")
     finally:
         executor.close()

@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.process import MachineCannotStartBot
 from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import FloatRange, console, output_path, with_help, write_file
@@ -126,7 +125,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
 
         try:
             interrupted = drive(executor, iter(jobs), play_pie_game, stored)
-        except (JobFailed, MachineCannotStartBot) as e:
+        except JobFailed as e:
             raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in "
                                        f"{run.path})") from None
         finally:
