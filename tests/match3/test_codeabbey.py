@@ -136,6 +136,37 @@ def test_exported_players_are_python36_and_score_like_the_builtin(tmp_path):
         assert via_file.total == builtin.total and [g.moves for g in via_file.games] == [g.moves for g in builtin.games]
 
 
+def python_3_6():
+    """A real Python 3.6 (CodeAbbey's 3.6.9 is that line): on the PATH, or one that pyenv keeps."""
+    import shutil
+
+    found = shutil.which("python3.6")
+    if found is not None and "shims" not in Path(found).parts:  # a pyenv shim may not run it
+        return found
+    kept = sorted(Path.home().glob(".pyenv/versions/3.6*/bin/python3.6"))
+    return str(kept[-1]) if kept else None
+
+
+def test_exported_players_run_under_a_real_python_3_6_and_play_as_in_this_one(tmp_path):
+    """The syntax check above cannot see a library call 3.6 lacks (math.comb, str.removeprefix):
+    only running the files under 3.6 can."""
+    py36 = python_3_6()
+    if py36 is None:
+        pytest.skip("no Python 3.6 here (python3.6 on the PATH, or pyenv's 3.6)")
+    from gridfall.match3.codeabbey import SuggestFile
+
+    for agent in ("fast", "greedy", "plan"):
+        path = player(tmp_path, export_source(agent, time_budget=1000.0), f"{agent}.py")
+        file_player = SuggestFile(path, None, None, python=py36)
+        try:
+            via_36 = play_challenge(file_player.ask, seed=5, time_limit=None, moves=40)
+        finally:
+            file_player.close()
+        builtin = play_challenge(ask_agent(PortableAgent(agent, time_budget=1000.0)), seed=5, time_limit=None, moves=40)
+        assert not any(g.error for g in via_36.games), agent
+        assert via_36.total == builtin.total and [g.moves for g in via_36.games] == [g.moves for g in builtin.games]
+
+
 def test_fast_player_fits_the_default_second(tmp_path):
     report = referee_file(player(tmp_path, export_source("fast")), seed=11)
     assert not report.failed and report.seconds < 1.0
