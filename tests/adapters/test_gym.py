@@ -125,3 +125,27 @@ def test_the_entry_point_registers_the_ids():
     entry.load()()
     assert all(env_id in gymnasium.envs.registry for env_id in IDS)
 
+
+def test_the_module_form_of_the_id_needs_no_import_and_async_vector_envs_play_as_sync_ones():
+    """Gymnasium 1.x reads no plugins: gym.make("gridfall.adapters.gym:gridfall/SameGame-v0")
+    imports the module itself, in a fresh interpreter and in each process of an async vector env."""
+    import subprocess
+    import sys
+
+    script = """
+import gymnasium as gym, numpy as np
+rewards = {}
+for mode in ("sync", "async"):
+    envs = gym.make_vec("gridfall.adapters.gym:gridfall/Match3-v0", num_envs=2, vectorization_mode=mode, moves=5)
+    obs, info = envs.reset(seed=3)
+    total = np.zeros(2)
+    for _ in range(5):
+        obs, reward, terminated, truncated, info = envs.step(info["action_mask"].argmax(axis=1))
+        total += reward
+    envs.close()
+    rewards[mode] = total.tolist()
+print(rewards["sync"] == rewards["async"] and min(rewards["sync"]) > 0, rewards)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("True"), done.stdout
