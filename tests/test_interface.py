@@ -272,3 +272,22 @@ def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():
     state.apply_action(np.int64(4))
     state.apply_action(3.0)  # a whole float is its integer
     assert state.history() == [4, 3]
+
+
+def test_a_state_or_game_that_misses_a_verb_cannot_be_made():
+    from gridfall.connect4.state import Connect4State
+    from gridfall.interface import GameBase, StateBase
+
+    class NoClone(Connect4State):
+        clone = StateBase.clone  # the abstract verb again: as if the subclass had not written it
+
+    class NoShape(type(gridfall.load_game("connect4"))):
+        observation_shape = GameBase.observation_shape
+
+    with pytest.raises(TypeError, match="abstract method.*clone"):
+        NoClone(gridfall.load_game("connect4"), None)
+    with pytest.raises(TypeError, match="abstract method.*observation_shape"):
+        NoShape()
+    for name in ("samegame", "connect4", "match3"):  # the games implement every verb
+        state = gridfall.load_game(name).new_initial_state()
+        assert state.observation_planes(0).shape == state.game.observation_shape()

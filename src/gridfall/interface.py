@@ -89,6 +89,10 @@ class GameBase(abc.ABC):
     def new_initial_state(self) -> "StateBase":
         """The state before the first action."""
 
+    @abc.abstractmethod
+    def observation_shape(self) -> tuple[int, int, int]:
+        """The shape of ``state.observation_planes()``: (planes, rows, columns)."""
+
     def deserialize_state(self, text: str) -> "StateBase":
         """The state that ``state.serialize()`` wrote: the game's parameters must match this game's."""
         try:
@@ -122,17 +126,56 @@ class GameBase(abc.ABC):
         return hash(str(self))
 
 
-class StateBase:
+class StateBase(abc.ABC):
     """The verbs every state has; a subclass implements the game-specific ones.
 
-    A subclass implements ``legal_actions``, ``apply_action``, ``clone``,
-    ``is_terminal``, ``returns``, ``rewards``, ``_action_to_string``, ``_string_to_action`` and
-    ``__str__`` (and ``current_player`` if the game has two players), and keeps ``self.game``
-    and ``self._history`` (the actions applied).
+    A subclass implements the abstract methods below (and ``current_player`` if the game has two
+    players), and keeps ``self.game`` and ``self._history`` (the actions applied); one that
+    misses any cannot be instantiated.
     """
 
     game: GameBase
     _history: list[int]
+
+    @abc.abstractmethod
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids, ascending; none for a player not to move, or once the game is over."""
+
+    @abc.abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` (an id, a whole number); IllegalAction with the referee's reason if it is not legal."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """One value per player: the game's result, or the score so far in the one-player games."""
+
+    @abc.abstractmethod
+    def rewards(self) -> list[float]:
+        """One value per player: what the last action earned."""
+
+    @abc.abstractmethod
+    def clone(self) -> "StateBase":
+        """A state of its own, equal to this one: moves on either leave the other as it is."""
+
+    @abc.abstractmethod
+    def observation_planes(self, player: int | None = None):
+        """One-hot planes, ``game.observation_shape()``, int8 (numpy), row 0 the top row."""
+
+    @abc.abstractmethod
+    def _action_to_string(self, action: int) -> str:
+        """The platform's text of ``action`` (``action_to_string`` takes OpenSpiel's two forms)."""
+
+    @abc.abstractmethod
+    def _string_to_action(self, text: str) -> int:
+        """The action the platform's ``text`` means, IllegalAction otherwise."""
+
+    @abc.abstractmethod
+    def __str__(self) -> str:
+        """The board as the platform sends it."""
 
     def current_player(self) -> int:
         """0 until the end, then TERMINAL: the one-player games' rule (Connect Four has its own)."""

@@ -16,6 +16,8 @@ import math
 import random
 import time
 
+from gridfall.interface import StateBase
+
 
 class _Node:
     __slots__ = ("player", "untried", "children", "visits", "total")
@@ -47,7 +49,7 @@ class UCTPlayer:
         self.rollout_depth = rollout_depth
         self.last_iterations = 0
 
-    def act(self, state, seconds: float | None = None) -> int:
+    def act(self, state: StateBase, seconds: float | None = None) -> int:
         actions = state.legal_actions()
         if not actions:
             raise ValueError("no legal action: the game is over")
@@ -69,7 +71,7 @@ class UCTPlayer:
         self.last_iterations = done
         return max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
-    def _iterate(self, node: _Node, state) -> None:
+    def _iterate(self, node: _Node, state: StateBase) -> None:
         path = [node]
         movers = []  # the player who made each move along the path
         # Selection: down through fully expanded nodes by UCB1.

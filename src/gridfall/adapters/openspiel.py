@@ -147,9 +147,7 @@ class _Observer:
         self.dict = {"observation": self.tensor.reshape(self.shape)}
 
     def set_from(self, state, player):
-        inner = state.inner
-        planes = inner.observation_planes(player) if inner.game.num_players() == 2 else inner.observation_planes()
-        self.dict["observation"][...] = planes
+        self.dict["observation"][...] = state.inner.observation_planes(player)
 
     def string_from(self, state, player):
         return str(state.inner)

@@ -42,6 +42,8 @@ class Connect4Game(GameBase):
 
 
 class Connect4State(StateBase):
+    game: Connect4Game
+
     def __init__(self, game: Connect4Game, rules: Game):
         self.game = game
         self.rules = rules  # the rules of record's game, which this state drives
@@ -74,9 +76,8 @@ class Connect4State(StateBase):
         return self.rules.outcome(player)
 
     def returns(self) -> list[float]:
-        if not self.rules.is_terminal():
-            return [0.0, 0.0]
-        return [float(self.rules.outcome(p).utility) for p in (0, 1)]
+        outcomes = [self.rules.outcome(p) for p in (0, 1)]
+        return [0.0 if o is None else float(o.utility) for o in outcomes]  # None while the game goes on
 
     def rewards(self) -> list[float]:
         return self.returns()  # the only reward comes with the last move

@@ -81,6 +81,8 @@ class Match3Game(GameBase):
 
 
 class Match3State(StateBase):
+    game: Match3Game
+
     def __init__(self, game: Match3Game, board: Board, generator: Generator):
         self.game = game
         self.board = board
@@ -89,7 +91,7 @@ class Match3State(StateBase):
         self.last_points = 0
         self.cascades: list[list[int]] = []  # the jewels each cascade removed, move by move
         self._history: list[int] = []
-        self._legal = None
+        self._legal: list[int] | None = None  # the legal ids, listed once per position
 
     def _legal_ids(self) -> list[int]:
         if self._legal is None:
@@ -146,8 +148,10 @@ class Match3State(StateBase):
             raise IllegalAction(f"{text!r} is not 'col row dir'") from None
         return self.game.swap_action(col, row, direction)
 
-    def observation_planes(self):
-        """One-hot planes ``[jewel][row][col]``, row 0 the top row (a numpy array)."""
+    def observation_planes(self, player: int | None = None):
+        """One-hot planes ``[jewel][row][col]``, row 0 the top row (a numpy array).
+
+        One player, so ``player`` changes nothing."""
         import numpy as np
 
         n = self.game.size

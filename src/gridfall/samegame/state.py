@@ -61,6 +61,8 @@ class SameGameGame(GameBase):
 
 
 class SameGameState(StateBase):
+    game: SameGameGame
+
     def __init__(self, game: SameGameGame, board: Board):
         self.game = game
         self.board = board
@@ -116,8 +118,10 @@ class SameGameState(StateBase):
             raise IllegalAction(f"{text!r}: ({x}, {y}) is outside the {WIDTH}x{HEIGHT} board")
         return cell_action(x, y)
 
-    def observation_planes(self):
-        """One-hot planes ``[colour][row][x]``, row 0 the top row as in the text (a numpy array)."""
+    def observation_planes(self, player: int | None = None):
+        """One-hot planes ``[colour][row][x]``, row 0 the top row as in the text (a numpy array).
+
+        One player, so ``player`` changes nothing."""
         import numpy as np
 
         planes = np.zeros((COLOURS, HEIGHT, WIDTH), dtype=np.int8)
