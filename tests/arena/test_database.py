@@ -43,6 +43,38 @@ def test_other_settings_are_refused_naming_what_differs(tmp_path):
         RunDatabase(path, "connect4 sprt", {"games": 4, "seed": 1})
 
 
+def test_a_count_named_as_growing_may_grow_not_shrink_and_the_run_keeps_the_new_one(tmp_path):
+    path = tmp_path / "run.sqlite"
+    RunDatabase(path, "connect4 league", {"games": 4, "seed": 1}, grows=("games",)).close()
+    with RunDatabase(path, "connect4 league", {"games": 4, "seed": 1}, grows=("games",)) as db:
+        assert db.grew == {}
+    with RunDatabase(path, "connect4 league", {"games": 10, "seed": 1}, grows=("games",)) as db:
+        assert db.grew == {"games": (4, 10)}
+    with pytest.raises(RunDatabaseError, match=r"games: was 10, now 12"):  # not named as growing here
+        RunDatabase(path, "connect4 league", {"games": 12, "seed": 1})
+    with pytest.raises(RunDatabaseError, match=r"a run can grow, not shrink \(games was 10, now 8\)"):
+        RunDatabase(path, "connect4 league", {"games": 8, "seed": 1}, grows=("games",))
+    with pytest.raises(RunDatabaseError, match=r"seed: was 1, now 2"):  # growing, but with another setting
+        RunDatabase(path, "connect4 league", {"games": 12, "seed": 2}, grows=("games",))
+    with pytest.raises(RunDatabaseError, match=r"games: was 10, now True"):  # a count is a whole number
+        RunDatabase(path, "connect4 league", {"games": True, "seed": 1}, grows=("games",))
+    with RunDatabase(path, "connect4 league", {"games": 10, "seed": 1}) as db:  # the stored count is the new one
+        assert db.grew == {}
+
+
+def test_the_default_name_leaves_out_a_growing_count_and_finds_a_run_named_before(tmp_path, monkeypatch):
+    from gridfall.arena.runs import _named, default_db
+
+    monkeypatch.chdir(tmp_path)
+    settings = {"games": 4, "seed": 1}
+    assert default_db("connect4 league", settings, ("games",)) == default_db("connect4 league", {"games": 8, "seed": 1},
+                                                                            ("games",))
+    assert default_db("connect4 league", settings) != default_db("connect4 league", {"games": 8, "seed": 1})
+    earlier = _named("connect4 league", settings)  # what an earlier gridfall named this run
+    (tmp_path / earlier).touch()
+    assert default_db("connect4 league", settings, ("games",)) == earlier
+
+
 def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
     with pytest.raises(RunDatabaseError, match="is a directory"):
         RunDatabase(tmp_path, "k", {})

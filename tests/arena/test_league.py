@@ -4,6 +4,7 @@ import json
 import os
 import signal
 import sqlite3
+import subprocess
 import sys
 import time
 
@@ -72,15 +73,40 @@ def test_the_leaderboard_is_printed_once_rated_in_the_schedules_order(tmp_path):
     assert both.count("leaderboard, 6 of 6 games") == 1 and "6 of 6 games" not in done.stderr
 
 
-def test_the_same_command_resumes_and_other_settings_are_refused(tmp_path):
+def _games(db):
+    return sqlite3.connect(db).execute("SELECT job, moves FROM games ORDER BY job").fetchall()
+
+
+def test_the_same_command_resumes_grows_with_more_games_and_other_settings_are_refused(tmp_path):
     db = tmp_path / "league.sqlite"
     first = gridfall_json(*_league(db, 4))
     again = gridfall_json(*_league(db, 4))  # every game is stored: nothing is played again
     assert again["leaderboard"] == first["leaderboard"]
-    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] == 4
-    refused = gridfall(*_league(db, 8))
-    assert refused.returncode == 2
-    assert "games: was 4, now 8" in refused.stderr and "Traceback" not in refused.stderr
+    four = _games(db)
+    assert len(four) == 4
+    grown = gridfall(*_league(db, 8), "--json")  # more games: the stored four are kept, four more played
+    assert grown.returncode == 0, grown.stderr
+    assert "the run grows: games was 4, now 8" in grown.stderr
+    assert sum(row["games"] for row in json.loads(grown.stdout)["leaderboard"]) == 16
+    eight = _games(db)
+    assert len(eight) == 8 and set(four) <= set(eight)
+    fresh = tmp_path / "fresh.sqlite"
+    gridfall_json(*_league(fresh, 8))
+    assert _games(fresh) == eight  # a grown league is the league that had the larger count from the start
+    for refused, what in ((_league(db, 6), "a run can grow, not shrink (games was 8, now 6)"),
+                          (_league(db, 8, "--seed", "3"), "seed: was 0, now 3")):
+        done = gridfall(*refused)
+        assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_without_db_a_larger_count_finds_the_same_run(tmp_path):
+    league = ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", "greedy", "--workers", "2", *FAST]
+    for games in ("2", "4"):
+        done = subprocess.run([sys.executable, "-m", "gridfall", *league, "--games", games], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    (made,) = tmp_path.glob("league-*.sqlite")
+    assert stored_games(made) == 4
 
 
 def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_again(tmp_path):

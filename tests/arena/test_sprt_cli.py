@@ -1,5 +1,6 @@
 """``gridfall connect4 sprt``: plays pairs until the test decides, and prints fishtest's block."""
 
+import json
 import sqlite3
 
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
@@ -34,3 +35,14 @@ def test_the_printed_block(tmp_path):
     for label in ("Elo:", "LLR:", "Games:", "Penta: ["):
         assert label in done.stdout
     assert "accepted" in done.stdout
+
+
+def test_an_undecided_test_grows_with_a_larger_max_games(tmp_path):
+    db = tmp_path / "s.sqlite"
+    sprt = ["connect4", "sprt", "--new", pick("centre"), "--base", pick("centre"), "--elo0", "0", "--elo1", "5",
+            "--db", str(db), "--workers", "2", *FAST]
+    first = gridfall_json(*sprt, "--max-games", "4")
+    assert first["verdict"] is None and first["games"] == 4  # two copies of one bot: no decision
+    grown = gridfall(*sprt, "--max-games", "8", "--json")
+    assert grown.returncode == 0 and "the run grows: max_games was 4, now 8" in grown.stderr, grown.stderr
+    assert json.loads(grown.stdout)["games"] == 8

@@ -5,7 +5,9 @@ loses at most the games in flight.  Each row is keyed by its job (``pair 17 game
 standard:3 bot B``): the run's schedule is a function of its settings, so running the same
 command again skips the jobs already in the table and plays the rest.  The settings are stored
 with the first run; a run with other settings is refused, naming what differs, because its games
-would not belong to the same experiment.  One process plays a run at a time (an flock on
+would not belong to the same experiment.  The one exception is a count that only lengthens the
+schedule (a league's games, an SPRT's most games): a run may grow, since its first jobs are the
+same whatever the count, and the stored count becomes the new one; it may not shrink.  One process plays a run at a time (an flock on
 ``FILE.lock``, beside it): a second start of the same command is refused while the first plays.
 
 Columns of ``games``: ``job``, ``game`` (connect4, samegame, match3), ``commands`` and ``seats``
@@ -56,6 +58,11 @@ class RunDatabaseError(Exception):
     """The database cannot serve this run: the message says which file and why."""
 
 
+def _counts(*values) -> bool:
+    """Whether each value is a whole number (not a bool): what a count that may grow must be."""
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
 @dataclass
 class GameRow:
     """One finished game, as stored."""
@@ -76,11 +83,14 @@ class GameRow:
 class RunDatabase:
     """The games of one run.  ``kind`` and ``settings`` identify the run: opening a file made with
     others raises RunDatabaseError, and so does one that another process plays now, unless not
-    ``exclusive`` (games with jobs of their own, such as a person's games against a bot)."""
+    ``exclusive`` (games with jobs of their own, such as a person's games against a bot).
+    ``grows`` names the settings that may grow (counts whose schedule's first jobs never change);
+    ``grew`` then holds {setting: (stored, now)} for each that did."""
 
     def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None,
-                 exclusive: bool = True):
+                 exclusive: bool = True, grows: tuple[str, ...] = ()):
         self.path = Path(path)
+        self.grew: dict[str, tuple] = {}
         self.lock = threading.Lock()
         try:
             is_dir, folder_exists = self.path.is_dir(), self.path.parent.exists()
@@ -95,7 +105,7 @@ class RunDatabase:
         self.held = hold_run(self.path) if exclusive else None
         self.created = not self.path.exists()  # by this open: a run that never starts leaves no file (discard)
         try:
-            self._open(kind, settings, command or [])
+            self._open(kind, settings, command or [], grows)
             self.rows()  # a damaged row is refused now, before any game is played
         except BaseException:  # refused: the run is free again at once, not when this object is collected
             if self.created and self.held is not None:  # and a file this open made is not left behind
@@ -103,7 +113,7 @@ class RunDatabase:
             self._let_go()
             raise
 
-    def _open(self, kind: str, settings: dict, command: list[str]) -> None:
+    def _open(self, kind: str, settings: dict, command: list[str], grows: tuple[str, ...]) -> None:
         try:
             # one connection, used by the coordinating process's threads in turn (``self.lock``)
             self.connection = sqlite3.connect(str(self.path), timeout=30, check_same_thread=False)
@@ -111,7 +121,7 @@ class RunDatabase:
             self.connection.executescript(SCHEMA)
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")  # a committed game survives a power cut
-            self._check_run(kind, settings, command)
+            self._check_run(kind, settings, command, grows)
         except sqlite3.DatabaseError as e:
             with contextlib.suppress(AttributeError):  # a connection that was made
                 self.connection.close()
@@ -123,7 +133,7 @@ class RunDatabase:
             self.connection.close()
             raise RunDatabaseError(f"{e}; give another --db") from None
 
-    def _check_run(self, kind: str, settings: dict, command: list[str]) -> None:
+    def _check_run(self, kind: str, settings: dict, command: list[str], grows: tuple[str, ...]) -> None:
         settings = json.loads(json.dumps(settings))  # as stored: tuples become lists
         stored = dict(self.connection.execute("SELECT key, value FROM run"))
         wanted = {"kind": kind, "settings": json.dumps(settings, sort_keys=True)}
@@ -145,11 +155,22 @@ class RunDatabase:
                 raise ValueError(f"{old!r:.40} is not a table of settings")
         except ValueError as e:
             raise RunDatabaseError(f"{self.path}: its run's settings are damaged ({e}); give another --db") from None
-        if old != settings:
-            changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
-            detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in changed)
+        changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
+        fixed = [k for k in changed if k not in grows or not _counts(old.get(k), settings.get(k))]
+        if fixed:
+            detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in fixed)
             raise RunDatabaseError(f"{self.path}: this run was started with other settings ({detail}). "
                                    "Run it again with the same settings to resume, or give another --db.")
+        shrunk = [k for k in changed if settings[k] < old[k]]
+        if shrunk:
+            detail = "; ".join(f"{k} was {old[k]}, now {settings[k]}" for k in shrunk)
+            raise RunDatabaseError(f"{self.path}: a run can grow, not shrink ({detail}); give at least the stored "
+                                   "count to resume, or another --db")
+        if changed:  # it grows: its first jobs are the stored ones, and the new count is the run's from now on
+            with self.connection:
+                self.connection.execute("UPDATE run SET value = ? WHERE key = 'settings'",
+                                        (json.dumps(settings, sort_keys=True),))
+            self.grew = {k: (old[k], settings[k]) for k in changed}
 
     @property
     def command(self) -> list[str]:

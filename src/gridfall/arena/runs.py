@@ -2,13 +2,16 @@
 
 ``--db FILE`` names the run's database; without it the file is named after the run's kind and a
 hash of its settings (``league-3f2a9c1e.sqlite`` in the current folder), so the same command run
-again finds its games and resumes, and a different one starts a file of its own.
+again finds its games and resumes, and a different one starts a file of its own.  A count that
+may grow (``grows``: a league's ``--games``) is left out of the hash, so the same command with a
+larger count finds the run and grows it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 
 import click
@@ -32,6 +35,13 @@ one thread per core: --nthreads 1), --cluster local:N starts N local Dask
 workers; by default the games run here, --workers at once."""
 
 
+def grows_note(option: str, things: str = "games") -> str:
+    """The --help paragraph of a command whose run may grow by ``option``."""
+    return (f"A larger {option} grows a stored run: the same command keeps the stored {things} and plays the "
+            f"rest (a longer run starts with the same {things}), and finds the same default --db; a smaller "
+            f"{option} is refused.")
+
+
 def run_options(command):
     """Add --db, --workers and --cluster to an arena command."""
     command = click.option("--cluster", metavar="ADDRESS", callback=_cluster_address,
@@ -53,18 +63,29 @@ def _cluster_address(ctx, param, value: str | None) -> str | None:
     return value
 
 
-def default_db(kind: str, settings: dict) -> str:
+def default_db(kind: str, settings: dict, grows: tuple[str, ...] = ()) -> str:
+    path = _named(kind, {k: v for k, v in settings.items() if k not in grows})
+    earlier = _named(kind, settings)  # the name gridfall gave before runs could grow: a run there resumes
+    return earlier if grows and not os.path.exists(path) and os.path.exists(earlier) else path
+
+
+def _named(kind: str, settings: dict) -> str:
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:8]
     return f"{kind.split()[-1]}-{digest}.sqlite"
 
 
-def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True) -> RunDatabase:
-    """The run's database, as a usage error (exit 2, naming the file) if it cannot serve."""
-    path = db or default_db(kind, settings)
+def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
+             grows: tuple[str, ...] = ()) -> RunDatabase:
+    """The run's database, as a usage error (exit 2, naming the file) if it cannot serve.
+    ``grows`` names the settings that may grow on a stored run (see RunDatabase)."""
+    path = db or default_db(kind, settings, grows)
     try:
-        run = RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive)
+        run = RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive, grows=grows)
     except RunDatabaseError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
+    for key, (was, now) in run.grew.items():
+        click.echo(f"gridfall: {path}: the run grows: {key} was {was:,}, now {now:,} (the stored games are kept)",
+                   err=True)
     context = click.get_current_context(silent=True)
     if context is not None:  # however the command ends, the run is let go then: its lock file goes with it
         context.call_on_close(run.close)

@@ -14,7 +14,7 @@ import click
 
 from gridfall.arena.elo import elo_text
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
@@ -110,7 +110,7 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
 @replay_option
 @_limit_options
 @run_options
-@with_help(RUN_NOTES, CONNECT4_PROTOCOL)
+@with_help(RUN_NOTES, grows_note("--games"), CONNECT4_PROTOCOL)
 def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, limits, db, workers, cluster):
     """A league between two or more Connect Four bots, rated as it plays.
 
@@ -130,7 +130,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     names = [n for n, _ in bots]
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
                 "opening_plies": opening_plies, "limits": limits.setting()}
-    run = open_run(db, "connect4 league", settings)
+    run = open_run(db, "connect4 league", settings, grows=("games",))
     table = _rated(names, run.rows())
     done = run.done()
     commands = dict(bots)
@@ -271,7 +271,7 @@ def _json_number(v: float):
 @replay_option
 @_limit_options
 @run_options
-@with_help(RUN_NOTES)
+@with_help(RUN_NOTES, grows_note("--max-games"))
 def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, seed, opening_plies, limits, db,
          workers, cluster):
     """A sequential test: is NEW at least ELO1 better than BASE, or not ELO0?
@@ -295,7 +295,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                 "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
                 "limits": limits.setting()}
-    run = open_run(db, "connect4 sprt", settings)
+    run = open_run(db, "connect4 sprt", settings, grows=("max_games",))
     test = SPRT(elo0, elo1, alpha, beta)
     stored = {row.job: row for row in run.rows()}
     pairs = max_games // 2

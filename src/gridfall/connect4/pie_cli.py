@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import FloatRange, console, output_path, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
@@ -82,7 +82,7 @@ def _show(table, as_json: bool, played: bool = True) -> None:
               help="Write the rebuilt table here instead of into the package.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @run_options
-@with_help(RUN_NOTES)
+@with_help(RUN_NOTES, grows_note("--pairs", "pairs"))
 def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, seed, out, as_json, db, workers,
              cluster):
     """Show the opening table behind gridfall's first move and STEAL decisions.
@@ -105,7 +105,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     settings = {"pairs": pairs, "turn": turn_ms / 1000, "engines": list(_engines(engines)), "plies": plies,
                 "solve_empties": solve_empties, "solve_seconds": solve_ms / 1000, "seed": seed, "width": 9,
                 "height": 7}
-    run = open_run(db, "connect4 openings", settings)
+    run = open_run(db, "connect4 openings", settings, grows=("pairs",))
     done = run.done()
     jobs = [j for j in schedule(settings) if j.key not in done]
     executor = open_executor(workers, cluster, run)

@@ -8,7 +8,7 @@ import sys
 import click
 
 from gridfall.arena.executor import WAIT, JobFailed, drive
-from gridfall.arena.runs import RUN_NOTES, open_executor, open_run, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import WORKERS, console, number_list, output_path, with_help
 from gridfall.words import counted
@@ -40,7 +40,7 @@ DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:
               help="Write the results file here; the campaign lines of the file it replaces are kept below the new one.")
 @click.option("--note", default="", help="Words added to this campaign's line in the results file.")
 @run_options
-@with_help(RUN_NOTES)
+@with_help(RUN_NOTES, grows_note("--passes", "board passes"))
 def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path, out, note, db, workers, cluster):
     """An offline campaign: long searches on the boards of a set, best lines kept in a store.
 
@@ -115,7 +115,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         sys.exit(1 if unwritten else 0)
     settings = {"set": set_name, "boards": numbers, "rounds": [r.text() for r in planned], "fresh": fresh,
                 "threads": threads, "seed": seed, "passes": passes}
-    run = open_run(db, "samegame campaign", settings)
+    run = open_run(db, "samegame campaign", settings, grows=("passes",))
     done = run.done()
     state = {"improved": False, "finished": len(done), "busy": set()}
     total_jobs = passes * len(numbers)
