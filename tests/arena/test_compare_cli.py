@@ -1,6 +1,7 @@
 """``gridfall samegame compare`` and ``gridfall match3 compare``: both bots on the same boards,
 stored, and judged by the paired bootstrap."""
 
+import json
 import sqlite3
 import sys
 import textwrap
@@ -63,6 +64,28 @@ def test_match3_compare_over_seeds(tmp_path):
     assert out["measure"] == "log2(1 + total)"
     assert len(out["seeds"]) == 4 and all(s["fast"]["ok"] and s["greedy"]["ok"] for s in out["seeds"])
     assert out["comparison"]["wins"] + out["comparison"]["ties"] + out["comparison"]["losses"] == 4
+
+
+def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):
+    largest, smallest = _samegame_bots(tmp_path)
+    compare = ["samegame", "compare", "--bot", largest, "--bot", smallest, "--workers", "2", "--turn-ms", "2000"]
+    first = subprocess_in(tmp_path, *compare, "tuning:1", "tuning:2")
+    assert first.returncode == 0, first.stderr
+    grown = subprocess_in(tmp_path, *compare, "tuning:1", "tuning:2", "tuning:3", "--json")  # the default --db
+    assert grown.returncode == 0 and "the run grows: boards" in grown.stderr, grown.stderr
+    assert [b["board"] for b in json.loads(grown.stdout)["boards"]] == ["tuning:1", "tuning:2", "tuning:3"]
+    (db,) = tmp_path.glob("compare-*.sqlite")
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] == 6  # four kept, two played
+    refused = subprocess_in(tmp_path, *compare, "tuning:2", "tuning:3")
+    assert refused.returncode == 2 and "not shrink (boards: 1 stored, such as 'tuning:1'" in refused.stderr
+
+
+def subprocess_in(folder, *args):
+    import os
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "gridfall", *args], cwd=folder, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "COLUMNS": "200"})
 
 
 def test_bad_compare_arguments_are_usage_errors(tmp_path):

@@ -52,7 +52,7 @@ def test_a_count_named_as_growing_may_grow_not_shrink_and_the_run_keeps_the_new_
         assert db.grew == {"games": (4, 10)}
     with pytest.raises(RunDatabaseError, match=r"games: was 10, now 12"):  # not named as growing here
         RunDatabase(path, "connect4 league", {"games": 12, "seed": 1})
-    with pytest.raises(RunDatabaseError, match=r"a run can grow, not shrink \(games was 10, now 8\)"):
+    with pytest.raises(RunDatabaseError, match=r"a run can grow, not shrink \(games: was 10, now 8\)"):
         RunDatabase(path, "connect4 league", {"games": 8, "seed": 1}, grows=("games",))
     with pytest.raises(RunDatabaseError, match=r"seed: was 1, now 2"):  # growing, but with another setting
         RunDatabase(path, "connect4 league", {"games": 12, "seed": 2}, grows=("games",))
@@ -60,6 +60,17 @@ def test_a_count_named_as_growing_may_grow_not_shrink_and_the_run_keeps_the_new_
         RunDatabase(path, "connect4 league", {"games": True, "seed": 1}, grows=("games",))
     with RunDatabase(path, "connect4 league", {"games": 10, "seed": 1}) as db:  # the stored count is the new one
         assert db.grew == {}
+
+
+def test_a_list_of_items_named_as_growing_may_gain_items_not_lose_them(tmp_path):
+    path = tmp_path / "run.sqlite"
+    RunDatabase(path, "match3 compare", {"seeds": [1, 2]}, grows=("seeds",)).close()
+    with RunDatabase(path, "match3 compare", {"seeds": [3, 1, 2]}, grows=("seeds",)) as db:
+        assert db.grew == {"seeds": ([1, 2], [3, 1, 2])}
+    with pytest.raises(RunDatabaseError, match=r"not shrink \(seeds: 1 stored, such as 2, not in the new list\)"):
+        RunDatabase(path, "match3 compare", {"seeds": [1, 3, 4]}, grows=("seeds",))
+    with pytest.raises(RunDatabaseError, match=r"seeds: was \[3, 1, 2\], now 4"):  # a list does not become a count
+        RunDatabase(path, "match3 compare", {"seeds": 4}, grows=("seeds",))
 
 
 def test_the_default_name_leaves_out_a_growing_count_and_finds_a_run_named_before(tmp_path, monkeypatch):

@@ -93,7 +93,7 @@ def test_the_same_command_resumes_grows_with_more_games_and_other_settings_are_r
     fresh = tmp_path / "fresh.sqlite"
     gridfall_json(*_league(fresh, 8))
     assert _games(fresh) == eight  # a grown league is the league that had the larger count from the start
-    for refused, what in ((_league(db, 6), "a run can grow, not shrink (games was 8, now 6)"),
+    for refused, what in ((_league(db, 6), "a run can grow, not shrink (games: was 8, now 6)"),
                           (_league(db, 8, "--seed", "3"), "seed: was 0, now 3")):
         done = gridfall(*refused)
         assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -39,17 +39,18 @@ def parse_two_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[t
 def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], make_job: Callable, work: Callable,
                    settings: dict, db: str | None, workers: int | None, cluster: str | None, as_json: bool,
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
-                   prepare: Callable | None = None, replay_path: str | None = None) -> None:
+                   prepare: Callable | None = None, replay_path: str | None = None,
+                   grows: tuple[str, ...] = ()) -> None:
     """Play every item with both bots (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
     GameRow with ``result["score"]``), store each game, then print the comparison of
-    ``transform(score)`` and exit."""
+    ``transform(score)`` and exit.  ``grows``: the setting that lists the items, which may grow."""
     from rich.progress import Progress
     from rich.table import Table
     from rich.text import Text
 
     from gridfall.arena.compare import compare
 
-    run = open_run(db, kind, settings)
+    run = open_run(db, kind, settings, grows=grows)
     stored = {row.job: row for row in run.rows()}
     jobs = [make_job(item, name, spec) for item in items for name, spec in bots]
     todo = [job for job in jobs if job.key not in stored]

@@ -5,9 +5,10 @@ loses at most the games in flight.  Each row is keyed by its job (``pair 17 game
 standard:3 bot B``): the run's schedule is a function of its settings, so running the same
 command again skips the jobs already in the table and plays the rest.  The settings are stored
 with the first run; a run with other settings is refused, naming what differs, because its games
-would not belong to the same experiment.  The one exception is a count that only lengthens the
-schedule (a league's games, an SPRT's most games): a run may grow, since its first jobs are the
-same whatever the count, and the stored count becomes the new one; it may not shrink.  One process plays a run at a time (an flock on
+would not belong to the same experiment.  The one exception is a setting that only adds jobs (a
+league's games, an SPRT's most games, a comparison's seeds or boards): a run may grow, since the
+jobs it holds are the same ones in the larger run, and the stored setting becomes the new one; it
+may not shrink.  One process plays a run at a time (an flock on
 ``FILE.lock``, beside it): a second start of the same command is refused while the first plays.
 
 Columns of ``games``: ``job``, ``game`` (connect4, samegame, match3), ``commands`` and ``seats``
@@ -58,9 +59,20 @@ class RunDatabaseError(Exception):
     """The database cannot serve this run: the message says which file and why."""
 
 
-def _counts(*values) -> bool:
-    """Whether each value is a whole number (not a bool): what a count that may grow must be."""
-    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+def _growable(old, new) -> bool:
+    """Whether a setting can grow from ``old`` to ``new`` at all: two counts (whole numbers, not
+    bools), or two lists of items (a comparison's seeds or boards)."""
+    def count(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+    return (count(old) and count(new)) or (isinstance(old, list) and isinstance(new, list))
+
+
+def _left_out(old, new) -> str:
+    """What growing from ``old`` to ``new`` would drop, in words; "" if it drops nothing."""
+    if isinstance(old, list):
+        missing = [item for item in old if item not in new]
+        return f"{len(missing)} stored, such as {missing[0]!r}, not in the new list" if missing else ""
+    return f"was {old:,}, now {new:,}" if new < old else ""
 
 
 @dataclass
@@ -84,7 +96,8 @@ class RunDatabase:
     """The games of one run.  ``kind`` and ``settings`` identify the run: opening a file made with
     others raises RunDatabaseError, and so does one that another process plays now, unless not
     ``exclusive`` (games with jobs of their own, such as a person's games against a bot).
-    ``grows`` names the settings that may grow (counts whose schedule's first jobs never change);
+    ``grows`` names the settings that may grow (counts whose schedule's first jobs never change,
+    lists of items each played on its own);
     ``grew`` then holds {setting: (stored, now)} for each that did."""
 
     def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None,
@@ -156,16 +169,16 @@ class RunDatabase:
         except ValueError as e:
             raise RunDatabaseError(f"{self.path}: its run's settings are damaged ({e}); give another --db") from None
         changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
-        fixed = [k for k in changed if k not in grows or not _counts(old.get(k), settings.get(k))]
+        fixed = [k for k in changed if k not in grows or not _growable(old.get(k), settings.get(k))]
         if fixed:
             detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in fixed)
             raise RunDatabaseError(f"{self.path}: this run was started with other settings ({detail}). "
                                    "Run it again with the same settings to resume, or give another --db.")
-        shrunk = [k for k in changed if settings[k] < old[k]]
-        if shrunk:
-            detail = "; ".join(f"{k} was {old[k]}, now {settings[k]}" for k in shrunk)
-            raise RunDatabaseError(f"{self.path}: a run can grow, not shrink ({detail}); give at least the stored "
-                                   "count to resume, or another --db")
+        shrunk = {k: _left_out(old[k], settings[k]) for k in changed}
+        if any(shrunk.values()):
+            detail = "; ".join(f"{k}: {why}" for k, why in shrunk.items() if why)
+            raise RunDatabaseError(f"{self.path}: a run can grow, not shrink ({detail}); give at least what is "
+                                   "stored to resume, or another --db")
         if changed:  # it grows: its first jobs are the stored ones, and the new count is the run's from now on
             with self.connection:
                 self.connection.execute("UPDATE run SET value = ? WHERE key = 'settings'",

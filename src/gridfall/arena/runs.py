@@ -35,8 +35,12 @@ one thread per core: --nthreads 1), --cluster local:N starts N local Dask
 workers; by default the games run here, --workers at once."""
 
 
-def grows_note(option: str, things: str = "games") -> str:
-    """The --help paragraph of a command whose run may grow by ``option``."""
+def grows_note(option: str, things: str = "games", items: bool = False) -> str:
+    """The --help paragraph of a command whose run may grow by ``option``: a count, or a list of
+    ``items`` each played on its own."""
+    if items:
+        return (f"More {option} grow a stored run: the same command with new ones added keeps the stored {things} "
+                f"and plays the new ones, and finds the same default --db; leaving out a stored one is refused.")
     return (f"A larger {option} grows a stored run: the same command keeps the stored {things} and plays the "
             f"rest (a longer run starts with the same {things}), and finds the same default --db; a smaller "
             f"{option} is refused.")
@@ -83,7 +87,8 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
         run = RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive, grows=grows)
     except RunDatabaseError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
-    for key, (was, now) in run.grew.items():
+    for key, (was, now) in run.grew.items():  # a count, or a list of items: its length
+        was, now = (len(v) if isinstance(v, list) else v for v in (was, now))
         click.echo(f"gridfall: {path}: the run grows: {key} was {was:,}, now {now:,} (the stored games are kept)",
                    err=True)
     context = click.get_current_context(silent=True)

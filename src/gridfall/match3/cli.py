@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.arena.runs import RUN_NOTES, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, renamed, tell_written, with_help,
                                   write_file)
@@ -234,7 +234,7 @@ def _seeds(text: str) -> list[int]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @run_options
-@with_help(RUN_NOTES)
+@with_help(RUN_NOTES, grows_note("--seeds", "runs", items=True))
 def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, workers, cluster) -> None:
     """Compare two suggest files on the same seeds, under the referee.
 
@@ -269,4 +269,4 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
     run_comparison(kind="match3 compare", bots=bots, items=[str(s) for s in numbers], make_job=make_job,
                    work=play_seed, settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json,
                    item_label="seed", transform=float if raw else log2_score,
-                   transform_label="" if raw else "log2(1 + total)", replay_path=replay_path)
+                   transform_label="" if raw else "log2(1 + total)", replay_path=replay_path, grows=("seeds",))

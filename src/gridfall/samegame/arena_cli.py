@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from gridfall.arena.runs import RUN_NOTES, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.cli_options import limit_options, with_help
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
@@ -23,7 +23,7 @@ from gridfall.viewer.options import replay_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @run_options
-@with_help(RUN_NOTES)
+@with_help(RUN_NOTES, grows_note("BOARDS", "games", items=True))
 def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, workers, cluster) -> None:
     """Compare two SameGame bots on the same BOARDS, under the referee.
 
@@ -58,4 +58,4 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
         prepare = functools.partial(warm, "samegame")
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
                    settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
-                   prepare=prepare, replay_path=replay_path)
+                   prepare=prepare, replay_path=replay_path, grows=("boards",))
