@@ -69,15 +69,19 @@ def test_match3_compare_over_seeds(tmp_path):
 def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):
     largest, smallest = _samegame_bots(tmp_path)
     compare = ["samegame", "compare", "--bot", largest, "--bot", smallest, "--workers", "2", "--turn-ms", "2000"]
-    first = subprocess_in(tmp_path, *compare, "tuning:1", "tuning:2")
+    first = subprocess_in(tmp_path, *compare, "tuning:1", "tuning:2", "--db", "c.sqlite")
     assert first.returncode == 0, first.stderr
-    grown = subprocess_in(tmp_path, *compare, "tuning:1", "tuning:2", "tuning:3", "--json")  # the default --db
-    assert grown.returncode == 0 and "the run grows: boards" in grown.stderr, grown.stderr
-    assert [b["board"] for b in json.loads(grown.stdout)["boards"]] == ["tuning:1", "tuning:2", "tuning:3"]
-    (db,) = tmp_path.glob("compare-*.sqlite")
-    assert sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] == 6  # four kept, two played
-    refused = subprocess_in(tmp_path, *compare, "tuning:2", "tuning:3")
+    grown = subprocess_in(tmp_path, *compare, "tuning:3", "tuning:1", "tuning:2", "--db", "c.sqlite", "--json")
+    assert grown.returncode == 0 and "the run grows: boards was 2, now 3" in grown.stderr, grown.stderr
+    assert [b["board"] for b in json.loads(grown.stdout)["boards"]] == ["tuning:3", "tuning:1", "tuning:2"]
+    count = "SELECT count(*) FROM games"
+    assert sqlite3.connect(tmp_path / "c.sqlite").execute(count).fetchone()[0] == 6  # four kept, two played
+    refused = subprocess_in(tmp_path, *compare, "tuning:2", "tuning:3", "--db", "c.sqlite")
     assert refused.returncode == 2 and "not shrink (boards: 1 stored, such as 'tuning:1'" in refused.stderr
+    other = subprocess_in(tmp_path, *compare, "tuning:4")  # other boards, the default --db: a run of their own
+    assert other.returncode == 0 and "grows" not in other.stderr, other.stderr
+    (made,) = tmp_path.glob("compare-*.sqlite")
+    assert sqlite3.connect(made).execute(count).fetchone()[0] == 2
 
 
 def subprocess_in(folder, *args):

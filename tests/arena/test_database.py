@@ -66,11 +66,19 @@ def test_a_list_of_items_named_as_growing_may_gain_items_not_lose_them(tmp_path)
     path = tmp_path / "run.sqlite"
     RunDatabase(path, "match3 compare", {"seeds": [1, 2]}, grows=("seeds",)).close()
     with RunDatabase(path, "match3 compare", {"seeds": [3, 1, 2]}, grows=("seeds",)) as db:
-        assert db.grew == {"seeds": ([1, 2], [3, 1, 2])}
+        assert db.grew == {"seeds": ([1, 2], [1, 2, 3])}  # the stored order, the new items after it
+        assert db.settings == {"seeds": [1, 2, 3]}
+    with RunDatabase(path, "match3 compare", {"seeds": [2, 3, 1]}, grows=("seeds",)) as db:
+        assert db.grew == {} and db.settings == {"seeds": [1, 2, 3]}  # the same items in another order
     with pytest.raises(RunDatabaseError, match=r"not shrink \(seeds: 1 stored, such as 2, not in the new list\)"):
         RunDatabase(path, "match3 compare", {"seeds": [1, 3, 4]}, grows=("seeds",))
-    with pytest.raises(RunDatabaseError, match=r"seeds: was \[3, 1, 2\], now 4"):  # a list does not become a count
+    with pytest.raises(RunDatabaseError, match=r"seeds: was \[1, 2, 3\], now 4"):  # a list does not become a count
         RunDatabase(path, "match3 compare", {"seeds": 4}, grows=("seeds",))
+    with RunDatabase(path, "match3 compare", {"seeds": [1, 2, 3]}) as db:
+        assert db.extra("joins") is None
+        db.keep_extra("joins", [[0, 2], [5, 3]])
+    with RunDatabase(path, "match3 compare", {"seeds": [1, 2, 3]}) as db:
+        assert db.extra("joins") == [[0, 2], [5, 3]]
 
 
 def test_the_default_name_leaves_out_a_growing_count_and_finds_a_run_named_before(tmp_path, monkeypatch):
@@ -81,6 +89,8 @@ def test_the_default_name_leaves_out_a_growing_count_and_finds_a_run_named_befor
     assert default_db("connect4 league", settings, ("games",)) == default_db("connect4 league", {"games": 8, "seed": 1},
                                                                             ("games",))
     assert default_db("connect4 league", settings) != default_db("connect4 league", {"games": 8, "seed": 1})
+    # a list is named: other bots (or seeds) are another run, not the stored one's growth
+    assert default_db("x", {"bots": ["a", "b"]}, ("bots",)) != default_db("x", {"bots": ["a", "c"]}, ("bots",))
     earlier = _named("connect4 league", settings)  # what an earlier gridfall named this run
     (tmp_path / earlier).touch()
     assert default_db("connect4 league", settings, ("games",)) == earlier

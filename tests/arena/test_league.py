@@ -99,6 +99,25 @@ def test_the_same_command_resumes_grows_with_more_games_and_other_settings_are_r
         assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+def test_a_bot_joins_a_stored_league_and_catches_up(tmp_path):
+    db = tmp_path / "league.sqlite"
+    gridfall_json(*_league(db, 6))
+    six = _games(db)
+    bots = ["--bot", "greedy", "--bot", f"centre={pick('centre')}", "--bot", f"first={pick('first')}"]  # any order
+    joined = gridfall("connect4", "league", *bots, "--bot", "alphabeta:1", "--games", "14", "--db", str(db),
+                      "--workers", "2", *FAST, "--json")
+    assert joined.returncode == 0, joined.stderr
+    assert "the run grows: bots was 3, now 4" in joined.stderr and "games was 6, now 14" in joined.stderr
+    board = {row["name"]: row["games"] for row in json.loads(joined.stdout)["leaderboard"]}
+    assert max(board.values()) - min(board.values()) <= 2 and board["alphabeta:1"] >= 6  # it caught up
+    assert set(six) <= set(_games(db))
+    again = gridfall("connect4", "league", *bots, "--bot", "alphabeta:1", "--games", "14", "--db", str(db),
+                     "--workers", "2", *FAST)  # resumed: nothing to play, nothing grows
+    assert again.returncode == 0 and "grows" not in again.stderr and len(_games(db)) == 14
+    gone = gridfall(*_league(db, 14))  # alphabeta:1 left out: refused
+    assert gone.returncode == 2 and "not shrink (bots: 1 stored, such as ['alphabeta:1'" in gone.stderr, gone.stderr
+
+
 def test_without_db_a_larger_count_finds_the_same_run(tmp_path):
     league = ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", "greedy", "--workers", "2", *FAST]
     for games in ("2", "4"):

@@ -48,3 +48,24 @@ def test_a_schedule_is_made_as_it_is_played():
         assert not isinstance(plan, list) and [next(plan) for _ in range(3)] == schedule(3, 3, maker, seed=1)
     with pytest.raises(ValueError, match="two bots"):  # checked before any pairing is asked for
         pairings(1, 10**9)
+
+
+@pytest.mark.parametrize("maker", ["fewest", "round-robin"])
+def test_bots_that_join_keep_the_pairs_before_them_and_then_catch_up(maker):
+    before = schedule(3, 40, maker, seed=2)
+    joined = schedule(3, 40, maker, seed=2, joins=[(10, 4), (16, 6)])
+    assert joined[:10] == before[:10]  # the stored pairs keep their pairings
+    assert all(max(pair) < 4 for pair in joined[10:16]) and any(5 in pair for pair in joined[16:])
+    games = [0] * 6
+    for i, j in joined:
+        games[i], games[j] = games[i] + 2, games[j] + 2
+    if maker == "fewest":  # the joiners played until level: all within one pair of each other
+        assert max(games) - min(games) <= 2 and all(3 in pair for pair in joined[10:13])
+    else:  # each segment goes round its own pairings from its start
+        assert joined[16:31] == list(itertools.combinations(range(6), 2))
+
+
+def test_joins_that_would_take_bots_away_are_refused():
+    for joins in ([(5, 2)], [(4, 5), (8, 4)]):
+        with pytest.raises(ValueError, match="would take bots away"):
+            schedule(3, 10, joins=joins)

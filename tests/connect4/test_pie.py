@@ -66,8 +66,15 @@ def test_a_small_run_writes_a_table_and_resumes(tmp_path):
     package = OpeningTable.load().first_move
     assert f"This table opens in column {table.first_move}; gridfall plays the package's table, which opens in " \
            f"column {package}." in again.stdout and "gridfall opens in" not in again.stdout
-    refused = subprocess.run(command[:-1] + ["--pairs", "4", "--json"], capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 2 and "pairs: was 3, now 4" in refused.stderr
+    grown = subprocess.run(command + ["--pairs", "4"], capture_output=True, text=True, timeout=300)  # the last wins
+    assert grown.returncode == 0 and "the run grows: pairs was 3, now 4" in grown.stderr, grown.stderr
+    assert "30 games stored in" in grown.stderr and "10 to play" in grown.stderr
+    grown_table = OpeningTable.from_data(json.loads(out.read_text()))
+    assert all(v.pairs == 4 for v in grown_table.values.values()) and "--pairs 4 " in grown_table.method
+    for other, what in ((["--pairs", "3"], "a run can grow, not shrink (pairs: was 4, now 3)"),
+                        (["--pairs", "4", "--seed", "8"], "seed: was 7, now 8")):
+        refused = subprocess.run(command + other, capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and what in refused.stderr, refused.stderr
 
 
 def test_the_engines_must_be_two_different_built_in_agents(tmp_path):

@@ -61,18 +61,21 @@ class RunDatabaseError(Exception):
 
 def _growable(old, new) -> bool:
     """Whether a setting can grow from ``old`` to ``new`` at all: two counts (whole numbers, not
-    bools), or two lists of items (a comparison's seeds or boards)."""
+    bools), or two lists of items (a league's bots, a comparison's seeds or boards)."""
     def count(v):
         return isinstance(v, int) and not isinstance(v, bool)
     return (count(old) and count(new)) or (isinstance(old, list) and isinstance(new, list))
 
 
-def _left_out(old, new) -> str:
-    """What growing from ``old`` to ``new`` would drop, in words; "" if it drops nothing."""
+def _grown(old, new) -> tuple[object, str]:
+    """What a growable setting becomes, and what growing from ``old`` to ``new`` would drop, in
+    words ("" if nothing).  A list keeps its stored order and gains the new items at its end
+    (its order numbers a league's bots), so the same items in another order change nothing."""
     if isinstance(old, list):
         missing = [item for item in old if item not in new]
-        return f"{len(missing)} stored, such as {missing[0]!r}, not in the new list" if missing else ""
-    return f"was {old:,}, now {new:,}" if new < old else ""
+        dropped = f"{len(missing)} stored, such as {missing[0]!r}, not in the new list" if missing else ""
+        return old + [item for item in new if item not in old], dropped
+    return max(old, new), (f"was {old:,}, now {new:,}" if new < old else "")
 
 
 @dataclass
@@ -97,8 +100,8 @@ class RunDatabase:
     others raises RunDatabaseError, and so does one that another process plays now, unless not
     ``exclusive`` (games with jobs of their own, such as a person's games against a bot).
     ``grows`` names the settings that may grow (counts whose schedule's first jobs never change,
-    lists of items each played on its own);
-    ``grew`` then holds {setting: (stored, now)} for each that did."""
+    lists that only gain items); ``grew`` then holds {setting: (stored, now)} for each that did,
+    and ``settings`` the run's settings as stored (a grown list keeps its stored order)."""
 
     def __init__(self, path: str | Path, kind: str, settings: dict, command: list[str] | None = None,
                  exclusive: bool = True, grows: tuple[str, ...] = ()):
@@ -174,16 +177,26 @@ class RunDatabase:
             detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in fixed)
             raise RunDatabaseError(f"{self.path}: this run was started with other settings ({detail}). "
                                    "Run it again with the same settings to resume, or give another --db.")
-        shrunk = {k: _left_out(old[k], settings[k]) for k in changed}
-        if any(shrunk.values()):
-            detail = "; ".join(f"{k}: {why}" for k, why in shrunk.items() if why)
-            raise RunDatabaseError(f"{self.path}: a run can grow, not shrink ({detail}); give at least what is "
+        grown = {k: _grown(old[k], settings[k]) for k in changed}
+        shrunk = "; ".join(f"{k}: {dropped}" for k, (_, dropped) in grown.items() if dropped)
+        if shrunk:
+            raise RunDatabaseError(f"{self.path}: a run can grow, not shrink ({shrunk}); give at least what is "
                                    "stored to resume, or another --db")
-        if changed:  # it grows: its first jobs are the stored ones, and the new count is the run's from now on
+        self.settings = {**old, **{k: value for k, (value, _) in grown.items()}}
+        self.grew = {k: (old[k], self.settings[k]) for k in changed if self.settings[k] != old[k]}
+        if self.grew:  # its jobs are the stored ones and more: the run's settings from now on are these
             with self.connection:
                 self.connection.execute("UPDATE run SET value = ? WHERE key = 'settings'",
-                                        (json.dumps(settings, sort_keys=True),))
-            self.grew = {k: (old[k], settings[k]) for k in changed}
+                                        (json.dumps(self.settings, sort_keys=True),))
+
+    def extra(self, key: str):
+        """A value a command keeps with its run (JSON), or None: a league's joins."""
+        row = self.connection.execute("SELECT value FROM run WHERE key = ?", (f"extra {key}",)).fetchone()
+        return json_text.loads(row[0]) if row else None
+
+    def keep_extra(self, key: str, value) -> None:
+        with self.lock, self.connection:
+            self.connection.execute("INSERT OR REPLACE INTO run VALUES (?, ?)", (f"extra {key}", json.dumps(value)))
 
     @property
     def command(self) -> list[str]:

@@ -4,7 +4,8 @@
 hash of its settings (``league-3f2a9c1e.sqlite`` in the current folder), so the same command run
 again finds its games and resumes, and a different one starts a file of its own.  A count that
 may grow (``grows``: a league's ``--games``) is left out of the hash, so the same command with a
-larger count finds the run and grows it.
+larger count finds the run and grows it; a list that may grow (a league's bots) is not: adding to
+it grows the run named by ``--db``.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ def grows_note(option: str, things: str = "games", items: bool = False) -> str:
     """The --help paragraph of a command whose run may grow by ``option``: a count, or a list of
     ``items`` each played on its own."""
     if items:
-        return (f"More {option} grow a stored run: the same command with new ones added keeps the stored {things} "
-                f"and plays the new ones, and finds the same default --db; leaving out a stored one is refused.")
+        return (f"More {option} grow the stored run that --db names: the same command with new ones added keeps "
+                f"the stored {things} and plays the new ones; leaving out a stored one is refused.")
     return (f"A larger {option} grows a stored run: the same command keeps the stored {things} and plays the "
             f"rest (a longer run starts with the same {things}), and finds the same default --db; a smaller "
             f"{option} is refused.")
@@ -68,7 +69,9 @@ def _cluster_address(ctx, param, value: str | None) -> str | None:
 
 
 def default_db(kind: str, settings: dict, grows: tuple[str, ...] = ()) -> str:
-    path = _named(kind, {k: v for k, v in settings.items() if k not in grows})
+    # a count that may grow is left out of the name; a list is not: other bots or other seeds are
+    # another run, which a stored run must not take for its own growth (--db names it for that)
+    path = _named(kind, {k: v for k, v in settings.items() if k not in grows or not isinstance(v, int)})
     earlier = _named(kind, settings)  # the name gridfall gave before runs could grow: a run there resumes
     return earlier if grows and not os.path.exists(path) and os.path.exists(earlier) else path
 

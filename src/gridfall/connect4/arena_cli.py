@@ -12,6 +12,7 @@ from collections import Counter
 
 import click
 
+from gridfall.arena.database import job_order
 from gridfall.arena.elo import elo_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
@@ -118,6 +119,11 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     (openskill's Weng-Lin ratings, ordered by mu - 3 sigma) updates live;
     at the end it is printed with the Elo difference and its 95% interval
     for every pairing that played.
+
+    A bot can join a stored league: run it again with --db naming the run,
+    the bots it has (in any order) and the new ones, and a larger --games.
+    The new bots join at the pair after the last one stored and, with
+    fewest, play until they have as many games as the others.
     """
     from rich.live import Live
 
@@ -127,14 +133,16 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     if games % 2:
         raise click.BadParameter(f"{games}: games are played in seat-swapped pairs, give an even number",
                                  param_hint="--games")
-    names = [n for n, _ in bots]
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
                 "opening_plies": opening_plies, "limits": limits.setting()}
-    run = open_run(db, "connect4 league", settings, grows=("games",))
+    run = open_run(db, "connect4 league", settings, grows=("games", "bots"))
+    bots = [(name, command) for name, command in run.settings["bots"]]  # the run's order: first bots, then joiners
+    names = [n for n, _ in bots]
     table = _rated(names, run.rows())
     done = run.done()
+    joins = _joins(run, done, games // 2)
     commands = dict(bots)
-    plan = schedule(len(bots), games // 2, matchmaking, seed)
+    plan = schedule(joins[0][1], games // 2, matchmaking, seed, joins[1:])
     jobs = (PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
                     opening(seed, k, opening_plies), limits, seed + 2 * k)
             for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done)
@@ -170,11 +178,28 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     sys.exit(exit_code(interrupted))
 
 
+def _joins(run, done: set[str], pairs: int) -> list[tuple[int, int]]:
+    """[(0, bots at the start), (pair, bots from then on), ...], kept with the run.  Bots added
+    now join at the pair after the last one stored, so every stored pair keeps its pairing."""
+    kept = run.extra("joins")
+    if kept is None:  # no bot has joined yet: the league began with the bots it had before this command
+        joins = [(0, len(run.grew.get("bots", (run.settings["bots"],))[0]))]
+    else:
+        joins = [(int(at), int(count)) for at, count in kept]
+    if "bots" in run.grew:
+        at = 1 + max((job_order(job)[1] for job in done), default=-1)  # "pair 7 game 1": 7
+        joins.append((at, len(run.settings["bots"])))
+        run.keep_extra("joins", joins)
+        if at >= pairs:
+            click.echo(f"gridfall: {run.path}: all {pairs * 2} games are stored: give a larger --games for the bots "
+                       "added to play", err=True)
+    return joins
+
+
 def _rated(names: list[str], rows):
     """The league table from the stored games, rated in the order of the schedule (pair, game),
     whatever order they finished in: a resumed league or one run on a cluster rates as one run
     here would."""
-    from gridfall.arena.database import job_order
     from gridfall.arena.ratings import League
 
     table = League(names)
