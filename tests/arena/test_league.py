@@ -144,6 +144,39 @@ def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_a
     assert sum(b["games"] for b in finished["leaderboard"]) == 32
 
 
+def test_standings_read_a_league_while_it_plays_and_after(tmp_path):
+    db = tmp_path / "league.sqlite"
+    process = start("connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",
+                    "--bot", "greedy", "--games", "20", "--db", str(db), "--workers", "2", *FAST, "--json")
+    try:
+        wait_for_games(db, 4)
+        playing = gridfall("connect4", "standings", str(db))
+        assert playing.returncode == 0, playing.stderr
+        assert "leaderboard, " in playing.stdout and " of 20 games" in playing.stdout and "Elo [95%]" in playing.stdout
+        assert "leaderboard, 10 of 20" not in playing.stdout  # read while it played: not every game yet
+    finally:
+        out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err  # reading did not disturb the run
+    after = gridfall_json("connect4", "standings", str(db))
+    assert after["leaderboard"] == json.loads(out)["leaderboard"] and after["pairs"] == json.loads(out)["pairs"]
+
+
+def test_standings_read_an_sprt_and_refuse_other_files(tmp_path):
+    db = tmp_path / "sprt.sqlite"
+    played = gridfall_json("connect4", "sprt", "--new", "greedy", "--base", pick("first"), "--elo0", "0", "--elo1",
+                           "50", "--db", str(db), "--workers", "2", *FAST)
+    read = gridfall_json("connect4", "standings", str(db))
+    assert read["verdict"] == played["verdict"] == "H1" and read["penta"] == played["penta"]
+    text = gridfall("connect4", "standings", str(db))
+    assert "LLR" in text.stdout and "H1 accepted" in text.stdout
+    (tmp_path / "notes.txt").write_text("not a database")
+    sqlite3.connect(tmp_path / "other.sqlite").execute("CREATE TABLE t (x)")
+    for path, what in (("notes.txt", "not one of gridfall's"), ("other.sqlite", "not a gridfall run database"),
+                       ("missing.sqlite", "does not exist")):
+        done = gridfall("connect4", "standings", str(tmp_path / path))
+        assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
 def test_bad_bots_are_usage_errors():
     for args, words in [(["--bot", "x=python3 a.py"], "at least two bots"),
                         (["--bot", "greedy", "--bot", "greedy"], "given twice; to play a bot against itself, name each copy "

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from gridfall import json_text, lock_file
 from gridfall.fingerprint import fingerprint
-from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
+from gridfall.sqlite_kinds import damaged, kind_of, not_a_file, refuse_other_tables, tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -305,3 +305,50 @@ def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:
                                    ) from None
         rows.append(GameRow(**fields))
     return rows
+
+
+@contextlib.contextmanager
+def read_only(path: Path):
+    """A connection that only reads the database at ``path``; sqlite3's errors (a damaged page, a
+    table of another shape) and a damaged run row as ValueError naming the file."""
+    try:
+        with contextlib.closing(_reader(path)) as connection:
+            yield connection
+    except sqlite3.Error as e:
+        raise ValueError(f"{path}: a damaged SQLite file, or not one of gridfall's ({e})") from None
+    except RunDatabaseError as e:
+        raise ValueError(str(e)) from None
+
+
+def _reader(path: Path) -> sqlite3.Connection:
+    """The first way in that reads: for writing, with ``query_only`` (a connection opened read-only
+    makes a run database's -wal and -shm files, WAL mode's, and cannot delete them as it closes);
+    then read-only; then, on read-only media, where WAL mode cannot make them, as immutable (nothing
+    writes there)."""
+    first = None
+    for mode in ("mode=rw", "mode=ro", "mode=ro&immutable=1"):
+        connection = sqlite3.connect(f"file:{path}?{mode}", uri=True)
+        try:
+            connection.execute("PRAGMA query_only = ON")
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return connection
+        except sqlite3.OperationalError as e:  # "unable to open database file": the next way
+            connection.close()
+            first = first or e
+    raise first
+
+
+def read_run(path: Path) -> tuple[str, dict, list[GameRow]]:
+    """(kind, settings, rows) of the run database at ``path``, read without writing or locking it,
+    so while a run plays it too; ValueError naming the file if it is not one."""
+    with read_only(path) as connection:
+        if kind_of(tables(connection)) != "run":
+            raise ValueError(f"{path}: not a gridfall run database (a league's, an SPRT's, a comparison's --db)")
+        stored = dict(connection.execute("SELECT key, value FROM run"))
+        try:
+            settings = json_text.loads(stored.get("settings", "null"))
+        except ValueError as e:
+            raise ValueError(f"{path}: its run's settings are damaged ({e})") from None
+        if not isinstance(settings, dict):
+            raise ValueError(f"{path}: its run's settings are missing or damaged")
+        return stored.get("kind", ""), settings, stored_rows(connection, path)

@@ -1,25 +1,33 @@
 """``gridfall connect4 league`` and ``gridfall connect4 sprt``: many games between bots, stored, resumable;
-and ``check_program``, the check of a bot's command that every Connect Four command makes."""
+``gridfall connect4 standings``, such a run read while it plays; and ``check_program``, the check of
+a bot's command that every Connect Four command makes."""
 
 from __future__ import annotations
 
 import functools
-import json
-import math
 import shlex
 import sys
-from collections import Counter
 
 import click
 
 from gridfall.arena.database import job_order
-from gridfall.arena.elo import elo_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options, with_help
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
-from gridfall.connect4.match import PairJob, fault_of, game_rows, opening, play_pair, points_of
+from gridfall.connect4.arena_report import (
+    faults_of,
+    league_json,
+    leaderboard,
+    print_league,
+    print_sprt,
+    rated,
+    sprt_conclusion,
+    sprt_json,
+    sprt_test,
+)
+from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
 from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_run_replay
 from gridfall.words import counted
@@ -138,7 +146,7 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     run = open_run(db, "connect4 league", settings, grows=("games", "bots"))
     bots = [(name, command) for name, command in run.settings["bots"]]  # the run's order: first bots, then joiners
     names = [n for n, _ in bots]
-    table = _rated(names, run.rows())
+    table = rated(names, run.rows())
     done = run.done()
     joins = _joins(run, done, games // 2)
     commands = dict(bots)
@@ -152,28 +160,23 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     _warm_if_builtin(executor, list(commands.values()))
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
-    with Live(_leaderboard(table, games), console=err, transient=True, auto_refresh=False) as live:
+    with Live(leaderboard(table, games), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             for record in records:
                 winner = record.winner
                 table.add(record.seats[0], record.seats[1], 0.5 if winner is None else 1.0 - winner)
-            live.update(_leaderboard(table, games), refresh=True)
+            live.update(leaderboard(table, games), refresh=True)
 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
     rows = run.rows()  # read once for the ratings and the faults
-    table = _rated(names, rows)  # in the schedule's order: the same games give the same ratings
-    faults = _faults(rows)
+    table = rated(names, rows)  # in the schedule's order: the same games give the same ratings
+    faults = faults_of(rows)
     write_run_replay(replay_path, run.path, f"gridfall connect4 league: {', '.join(names)}")
     if as_json:
-        click.echo(json.dumps({"leaderboard": [s.to_json() for s in table.standings()],
-                               "pairs": _pairs_json(table), "faults": _faults_json(faults), "db": str(run.path),
-                               "interrupted": interrupted}))
+        click.echo(league_json(table, faults, str(run.path), interrupted))
     else:
         out = console()
-        out.print(_leaderboard(table, games))
-        out.print(_pairs_table(table))
-        if faults:
-            out.print(_faults_table(faults))
+        print_league(out, table, games, faults)
         out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
     sys.exit(exit_code(interrupted))
 
@@ -194,91 +197,6 @@ def _joins(run, done: set[str], pairs: int) -> list[tuple[int, int]]:
             click.echo(f"gridfall: {run.path}: all {pairs * 2} games are stored: give a larger --games for the bots "
                        "added to play", err=True)
     return joins
-
-
-def _rated(names: list[str], rows):
-    """The league table from the stored games, rated in the order of the schedule (pair, game),
-    whatever order they finished in: a resumed league or one run on a cluster rates as one run
-    here would."""
-    from gridfall.arena.ratings import League
-
-    table = League(names)
-    for row in sorted(rows, key=lambda row: job_order(row.job)):
-        table.add(row.seats[0], row.seats[1], points_of(row, row.seats[0]))
-    return table
-
-
-def _leaderboard(table, games: int):
-    from rich.table import Table
-    from rich.text import Text
-
-    standings = table.standings()
-    played = sum(s.score.games for s in standings) // 2
-    out = Table(title=f"leaderboard, {played} of {counted(games, 'game')}")
-    for column in ("#", "bot", "rating (mu - 3 sigma)", "mu", "sigma", "games", "W", "D", "L", "score"):
-        out.add_column(column, justify="left" if column == "bot" else "right")
-    for rank, s in enumerate(standings, start=1):
-        out.add_row(str(rank), Text(s.name), f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.score.games),
-                    str(s.score.wins), str(s.score.draws), str(s.score.losses),
-                    f"{100 * s.score.share:.1f}%" if s.score.games else "-")
-    return out
-
-
-def _pairs_table(table):
-    from rich.table import Table
-    from rich.text import Text
-
-    out = Table(title="every pairing: the first bot's Elo difference [95%]")
-    for column in ("bot", "against", "games", "W", "D", "L", "Elo [95%]"):
-        out.add_column(column, justify="left" if column in ("bot", "against") else "right")
-    for (a, b), score in table.pairs.items():
-        elo, low, high = score.elo()
-        out.add_row(Text(a), Text(b), str(score.games), str(score.wins), str(score.draws), str(score.losses),
-                    f"{elo_text(elo)} [{elo_text(low)}, {elo_text(high)}]")
-    return out
-
-
-def _pairs_json(table) -> list[dict]:
-    out = []
-    for (a, b), score in table.pairs.items():
-        elo, low, high = score.elo()
-        out.append({"bot": a, "against": b, "games": score.games, "wins": score.wins, "draws": score.draws,
-                    "losses": score.losses, "elo": _json_number(elo), "elo_low": _json_number(low),
-                    "elo_high": _json_number(high)})
-    return out
-
-
-def _faults(rows) -> dict[str, Counter]:
-    """{bot: Counter of what went wrong} over the games a bot lost by a fault (a timeout, a crash, memory,
-    an answer the referee refused): a leaderboard alone does not tell a weak bot from a broken one."""
-    faults: dict[str, Counter] = {}
-    for row in rows:
-        fault = fault_of(row)
-        if fault is not None:
-            faults.setdefault(fault[0], Counter())[fault[1]] += 1
-    return faults
-
-
-def _faults_table(faults: dict[str, Counter]):
-    from rich.table import Table
-    from rich.text import Text
-
-    out = Table(title="games lost by a fault (a timeout, a crash, memory, an answer refused)")
-    for column in ("bot", "games", "what went wrong (the most frequent)"):
-        out.add_column(column, justify="right" if column == "games" else "left")
-    for name, reasons in sorted(faults.items()):
-        common = "\n".join(f"{n} x {reason[:160]}" for reason, n in reasons.most_common(2))
-        out.add_row(Text(name), str(sum(reasons.values())), Text(common))  # Text: a bot's words are not markup
-    return out
-
-
-def _faults_json(faults: dict[str, Counter]) -> list[dict]:
-    return [{"bot": name, "games": sum(reasons.values()), "reasons": dict(reasons.most_common())}
-            for name, reasons in sorted(faults.items())]
-
-
-def _json_number(v: float):
-    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
 @click.command()
@@ -311,8 +229,6 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     from rich.live import Live
     from rich.text import Text
 
-    from gridfall.arena.sprt import SPRT
-
     check_program(new, "--new")
     check_program(base, "--base")
     if elo1 <= elo0:
@@ -321,13 +237,9 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
                 "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
                 "limits": limits.setting()}
     run = open_run(db, "connect4 sprt", settings, grows=("max_games",))
-    test = SPRT(elo0, elo1, alpha, beta)
-    stored = {row.job: row for row in run.rows()}
+    stored = run.done()
+    test = sprt_test(settings, run.rows())
     pairs = max_games // 2
-    for k in range(pairs):
-        rows = [stored.get(f"pair {k} game {g}") for g in (0, 1)]
-        if rows[0] is not None and rows[1] is not None:
-            test.add_pair(points_of(rows[0], "new"), points_of(rows[1], "new"))
     jobs = (PairJob(f"pair {k}", ("new", "base"), (new, base), opening(seed, k, opening_plies), limits, seed + 2 * k)
             for k in range(pairs) if f"pair {k} game 0" not in stored)
     executor = open_executor(workers, cluster, run)
@@ -343,28 +255,51 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
         decided = test.verdict() is not None
         interrupted = False if decided else _run_pairs(executor, jobs, run, on_pair,
                                                        stop=lambda: test.verdict() is not None)
-    verdict = test.verdict()
-    faults = _faults(run.rows())
+    faults = faults_of(run.rows())
     write_run_replay(replay_path, run.path, f"gridfall connect4 sprt: new = {new}, base = {base}")
-    conclusion = ({"H1": f"H1 accepted: the candidate is better (elo1 {elo1:g})",
-                   "H0": f"H0 accepted: the candidate is not better than elo0 {elo0:g}"}.get(verdict)
-                  or ("interrupted: run the same command to resume" if interrupted else "no decision within --max-games"))
     if as_json:
-        elo_block = test.report()
-        from gridfall.arena.sprt import elo_interval
-
-        elo, low, high = elo_interval(test.penta)
-        lower, upper = test.bounds
-        click.echo(json.dumps({"verdict": verdict, "llr": test.llr, "bounds": [lower, upper], "elo": _json_number(elo),
-                               "elo_low": _json_number(low), "elo_high": _json_number(high),
-                               "games": test.games.games, "wins": test.games.wins, "losses": test.games.losses,
-                               "draws": test.games.draws, "penta": test.penta, "faults": _faults_json(faults),
-                               "db": str(run.path),
-                               "interrupted": interrupted, "report": elo_block}))
+        click.echo(sprt_json(test, faults, str(run.path), interrupted))
     else:
-        out = console()
-        out.print(Text(test.report()))
-        if faults:
-            out.print(_faults_table(faults))
-        out.print(conclusion)
+        print_sprt(console(), test, faults, sprt_conclusion(test, settings, interrupted))
     sys.exit(exit_code(interrupted))
+
+
+@click.command()
+@click.argument("db", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON that the league or sprt command prints.")
+def standings(db, as_json):
+    """The standings of a Connect Four league or SPRT from its run database DB.
+
+    Reads DB without writing or locking it, so it works while the run plays
+    in another terminal or on another machine's shared disk (the league's own
+    leaderboard is on the terminal that started it), and after: the
+    leaderboard, every pairing's Elo difference and the games lost by a fault
+    for a league; the Elo, LLR and pentanomial block and the verdict so far
+    for an SPRT.  Nothing is played: the league or sprt command resumes a run.
+    """
+    from pathlib import Path
+
+    from gridfall.arena.database import read_run
+
+    try:
+        kind, settings, rows = read_run(Path(db))
+        if kind == "connect4 league":
+            table = rated([name for name, _ in settings["bots"]], rows)
+            games = settings["games"]
+        elif kind == "connect4 sprt":
+            test = sprt_test(settings, rows)
+        else:
+            raise ValueError(f"{db}: holds a {kind!r} run; standings read a 'connect4 league' or 'connect4 sprt' run")
+    except (ValueError, KeyError, TypeError) as e:  # a run's settings of another shape: damaged
+        message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings are damaged ({e!r})"
+        raise click.BadParameter(message, param_hint="DB") from None
+    faults = faults_of(rows)
+    if kind == "connect4 league":
+        if as_json:
+            click.echo(league_json(table, faults, db, False))
+        else:
+            print_league(console(), table, games, faults)
+    elif as_json:
+        click.echo(sprt_json(test, faults, db, False))
+    else:
+        print_sprt(console(), test, faults, sprt_conclusion(test, settings, False, playing=True))

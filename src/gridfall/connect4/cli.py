@@ -271,13 +271,14 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
 
 
 def _add_arena_commands() -> None:
-    from gridfall.connect4.arena_cli import league, sprt
+    from gridfall.connect4.arena_cli import league, sprt, standings
     from gridfall.connect4.book_cli import book
     from gridfall.connect4.pie_cli import openings
     from gridfall.connect4.play_cli import play
 
     connect4.add_command(league)
     connect4.add_command(sprt)
+    connect4.add_command(standings)
     connect4.add_command(play)
     connect4.add_command(openings)
     connect4.add_command(book)

@@ -6,11 +6,9 @@ that does not replay raises ValueError naming it.
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from pathlib import Path
 
-from gridfall.arena.database import GameRow, RunDatabaseError, job_order, stored_rows
+from gridfall.arena.database import GameRow, job_order, read_only, stored_rows
 from gridfall.sqlite_kinds import kind_of, tables
 from gridfall.text_file import NotText, read_text
 
@@ -22,43 +20,12 @@ def kind_of_file(path: Path) -> str:
     with open(path, "rb") as f:
         head = f.read(16)
     if head.startswith(b"SQLite format 3"):
-        with _read_only(path) as connection:
+        with read_only(path) as connection:
             kind = kind_of(tables(connection))
         if kind:
             return kind
         raise ValueError(f"{path}: an SQLite file that is neither a run database nor a solution store")
     return "results"
-
-
-@contextlib.contextmanager
-def _read_only(path: Path):
-    """A connection that only reads the database at ``path``; sqlite3's errors (a damaged page, a
-    table of another shape) and a damaged run row as ValueError naming the file."""
-    try:
-        with contextlib.closing(_reader(path)) as connection:
-            yield connection
-    except sqlite3.Error as e:
-        raise ValueError(f"{path}: a damaged SQLite file, or not one of gridfall's ({e})") from None
-    except RunDatabaseError as e:
-        raise ValueError(str(e)) from None
-
-
-def _reader(path: Path) -> sqlite3.Connection:
-    """The first way in that reads: for writing, with ``query_only`` (a connection opened read-only
-    makes a run database's -wal and -shm files, WAL mode's, and cannot delete them as it closes);
-    then read-only; then, on read-only media, where WAL mode cannot make them, as immutable (nothing
-    writes there)."""
-    first = None
-    for mode in ("mode=rw", "mode=ro", "mode=ro&immutable=1"):
-        connection = sqlite3.connect(f"file:{path}?{mode}", uri=True)
-        try:
-            connection.execute("PRAGMA query_only = ON")
-            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return connection
-        except sqlite3.OperationalError as e:  # "unable to open database file": the next way
-            connection.close()
-            first = first or e
-    raise first
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
@@ -101,7 +68,7 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
 
 def run_games(path: Path, jobs: tuple[str, ...]) -> tuple[str, list[dict], str]:
     """(kind, page games, note) for the named jobs of a run database (all, up to MAX_GAMES, if none)."""
-    with _read_only(path) as connection:
+    with read_only(path) as connection:
         rows = stored_rows(connection, path)
     note = ""
     if jobs:

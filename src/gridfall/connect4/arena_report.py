@@ -1,0 +1,158 @@
+"""What a Connect Four league's or SPRT's stored games say: ratings, pairings, faults, the test.
+
+The commands that play a run (``league``, ``sprt``) and the one that reads it while it plays
+(``standings``) print the same tables and JSON from here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+from gridfall.arena.database import GameRow, job_order
+from gridfall.arena.elo import elo_text
+from gridfall.connect4.match import fault_of, points_of
+from gridfall.words import counted
+
+
+def rated(names: list[str], rows):
+    """The league table from the stored games, rated in the order of the schedule (pair, game),
+    whatever order they finished in: a resumed league or one run on a cluster rates as one run
+    here would."""
+    from gridfall.arena.ratings import League
+
+    table = League(names)
+    for row in sorted(rows, key=lambda row: job_order(row.job)):
+        table.add(row.seats[0], row.seats[1], points_of(row, row.seats[0]))
+    return table
+
+
+def leaderboard(table, games: int):
+    from rich.table import Table
+    from rich.text import Text
+
+    standings = table.standings()
+    played = sum(s.score.games for s in standings) // 2
+    out = Table(title=f"leaderboard, {played} of {counted(games, 'game')}")
+    for column in ("#", "bot", "rating (mu - 3 sigma)", "mu", "sigma", "games", "W", "D", "L", "score"):
+        out.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, s in enumerate(standings, start=1):
+        out.add_row(str(rank), Text(s.name), f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.score.games),
+                    str(s.score.wins), str(s.score.draws), str(s.score.losses),
+                    f"{100 * s.score.share:.1f}%" if s.score.games else "-")
+    return out
+
+
+def pairs_table(table):
+    from rich.table import Table
+    from rich.text import Text
+
+    out = Table(title="every pairing: the first bot's Elo difference [95%]")
+    for column in ("bot", "against", "games", "W", "D", "L", "Elo [95%]"):
+        out.add_column(column, justify="left" if column in ("bot", "against") else "right")
+    for (a, b), score in table.pairs.items():
+        elo, low, high = score.elo()
+        out.add_row(Text(a), Text(b), str(score.games), str(score.wins), str(score.draws), str(score.losses),
+                    f"{elo_text(elo)} [{elo_text(low)}, {elo_text(high)}]")
+    return out
+
+
+def pairs_json(table) -> list[dict]:
+    out = []
+    for (a, b), score in table.pairs.items():
+        elo, low, high = score.elo()
+        out.append({"bot": a, "against": b, "games": score.games, "wins": score.wins, "draws": score.draws,
+                    "losses": score.losses, "elo": json_number(elo), "elo_low": json_number(low),
+                    "elo_high": json_number(high)})
+    return out
+
+
+def faults_of(rows) -> dict[str, Counter]:
+    """{bot: Counter of what went wrong} over the games a bot lost by a fault (a timeout, a crash, memory,
+    an answer the referee refused): a leaderboard alone does not tell a weak bot from a broken one."""
+    faults: dict[str, Counter] = {}
+    for row in rows:
+        fault = fault_of(row)
+        if fault is not None:
+            faults.setdefault(fault[0], Counter())[fault[1]] += 1
+    return faults
+
+
+def faults_table(faults: dict[str, Counter]):
+    from rich.table import Table
+    from rich.text import Text
+
+    out = Table(title="games lost by a fault (a timeout, a crash, memory, an answer refused)")
+    for column in ("bot", "games", "what went wrong (the most frequent)"):
+        out.add_column(column, justify="right" if column == "games" else "left")
+    for name, reasons in sorted(faults.items()):
+        common = "\n".join(f"{n} x {reason[:160]}" for reason, n in reasons.most_common(2))
+        out.add_row(Text(name), str(sum(reasons.values())), Text(common))  # Text: a bot's words are not markup
+    return out
+
+
+def faults_json(faults: dict[str, Counter]) -> list[dict]:
+    return [{"bot": name, "games": sum(reasons.values()), "reasons": dict(reasons.most_common())}
+            for name, reasons in sorted(faults.items())]
+
+
+def json_number(v: float):
+    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+
+
+def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool) -> str:
+    return json.dumps({"leaderboard": [s.to_json() for s in table.standings()], "pairs": pairs_json(table),
+                       "faults": faults_json(faults), "db": db, "interrupted": interrupted})
+
+
+def print_league(out, table, games: int, faults: dict[str, Counter]) -> None:
+    out.print(leaderboard(table, games))
+    out.print(pairs_table(table))
+    if faults:
+        out.print(faults_table(faults))
+
+
+def sprt_test(settings: dict, rows: list[GameRow]):
+    """The SPRT of a run's settings, fed with its stored pairs in the schedule's order."""
+    from gridfall.arena.sprt import SPRT
+
+    test = SPRT(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"])
+    stored = {row.job: row for row in rows}
+    for k in range(settings["max_games"] // 2):
+        pair = [stored.get(f"pair {k} game {g}") for g in (0, 1)]
+        if pair[0] is not None and pair[1] is not None:
+            test.add_pair(points_of(pair[0], "new"), points_of(pair[1], "new"))
+    return test
+
+
+def sprt_conclusion(test, settings: dict, interrupted: bool, playing: bool = False) -> str:
+    verdict = test.verdict()
+    if verdict == "H1":
+        return f"H1 accepted: the candidate is better (elo1 {settings['elo1']:g})"
+    if verdict == "H0":
+        return f"H0 accepted: the candidate is not better than elo0 {settings['elo0']:g}"
+    if playing:
+        return f"undecided after {counted(test.games.games, 'game')} of at most {settings['max_games']:,}"
+    return "interrupted: run the same command to resume" if interrupted else "no decision within --max-games"
+
+
+def sprt_json(test, faults: dict[str, Counter], db: str, interrupted: bool) -> str:
+    from gridfall.arena.sprt import elo_interval
+
+    elo, low, high = elo_interval(test.penta)
+    lower, upper = test.bounds
+    return json.dumps({"verdict": test.verdict(), "llr": test.llr, "bounds": [lower, upper], "elo": json_number(elo),
+                       "elo_low": json_number(low), "elo_high": json_number(high), "games": test.games.games,
+                       "wins": test.games.wins, "losses": test.games.losses, "draws": test.games.draws,
+                       "penta": test.penta, "faults": faults_json(faults), "db": db, "interrupted": interrupted,
+                       "report": test.report()})
+
+
+def print_sprt(out, test, faults: dict[str, Counter], conclusion: str) -> None:
+    from rich.text import Text
+
+    out.print(Text(test.report()))
+    if faults:
+        out.print(faults_table(faults))
+    out.print(conclusion)
