@@ -6,7 +6,7 @@ standard:3 bot B``): the run's schedule is a function of its settings, so runnin
 command again skips the jobs already in the table and plays the rest.  The settings are stored
 with the first run; a run with other settings is refused, naming what differs, because its games
 would not belong to the same experiment.  The one exception is a setting that only adds jobs (a
-league's games, an SPRT's most games, a comparison's seeds or boards): a run may grow, since the
+league's games or bots, an SPRT's most games, a comparison's seeds or boards): a run may grow, since the
 jobs it holds are the same ones in the larger run, and the stored setting becomes the new one; it
 may not shrink.  One process plays a run at a time (an flock on
 ``FILE.lock``, beside it): a second start of the same command is refused while the first plays.
@@ -192,7 +192,10 @@ class RunDatabase:
     def extra(self, key: str):
         """A value a command keeps with its run (JSON), or None: a league's joins."""
         row = self.connection.execute("SELECT value FROM run WHERE key = ?", (f"extra {key}",)).fetchone()
-        return json_text.loads(row[0]) if row else None
+        try:
+            return json_text.loads(row[0]) if row else None
+        except ValueError as e:
+            raise RunDatabaseError(f"{self.path}: its run's {key} are damaged ({e})") from None
 
     def keep_extra(self, key: str, value) -> None:
         with self.lock, self.connection:

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from gridfall.arena.database import job_order
+from gridfall.arena.database import RunDatabaseError, job_order
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
@@ -184,11 +184,15 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
 def _joins(run, done: set[str], pairs: int) -> list[tuple[int, int]]:
     """[(0, bots at the start), (pair, bots from then on), ...], kept with the run.  Bots added
     now join at the pair after the last one stored, so every stored pair keeps its pairing."""
-    kept = run.extra("joins")
-    if kept is None:  # no bot has joined yet: the league began with the bots it had before this command
-        joins = [(0, len(run.grew.get("bots", (run.settings["bots"],))[0]))]
-    else:
-        joins = [(int(at), int(count)) for at, count in kept]
+    try:
+        kept = run.extra("joins")
+        if kept is None:  # no bot has joined yet: the league began with the bots it had before this command
+            joins = [(0, len(run.grew.get("bots", (run.settings["bots"],))[0]))]
+        else:
+            joins = [(int(at), int(count)) for at, count in kept]
+    except (RunDatabaseError, TypeError, ValueError) as e:
+        raise click.ClickException(f"{run.path}: the pairs where its bots joined cannot be read ({e}); "
+                                   "give another --db") from None
     if "bots" in run.grew:
         at = 1 + max((job_order(job)[1] for job in done), default=-1)  # "pair 7 game 1": 7
         joins.append((at, len(run.settings["bots"])))
