@@ -275,8 +275,8 @@ def standings(db, as_json):
     """The standings of a Connect Four league or SPRT from its run database DB.
 
     Reads DB without writing or locking it, so it works while the run plays
-    in another terminal or on another machine's shared disk (the league's own
-    leaderboard is on the terminal that started it), and after: the
+    on this machine, in another terminal or in the background (the league's
+    own leaderboard is on the terminal that started it), and after: the
     leaderboard, every pairing's Elo difference and the games lost by a fault
     for a league; the Elo, LLR and pentanomial block and the verdict so far
     for an SPRT.  Nothing is played: the league or sprt command resumes a run.
