@@ -118,6 +118,21 @@ def test_a_bot_joins_a_stored_league_and_catches_up(tmp_path):
     assert gone.returncode == 2 and "not shrink (bots: 1 stored, such as ['alphabeta:1'" in gone.stderr, gone.stderr
 
 
+def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):
+    db = tmp_path / "league.sqlite"
+    gridfall_json(*_league(db, 6))
+    retired = gridfall(*_league(db, 12), "--retire", "greedy", "--json")
+    assert retired.returncode == 0 and "from pair 3, greedy no longer plays" in retired.stderr, retired.stderr
+    board = {row["name"]: row["games"] for row in json.loads(retired.stdout)["leaderboard"]}
+    assert board["greedy"] == 4 and board["first"] + board["centre"] == 24 - 4  # rated on its four games
+    jobs = sqlite3.connect(db).execute("SELECT job, seats FROM games").fetchall()
+    assert all("greedy" not in seats for job, seats in jobs if int(job.split()[1]) >= 3)
+    for args, what in ((["--retire", "nobody"], "'nobody' is not among the --bot names"),
+                       (["--retire", "greedy", "--retire", "first"], "at least two bots that play")):
+        done = gridfall(*_league(db, 12), *args)
+        assert done.returncode == 2 and what in done.stderr, done.stderr
+
+
 def test_without_db_a_larger_count_finds_the_same_run(tmp_path):
     league = ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", "greedy", "--workers", "2", *FAST]
     for games in ("2", "4"):

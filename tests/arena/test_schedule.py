@@ -52,8 +52,9 @@ def test_a_schedule_is_made_as_it_is_played():
 
 @pytest.mark.parametrize("maker", ["fewest", "round-robin"])
 def test_bots_that_join_keep_the_pairs_before_them_and_then_catch_up(maker):
-    before = schedule(3, 40, maker, seed=2)
-    joined = schedule(3, 40, maker, seed=2, joins=[(10, 4), (16, 6)])
+    before = schedule(6, 40, maker, seed=2, changes=[(0, (0, 1, 2))])
+    assert before == schedule(3, 40, maker, seed=2)  # bots that never play change nothing
+    joined = schedule(6, 40, maker, seed=2, changes=[(0, (0, 1, 2)), (10, (0, 1, 2, 3)), (16, range(6))])
     assert joined[:10] == before[:10]  # the stored pairs keep their pairings
     assert all(max(pair) < 4 for pair in joined[10:16]) and any(5 in pair for pair in joined[16:])
     games = [0] * 6
@@ -65,7 +66,16 @@ def test_bots_that_join_keep_the_pairs_before_them_and_then_catch_up(maker):
         assert joined[16:31] == list(itertools.combinations(range(6), 2))
 
 
-def test_joins_that_would_take_bots_away_are_refused():
-    for joins in ([(5, 2)], [(4, 5), (8, 4)]):
-        with pytest.raises(ValueError, match="would take bots away"):
-            schedule(3, 10, joins=joins)
+@pytest.mark.parametrize("maker", ["fewest", "round-robin"])
+def test_a_retired_bot_plays_no_more_and_one_that_comes_back_catches_up(maker):
+    plan = schedule(4, 40, maker, seed=5, changes=[(8, (0, 1, 3)), (20, (0, 1, 2, 3))])
+    assert plan[:8] == schedule(4, 8, maker, seed=5)
+    assert not any(2 in pair for pair in plan[8:20]) and any(2 in pair for pair in plan[20:])
+    if maker == "fewest":
+        assert all(2 in pair for pair in plan[20:23])  # behind the others: it plays first
+
+
+def test_changes_that_leave_fewer_than_two_bots_or_name_others_are_refused():
+    for changes in ([(5, (1,))], [(4, (0, 5))], [(4, ())]):
+        with pytest.raises(ValueError, match="cannot play a league of 3 bots"):
+            schedule(3, 10, changes=changes)

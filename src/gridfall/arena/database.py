@@ -190,7 +190,7 @@ class RunDatabase:
                                         (json.dumps(self.settings, sort_keys=True),))
 
     def extra(self, key: str):
-        """A value a command keeps with its run (JSON), or None: a league's joins."""
+        """A value a command keeps with its run (JSON), or None: the pairs where a league's bots that play changed."""
         row = self.connection.execute("SELECT value FROM run WHERE key = ?", (f"extra {key}",)).fetchone()
         try:
             return json_text.loads(row[0]) if row else None

@@ -115,12 +115,15 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
 @click.option("--matchmaking", type=click.Choice(["fewest", "round-robin"]), default="fewest", show_default=True,
               help="fewest: each pair goes to the bot with fewest games (psyleague's rule); round-robin: every "
                    "pairing in turn.")
+@click.option("--retire", multiple=True, metavar="NAME",
+              help="A bot of the league that plays no more games from the next pair on (its games still rate it); "
+                   "again for more.  A bot left out of --retire next time plays again.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"leaderboard": [...]}, best first, instead of the tables.')
 @replay_option
 @_limit_options
 @run_options
 @with_help(RUN_NOTES, grows_note("--games"), CONNECT4_PROTOCOL)
-def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, limits, db, workers, cluster):
+def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening_plies, limits, db, workers, cluster):
     """A league between two or more Connect Four bots, rated as it plays.
 
     Games come in seat-swapped pairs from one opening.  The leaderboard
@@ -131,7 +134,8 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     A bot can join a stored league: run it again with --db naming the run,
     the bots it has (in any order) and the new ones, and a larger --games.
     The new bots join at the pair after the last one stored and, with
-    fewest, play until they have as many games as the others.
+    fewest, play until they have as many games as the others.  --retire
+    NAME stops a bot's games the same way (list it still, among --bot).
     """
     from rich.live import Live
 
@@ -141,6 +145,13 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     if games % 2:
         raise click.BadParameter(f"{games}: games are played in seat-swapped pairs, give an even number",
                                  param_hint="--games")
+    given = [name for name, _ in bots]  # every bot of a stored league is among them, or the run refuses them
+    unknown = [name for name in retire if name not in given]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r} is not among the --bot names ({', '.join(given)}): a bot to "
+                                 "retire is listed too", param_hint="--retire")
+    if len(set(given) - set(retire)) < 2:
+        raise click.BadParameter("a league needs at least two bots that play", param_hint="--retire")
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
                 "opening_plies": opening_plies, "limits": limits.setting()}
     run = open_run(db, "connect4 league", settings, grows=("games", "bots"))
@@ -148,9 +159,9 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     names = [n for n, _ in bots]
     table = rated(names, run.rows())
     done = run.done()
-    joins = _joins(run, done, games // 2)
+    changes = _changes(run, done, games // 2, retire)
     commands = dict(bots)
-    plan = schedule(joins[0][1], games // 2, matchmaking, seed, joins[1:])
+    plan = schedule(len(names), games // 2, matchmaking, seed, changes)
     jobs = (PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
                     opening(seed, k, opening_plies), limits, seed + 2 * k)
             for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done)
@@ -181,26 +192,36 @@ def league(bots, games, matchmaking, as_json, replay_path, seed, opening_plies, 
     sys.exit(exit_code(interrupted))
 
 
-def _joins(run, done: set[str], pairs: int) -> list[tuple[int, int]]:
-    """[(0, bots at the start), (pair, bots from then on), ...], kept with the run.  Bots added
-    now join at the pair after the last one stored, so every stored pair keeps its pairing."""
+def _changes(run, done: set[str], pairs: int, retire: tuple[str, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """Where the bots that play changed: [(pair, bot numbers), ...], kept with the run by name.
+    The bots of the run less ``retire`` play from the pair after the last one stored, so every
+    stored pair keeps its pairing; a bot that joins or comes back plays until it catches up."""
+    names = [name for name, _ in run.settings["bots"]]
     try:
-        kept = run.extra("joins")
-        if kept is None:  # no bot has joined yet: the league began with the bots it had before this command
-            joins = [(0, len(run.grew.get("bots", (run.settings["bots"],))[0]))]
-        else:
-            joins = [(int(at), int(count)) for at, count in kept]
-    except (RunDatabaseError, TypeError, ValueError) as e:
-        raise click.ClickException(f"{run.path}: the pairs where its bots joined cannot be read ({e}); "
+        kept = run.extra("playing")
+        if kept is None:  # the league began with the bots it had before this command added any
+            kept = [[0, [name for name, _ in run.grew.get("bots", (run.settings["bots"],))[0]]]]
+        kept = [[int(at), [str(name) for name in playing]] for at, playing in kept]
+        index = {name: i for i, name in enumerate(names)}
+        changes = [(at, tuple(index[name] for name in playing)) for at, playing in kept]
+    except (RunDatabaseError, TypeError, ValueError, KeyError) as e:
+        raise click.ClickException(f"{run.path}: the pairs where its bots joined or retired cannot be read ({e}); "
                                    "give another --db") from None
-    if "bots" in run.grew:
+    playing = [name for name in names if name not in retire]
+    before = kept[-1][1]
+    if sorted(playing) != sorted(before):
         at = 1 + max((job_order(job)[1] for job in done), default=-1)  # "pair 7 game 1": 7
-        joins.append((at, len(run.settings["bots"])))
-        run.keep_extra("joins", joins)
+        kept.append([at, playing])
+        run.keep_extra("playing", kept)
+        changes.append((at, tuple(index[name] for name in playing)))
+        joined, left = [n for n in playing if n not in before], [n for n in before if n not in playing]
+        said = "; ".join(f"{', '.join(who)} {verb}{'s' if len(who) == 1 else ''}"
+                         for who, verb in ((joined, "play"), (left, "no longer play")) if who)
+        click.echo(f"gridfall: {run.path}: from pair {at}, {said}", err=True)
         if at >= pairs:
-            click.echo(f"gridfall: {run.path}: all {pairs * 2} games are stored: give a larger --games for the bots "
-                       "added to play", err=True)
-    return joins
+            click.echo(f"gridfall: {run.path}: all {pairs * 2} games are stored: give a larger --games for the "
+                       "change to play", err=True)
+    return changes
 
 
 @click.command()
