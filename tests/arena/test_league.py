@@ -123,8 +123,12 @@ def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):
     gridfall_json(*_league(db, 6))
     retired = gridfall(*_league(db, 12), "--retire", "greedy", "--json")
     assert retired.returncode == 0 and "from pair 3, greedy no longer plays" in retired.stderr, retired.stderr
-    board = {row["name"]: row["games"] for row in json.loads(retired.stdout)["leaderboard"]}
+    leaderboard = json.loads(retired.stdout)["leaderboard"]
+    board = {row["name"]: row["games"] for row in leaderboard}
     assert board["greedy"] == 4 and board["first"] + board["centre"] == 24 - 4  # rated on its four games
+    assert {row["name"] for row in leaderboard if row["retired"]} == {"greedy"}
+    read = gridfall("connect4", "standings", str(db))
+    assert "greedy (retired)" in read.stdout and "centre (retired)" not in read.stdout
     jobs = sqlite3.connect(db).execute("SELECT job, seats FROM games").fetchall()
     assert all("greedy" not in seats for job, seats in jobs if int(job.split()[1]) >= 3)
     for args, what in ((["--retire", "nobody"], "'nobody' is not among the --bot names"),

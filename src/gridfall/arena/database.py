@@ -341,9 +341,9 @@ def _reader(path: Path) -> sqlite3.Connection:
     raise first
 
 
-def read_run(path: Path) -> tuple[str, dict, list[GameRow]]:
-    """(kind, settings, rows) of the run database at ``path``, read without writing or locking it,
-    so while a run plays it too; ValueError naming the file if it is not one."""
+def read_run(path: Path) -> tuple[str, dict, list[GameRow], dict]:
+    """(kind, settings, rows, extras) of the run database at ``path``, read without writing or
+    locking it, so while a run plays it too; ValueError naming the file if it is not one."""
     with read_only(path) as connection:
         if kind_of(tables(connection)) != "run":
             raise ValueError(f"{path}: not a gridfall run database (a league's, an SPRT's, a comparison's --db)")
@@ -354,4 +354,9 @@ def read_run(path: Path) -> tuple[str, dict, list[GameRow]]:
             raise ValueError(f"{path}: its run's settings are damaged ({e})") from None
         if not isinstance(settings, dict):
             raise ValueError(f"{path}: its run's settings are missing or damaged")
-        return stored.get("kind", ""), settings, stored_rows(connection, path)
+        try:
+            extras = {key.removeprefix("extra "): json_text.loads(value) for key, value in stored.items()
+                      if key.startswith("extra ")}
+        except ValueError as e:
+            raise ValueError(f"{path}: what its run keeps beside its settings is damaged ({e})") from None
+        return stored.get("kind", ""), settings, stored_rows(connection, path), extras

@@ -23,6 +23,7 @@ from gridfall.connect4.arena_report import (
     print_league,
     print_sprt,
     rated,
+    retired_of,
     sprt_conclusion,
     sprt_json,
     sprt_test,
@@ -171,12 +172,13 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     _warm_if_builtin(executor, list(commands.values()))
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
-    with Live(leaderboard(table, games), console=err, transient=True, auto_refresh=False) as live:
+    retired = set(retire)
+    with Live(leaderboard(table, games, retired), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             for record in records:
                 winner = record.winner
                 table.add(record.seats[0], record.seats[1], 0.5 if winner is None else 1.0 - winner)
-            live.update(leaderboard(table, games), refresh=True)
+            live.update(leaderboard(table, games, retired), refresh=True)
 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
     rows = run.rows()  # read once for the ratings and the faults
@@ -184,10 +186,10 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     faults = faults_of(rows)
     write_run_replay(replay_path, run.path, f"gridfall connect4 league: {', '.join(names)}")
     if as_json:
-        click.echo(league_json(table, faults, str(run.path), interrupted))
+        click.echo(league_json(table, faults, str(run.path), interrupted, retired))
     else:
         out = console()
-        print_league(out, table, games, faults)
+        print_league(out, table, games, faults, retired)
         out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
     sys.exit(exit_code(interrupted))
 
@@ -307,23 +309,23 @@ def standings(db, as_json):
     from gridfall.arena.database import read_run
 
     try:
-        kind, settings, rows = read_run(Path(db))
+        kind, settings, rows, extras = read_run(Path(db))
         if kind == "connect4 league":
-            table = rated([name for name, _ in settings["bots"]], rows)
-            games = settings["games"]
+            names = [name for name, _ in settings["bots"]]
+            table, games, retired = rated(names, rows), settings["games"], retired_of(names, extras.get("playing"))
         elif kind == "connect4 sprt":
             test = sprt_test(settings, rows)
         else:
             raise ValueError(f"{db}: holds a {kind!r} run; standings read a 'connect4 league' or 'connect4 sprt' run")
-    except (ValueError, KeyError, TypeError) as e:  # a run's settings of another shape: damaged
+    except (ValueError, KeyError, TypeError, IndexError) as e:  # a run's settings of another shape: damaged
         message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings are damaged ({e!r})"
         raise click.BadParameter(message, param_hint="DB") from None
     faults = faults_of(rows)
     if kind == "connect4 league":
         if as_json:
-            click.echo(league_json(table, faults, db, False))
+            click.echo(league_json(table, faults, db, False, retired))
         else:
-            print_league(console(), table, games, faults)
+            print_league(console(), table, games, faults, retired)
     elif as_json:
         click.echo(sprt_json(test, faults, db, False))
     else:

@@ -28,7 +28,8 @@ def rated(names: list[str], rows):
     return table
 
 
-def leaderboard(table, games: int):
+def leaderboard(table, games: int, retired=frozenset()):
+    """The ratings as a table; the ``retired`` bots (no longer scheduled) are marked."""
     from rich.table import Table
     from rich.text import Text
 
@@ -38,7 +39,8 @@ def leaderboard(table, games: int):
     for column in ("#", "bot", "rating (mu - 3 sigma)", "mu", "sigma", "games", "W", "D", "L", "score"):
         out.add_column(column, justify="left" if column == "bot" else "right")
     for rank, s in enumerate(standings, start=1):
-        out.add_row(str(rank), Text(s.name), f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.score.games),
+        name = Text(s.name) + (Text(" (retired)", "dim") if s.name in retired else Text(""))
+        out.add_row(str(rank), name, f"{s.ordinal:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.score.games),
                     str(s.score.wins), str(s.score.draws), str(s.score.losses),
                     f"{100 * s.score.share:.1f}%" if s.score.games else "-")
     return out
@@ -101,13 +103,19 @@ def json_number(v: float):
     return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
-def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool) -> str:
-    return json.dumps({"leaderboard": [s.to_json() for s in table.standings()], "pairs": pairs_json(table),
-                       "faults": faults_json(faults), "db": db, "interrupted": interrupted})
+def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool, retired=frozenset()) -> str:
+    board = [{**s.to_json(), "retired": s.name in retired} for s in table.standings()]
+    return json.dumps({"leaderboard": board, "pairs": pairs_json(table), "faults": faults_json(faults), "db": db,
+                       "interrupted": interrupted})
 
 
-def print_league(out, table, games: int, faults: dict[str, Counter]) -> None:
-    out.print(leaderboard(table, games))
+def retired_of(names: list[str], playing) -> set[str]:
+    """The bots of a league that no longer play, from its kept changes ([[pair, [names]], ...])."""
+    return set(names) - set(playing[-1][1]) if playing else set()
+
+
+def print_league(out, table, games: int, faults: dict[str, Counter], retired=frozenset()) -> None:
+    out.print(leaderboard(table, games, retired))
     out.print(pairs_table(table))
     if faults:
         out.print(faults_table(faults))
