@@ -41,9 +41,11 @@ main.add_command(match3)
 
 
 def _add_view() -> None:
+    from gridfall.arena.runs_cli import runs
     from gridfall.viewer.cli import view
 
     main.add_command(view)
+    main.add_command(runs)
 
 
 _add_view()

@@ -188,6 +188,13 @@ class RunDatabase:
             with self.connection:
                 self.connection.execute("UPDATE run SET value = ? WHERE key = 'settings'",
                                         (json.dumps(self.settings, sort_keys=True),))
+            self.keep_command(command)
+
+    def keep_command(self, command: list[str]) -> None:
+        """``command`` is the one that resumes the run from now on (the first one would be refused
+        once the run has grown): ``gridfall runs`` shows it."""
+        with self.lock, self.connection:
+            self.connection.execute("INSERT OR REPLACE INTO run VALUES ('command', ?)", (json.dumps(command),))
 
     def extra(self, key: str):
         """A value a command keeps with its run (JSON), or None: the pairs where a league's bots that play changed."""
@@ -341,22 +348,34 @@ def _reader(path: Path) -> sqlite3.Connection:
     raise first
 
 
-def read_run(path: Path) -> tuple[str, dict, list[GameRow], dict]:
-    """(kind, settings, rows, extras) of the run database at ``path``, read without writing or
-    locking it, so while a run plays it too; ValueError naming the file if it is not one."""
+@dataclass
+class StoredRun:
+    """A run database as read from outside (read_run): what it is, and what it holds."""
+
+    kind: str
+    settings: dict
+    rows: list[GameRow]
+    extras: dict  # what its command keeps beside the settings (a league's changes of bots)
+    command: list[str]  # the command that started it
+    started: float  # Unix time
+
+
+def read_run(path: Path) -> StoredRun:
+    """The run database at ``path``, read without writing or locking it, so while a run plays it
+    too; ValueError naming the file if it is not one."""
     with read_only(path) as connection:
         if kind_of(tables(connection)) != "run":
             raise ValueError(f"{path}: not a gridfall run database (a league's, an SPRT's, a comparison's --db)")
         stored = dict(connection.execute("SELECT key, value FROM run"))
         try:
             settings = json_text.loads(stored.get("settings", "null"))
-        except ValueError as e:
-            raise ValueError(f"{path}: its run's settings are damaged ({e})") from None
-        if not isinstance(settings, dict):
-            raise ValueError(f"{path}: its run's settings are missing or damaged")
-        try:
             extras = {key.removeprefix("extra "): json_text.loads(value) for key, value in stored.items()
                       if key.startswith("extra ")}
+            command = json_text.loads(stored.get("command", "[]"))
+            started = float(stored.get("started", "0"))
         except ValueError as e:
-            raise ValueError(f"{path}: what its run keeps beside its settings is damaged ({e})") from None
-        return stored.get("kind", ""), settings, stored_rows(connection, path), extras
+            raise ValueError(f"{path}: its run's settings are damaged ({e})") from None
+        if not isinstance(settings, dict) or not isinstance(command, list):
+            raise ValueError(f"{path}: its run's settings are missing or damaged")
+        return StoredRun(stored.get("kind", ""), settings, stored_rows(connection, path), extras,
+                         [str(word) for word in command], started)

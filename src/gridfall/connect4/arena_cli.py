@@ -215,6 +215,7 @@ def _changes(run, done: set[str], pairs: int, retire: tuple[str, ...]) -> list[t
         at = 1 + max((job_order(job)[1] for job in done), default=-1)  # "pair 7 game 1": 7
         kept.append([at, playing])
         run.keep_extra("playing", kept)
+        run.keep_command(sys.argv)  # with its --retire: the one that resumes the league as it is now
         changes.append((at, tuple(index[name] for name in playing)))
         joined, left = [n for n in playing if n not in before], [n for n in before if n not in playing]
         said = "; ".join(f"{', '.join(who)} {verb}{'s' if len(who) == 1 else ''}"
@@ -309,10 +310,11 @@ def standings(db, as_json):
     from gridfall.arena.database import read_run
 
     try:
-        kind, settings, rows, extras = read_run(Path(db))
+        stored = read_run(Path(db))
+        kind, settings, rows = stored.kind, stored.settings, stored.rows
         if kind == "connect4 league":
             names = [name for name, _ in settings["bots"]]
-            table, games, retired = rated(names, rows), settings["games"], retired_of(names, extras.get("playing"))
+            table, games, retired = rated(names, rows), settings["games"], retired_of(names, stored.extras.get("playing"))
         elif kind == "connect4 sprt":
             test = sprt_test(settings, rows)
         else:

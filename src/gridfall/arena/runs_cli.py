@@ -1,0 +1,76 @@
+"""``gridfall runs [PATH...]``: which run is which, among the databases in a folder.
+
+A run's default database is named after a hash of its settings (``league-3f2a9c1e.sqlite``), so
+a folder of them says nothing by its names.  This lists each with its kind, its games and the
+command that started it, read without a write or a lock (a run that plays is listed too).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from pathlib import Path
+
+import click
+
+from gridfall.cli_options import console
+from gridfall.words import counted
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the runs, and the files that are not.")
+def runs(paths: tuple[str, ...], as_json: bool) -> None:
+    """List the run databases in PATHS (folders, or files; default: this folder).
+
+    Each run (a league, an SPRT, a comparison, a campaign, the pie table's,
+    played games in the browser) with its kind, its games stored, when it
+    started and when its last game finished, and the command that resumes
+    it (the one that started it, or the last that grew it).  A .sqlite file
+    that is not a run (a solution store, a damaged file) is named with the
+    reason.  Nothing is written or locked, so a run that plays now is listed
+    too.
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    from gridfall.arena.database import read_run
+
+    files = []
+    for path in map(Path, paths or (".",)):
+        files += sorted(path.glob("*.sqlite")) if path.is_dir() else [path]
+    found, others = [], []
+    for file in files:
+        try:
+            stored = read_run(file)
+        except (ValueError, OSError) as e:
+            others.append({"file": str(file), "why": str(e).removeprefix(f"{file}: ")})
+            continue
+        last = max((row.finished for row in stored.rows), default=None)
+        found.append({"file": str(file), "kind": stored.kind, "games": len(stored.rows), "started": stored.started,
+                      "last_game": last, "command": shlex.join(_as_typed(stored.command))})
+    if as_json:
+        click.echo(json.dumps({"runs": found, "not_runs": others}))
+        return
+    out = console()
+    table = Table(title=f"{counted(len(found), 'run')} in {', '.join(paths) or '.'}")
+    for column in ("file", "kind", "games", "started", "last game", "the command that resumes it"):
+        table.add_column(column, justify="right" if column == "games" else "left")
+    for run in found:
+        table.add_row(Text(run["file"]), run["kind"], f"{run['games']:,}", _when(run["started"]),
+                      _when(run["last_game"]), Text(run["command"]))  # Text: a bot's command is not markup
+    out.print(table)
+    for other in others:
+        out.print(Text(f"{other['file']}: {other['why']}"))
+
+
+def _as_typed(command: list[str]) -> list[str]:
+    """The stored command as the user typed it: ``gridfall ...`` for the program's own path."""
+    if command and Path(command[0]).name in ("gridfall", "__main__.py"):
+        return ["gridfall", *command[1:]]
+    return command
+
+
+def _when(stamp: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
