@@ -25,6 +25,7 @@ reveal_type(game)
 reveal_type(game.new_initial_state().child(3))
 print(first_legal_playout(game.new_initial_state()), UCTPlayer(seed=1).act(game.new_initial_state(), 0.01))
 game.new_initial_state().apply_action("3")
+reveal_type(gridfall.load_player(game, "gridfall:5000").act(game.new_initial_state()))
 '''
 
 
@@ -36,5 +37,6 @@ def test_mypy_reads_the_interfaces_types_and_reports_a_wrong_call(tmp_path):
     assert 'Revealed type is "gridfall.interface.GameBase"' in out, out
     assert 'Revealed type is "gridfall.interface.StateBase"' in out, out
     assert 'Argument 1 to "apply_action" of "StateBase" has incompatible type "str"; expected "int"' in out, out
+    assert 'user.py:18: note: Revealed type is "int"' in out, out  # a player's action
     assert "py.typed" not in out and "import-untyped" not in out, out
     assert "Found 1 error in 1 file" in out, out

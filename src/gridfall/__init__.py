@@ -2,13 +2,15 @@
 for three gravity grid games (SameGame, Match-3 Jewels, Connect Four 7x9 with STEAL).
 
 ``gridfall.load_game(name, **parameters)`` gives any of the three games through one interface
-(:mod:`gridfall.interface`)."""
+(:mod:`gridfall.interface`), and ``gridfall.load_player(game, name)`` gridfall's players on its
+states (:mod:`gridfall.players`)."""
 
 import time as _time
 
 TYPE_CHECKING = False  # type checkers take it as True; at run time typing's 7 ms are not paid
 if TYPE_CHECKING:  # nor are the games loaded before they are asked for: a bot imports gridfall first
     from gridfall.interface import GameBase
+    from gridfall.players import Player
 
 
 def _process_start() -> float:
@@ -39,3 +41,11 @@ def load_game(name: str, **parameters) -> "GameBase":
     from gridfall.registry import load_game as _load_game
 
     return _load_game(name, **parameters)
+
+
+def load_player(game: "GameBase | str", name: "str | None" = None, *, seed: int = 0, **params) -> "Player":
+    """gridfall's player ``name`` for ``game`` (a game from load_game, or a game's name); see
+    :mod:`gridfall.players`."""
+    from gridfall.players import load_player as _load_player
+
+    return _load_player(game, name, seed=seed, **params)

@@ -86,3 +86,20 @@ def test_native_connect_four_agrees_on_random_7x9_games():
         wins[int(native.returns()[0]) + 1] += 1
     assert min(wins[0], wins[2]) > 0  # both players won some games
 
+
+
+def test_gridfalls_players_are_openspiel_bots_that_beat_openspiels_mcts():
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    game = pyspiel.load_game("python_gridfall_connect4")
+    theirs = mcts.MCTSBot(game, uct_c=2, max_simulations=100, random_state=np.random.RandomState(1),
+                          evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
+    ours = gridfall.adapters.openspiel.GridfallBot(game, "gridfall:50000", seed=1)
+    assert evaluate_bots.evaluate_bots(game.new_initial_state(), [ours, theirs], np.random) == [1.0, -1.0]
+    assert pyspiel.evaluate_bots(game.new_initial_state(), [theirs, ours], 1) == [-1.0, 1.0]  # OpenSpiel's C++ loop
+    samegame = pyspiel.load_game("python_gridfall_samegame(board=standard:2)")
+    bot = gridfall.adapters.openspiel.GridfallBot(samegame, "nrpa", seed=1, level=1, max_playouts=1000)
+    [score] = evaluate_bots.evaluate_bots(samegame.new_initial_state(), [bot], np.random)
+    assert score > 1000 and bot.player.plans == 1
+    with pytest.raises(ValueError, match="a GridfallBot plays the games this module registers"):
+        gridfall.adapters.openspiel.GridfallBot(pyspiel.load_game("tic_tac_toe"))

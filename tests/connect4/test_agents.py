@@ -83,3 +83,31 @@ def test_a_time_that_is_not_finite_is_named_not_searched_forever():
         for seconds in (float("nan"), float("inf")):
             with pytest.raises(ValueError, match="give a finite time"):
                 make_agent(name).act(Game(), seconds)
+
+
+def test_a_number_of_nodes_plays_the_same_games_whatever_the_time():
+    # gridfall thinks for the turn's time: a faster machine gives other games; gridfall:N
+    # spends N nodes a move, its exact solver and its pondering included, and reads no clock
+    games = []
+    for seconds in (0.001, 2.0):
+        pair, played = (make_agent("gridfall:20000", seed=4), make_agent("gridfall:60000", seed=9)), []
+        for number in range(2):  # the second game: reseeded search, emptied solver table
+            game, seats = Game(), pair if number == 0 else pair[::-1]
+            while not game.is_terminal():
+                game.apply_action(seats[game.current_player()].act(game, seconds))
+            played.append(game.moves_string())
+        games.append(played)
+    assert games[0] == games[1]
+    assert all(len(moves) > 63 - 40 for moves in games[0])  # reached exact play (40 empty cells)
+    assert make_agent("gridfall:20000").name == "gridfall:20000"
+
+
+def test_a_search_keeps_its_node_limit():
+    searcher = Searcher(9, 7)
+    cur, mask = from_game(Game.from_moves("4435"))
+    decision = searcher.choose(cur, mask, seconds=0.0, nodes=50_000)
+    assert 50_000 - 5_000 < decision.nodes <= 50_000 + 1 and decision.depth > 3
+    searcher.forget()
+    again = searcher.choose(cur, mask, seconds=5.0, nodes=50_000)
+    assert (again.column, again.score, again.depth, again.nodes) == (decision.column, decision.score, decision.depth,
+                                                                     decision.nodes)

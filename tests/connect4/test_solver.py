@@ -120,3 +120,17 @@ def test_a_new_solver_has_its_kernel_loaded_before_any_clock_starts():
             "assert solver.negamax.signatures\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_node_limit_gives_the_same_answer_and_work_every_time_and_the_exact_one_when_enough(solvers):
+    # a time limit proves more on a faster machine; a node limit proves the same everywhere
+    solver = solvers["7x6"]
+    moves, expected = scored("7x6/midgame_L2")[3]
+    full = solver.solve_moves(moves)
+    assert full.score == expected and full.nodes > 1000
+    cut = [solver.solve(*solver.position(moves), nodes=full.nodes // 3) for _ in range(2)]
+    assert not cut[0].exact and cut[0].low <= expected <= cut[0].high
+    assert (cut[0].low, cut[0].high, cut[0].nodes) == (cut[1].low, cut[1].high, cut[1].nodes)
+    assert cut[0].nodes <= full.nodes // 3 + 1  # the limit is kept (one node over is the one that stops)
+    enough = solver.solve(*solver.position(moves), nodes=10 * full.nodes)
+    assert enough.exact and enough.score == expected and enough.nodes == full.nodes

@@ -13,6 +13,9 @@ that only walk states (``random_sim_test``, ``evaluate_bots`` with C++ bots), sl
 2.0.2's C++ ``pyspiel.MCTSBot`` ends the process with a segmentation fault on any Python game, its
 own ``python_tic_tac_toe`` too: use ``open_spiel.python.algorithms.mcts`` instead.
 
+gridfall's own players play there too, as OpenSpiel bots (:class:`GridfallBot`), so that an
+algorithm can be measured against them with ``evaluate_bots``.
+
 ``state.serialize()`` and ``game.deserialize_state(text)`` are pyspiel's own for Python games, and
 its text carries a pickle of the state: deserialize only text you wrote yourself.  To pass a
 position on, pass its actions (``state.history()``) and apply them to a new state.
@@ -151,6 +154,35 @@ class _Observer:
 
     def string_from(self, state, player):
         return str(state.inner)
+
+
+class GridfallBot(pyspiel.Bot):
+    """A gridfall player (:func:`gridfall.players.load_player`: its ``name``, ``seed`` and keyword
+    parameters) as an OpenSpiel bot on one of the games above; ``seconds`` a move (None: the
+    player's default).
+
+        game = pyspiel.load_game("python_gridfall_connect4")
+        bots = [GridfallBot(game, "gridfall:400000", seed=1), mcts.MCTSBot(game, ...)]
+        evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random)
+    """
+
+    def __init__(self, game, name: str | None = None, *, seed: int = 0, seconds: float | None = None, **params):
+        pyspiel.Bot.__init__(self)
+        if not isinstance(game, _Game):
+            raise ValueError(f"{game}: a GridfallBot plays the games this module registers ({', '.join(SHORT_NAMES.values())})")
+        from gridfall.players import load_player
+
+        self.player = load_player(game.gridfall, name, seed=seed, **params)
+        self.seconds = seconds
+
+    def step(self, state):
+        return self.player.act(state.inner, self.seconds)
+
+    def restart_at(self, state):
+        pass  # the player sees the whole state at every step
+
+    def inform_action(self, state, player_id, action):
+        pass
 
 
 def _register() -> None:

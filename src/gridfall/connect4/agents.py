@@ -3,7 +3,7 @@
 Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL)
 and never returns an illegal action.  Build one from a name with
 :func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts[:ITERATIONS]``,
-``mcts-solver[:ITERATIONS]``, ``gridfall``, ``portable``.
+``mcts-solver[:ITERATIONS]``, ``gridfall[:NODES]``, ``portable``.
 """
 
 from __future__ import annotations
@@ -139,11 +139,15 @@ class GridfallAgent:
 
     In the opening the search's evaluation carries a little seeded noise (``VARIETY``), reseeded
     every game from ``seed`` and the game's number, so the bot does not repeat a lost game move
-    for move."""
+    for move.
 
-    name = "gridfall"
+    With ``nodes`` the bot spends that many nodes a move instead of the turn's time, shared as the
+    time would be (the search, and the exact solver once it checks the search), and pondering
+    as many: it plays the same games for the same seed on any machine, never reading the clock."""
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, nodes: int | None = None):
+        self.nodes = nodes
+        self.name = "gridfall" + (f":{nodes}" if nodes else "")
         from gridfall.connect4.book import Book
         from gridfall.connect4.openings import OpeningTable
         from gridfall.connect4.search import Searcher
@@ -174,6 +178,9 @@ class GridfallAgent:
         # every kernel exact play calls from Python loads now, not in a 100 ms turn
         self.exact_move = exact_move
         warm(self.solver)
+        # the tables start empty: what the timed warm-up left in them depends on the machine
+        self.searcher.forget()
+        self.solver.table.new_search()
 
     def _game_seed(self) -> int:
         return hash((self.seed, self.games))
@@ -196,12 +203,18 @@ class GridfallAgent:
             self._ponder(game, opening, seconds)
             return opening
         exact = game.width * game.height - chips <= EXACT_EMPTIES
-        self.last = self.searcher.choose(cur, mask, seconds=seconds * SEARCH_SHARE if exact else seconds)
+        self.last = self.searcher.choose(cur, mask, seconds=seconds * SEARCH_SHARE if exact else seconds,
+                                         nodes=self._share(SEARCH_SHARE if exact else 1.0))
         if exact and not self.last.proven:
-            column = self.exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column, keep_table=True)
+            column = self.exact_move(self.solver, cur, mask, seconds * EXACT_SHARE, self.last.column, keep_table=True,
+                                     nodes=self._share(EXACT_SHARE))
             if column is not None:
                 return column
         return self.last.column
+
+    def _share(self, share: float) -> int | None:
+        """A share of the move's nodes (None: the bot runs on time)."""
+        return None if self.nodes is None else max(int(self.nodes * share), 1)
 
     def _ponder(self, game: Game, action: int, seconds: float) -> None:
         """Spend a table or book move's time searching the position it leaves: the table keeps
@@ -210,11 +223,11 @@ class GridfallAgent:
         After the first move this also covers STEAL: the search sees a position from the side to
         move, and the bot facing its stolen chip sees exactly what the opponent faces after the
         chip (no chip of its own, the other's in the same cell, the same count of chips)."""
-        if seconds < PONDER_AT_LEAST:
+        if seconds < PONDER_AT_LEAST and self.nodes is None:
             return
         after = game.clone()
         after.apply_action(action)
-        self.searcher.choose(*_engine(after), seconds=seconds - PONDER_MARGIN)
+        self.searcher.choose(*_engine(after), seconds=seconds - PONDER_MARGIN, nodes=self._share(1.0))
 
 
 def _depth(text: str) -> int:
@@ -226,6 +239,7 @@ def _depth(text: str) -> int:
 
 
 MOST_ITERATIONS = 10_000_000  # a move's iterations for mcts:N (about a minute a move)
+MOST_NODES = 1_000_000_000  # a move's nodes for gridfall:N (a few minutes a move)
 
 
 def _iterations(name: str, text: str) -> int | None:
@@ -236,13 +250,21 @@ def _iterations(name: str, text: str) -> int | None:
     return int(text)
 
 
+def _nodes(text: str) -> int | None:
+    if not text:
+        return None  # for the turn's time
+    if not ascii_digits(text) or not 1000 <= int(text) <= MOST_NODES:
+        raise ValueError(f"gridfall:{text}: the nodes a move are a whole number from 1,000 to {MOST_NODES:,}")
+    return int(text)
+
+
 AGENTS = {
     "random": lambda arg, seed: RandomAgent(seed),
     "greedy": lambda arg, seed: GreedyAgent(),
     "alphabeta": lambda arg, seed: AlphaBetaAgent(_depth(arg)),
     "mcts": lambda arg, seed: MCTSAgent(seed, iterations=_iterations("mcts", arg)),
     "mcts-solver": lambda arg, seed: MCTSAgent(seed, solver=True, iterations=_iterations("mcts-solver", arg)),
-    "gridfall": lambda arg, seed: GridfallAgent(seed),
+    "gridfall": lambda arg, seed: GridfallAgent(seed, nodes=_nodes(arg)),
     "portable": lambda arg, seed: _portable(seed),
 }
 AGENT_NAMES = tuple(AGENTS)
@@ -254,13 +276,13 @@ def _portable(seed: int):
     return PortableAgent(seed=seed)
 
 
-PARAMETERS = "alphabeta:DEPTH, mcts:ITERATIONS, mcts-solver:ITERATIONS"  # the agents that take one
+PARAMETERS = "alphabeta:DEPTH, mcts:ITERATIONS, mcts-solver:ITERATIONS, gridfall:NODES"  # the agents that take one
 
 
 def check_spec(spec: str) -> None:
     """ValueError naming what is wrong with an agent's name, without building the agent: an unknown
     name, or a parameter it does not take (alphabeta takes its depth, the mcts agents their
-    iterations a move)."""
+    iterations a move, gridfall its nodes a move)."""
     name, colon, arg = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} ({PARAMETERS} too)")
@@ -268,12 +290,15 @@ def check_spec(spec: str) -> None:
         _depth(arg)
     elif name in ("mcts", "mcts-solver"):
         _iterations(name, arg)
+    elif name == "gridfall":
+        _nodes(arg)
     elif colon:
         raise ValueError(f"{spec}: {name} takes no parameter (only {PARAMETERS})")
 
 
 def make_agent(spec: str, seed: int = 0):
-    """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver, gridfall, portable."""
+    """An agent from its name: random, greedy, alphabeta[:DEPTH], mcts[:ITERATIONS],
+    mcts-solver[:ITERATIONS], gridfall[:NODES], portable."""
     check_spec(spec)
     name, _, arg = spec.partition(":")
     return AGENTS[name](arg, seed)

@@ -154,7 +154,9 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
 @connect4.command()
 @click.option("--agent", default="gridfall", show_default=True,
               help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver "
-                   "(MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as exported).")
+                   "(MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as exported).  "
+                   "mcts:ITERATIONS and gridfall:NODES spend that much work a move instead of the turn's time, "
+                   "so that they play the same games on any machine.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of random, mcts, mcts-solver, gridfall (the noise that varies its search between games) "
                    "and portable (its pick between tied moves).")

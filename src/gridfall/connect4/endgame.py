@@ -28,14 +28,29 @@ from gridfall.connect4 import engine
 from gridfall.connect4.solver import Solver
 
 
-def exact_move(solver: Solver, cur: int, mask: int, seconds: float, preferred: int, keep_table: bool = False) -> int | None:
+def exact_move(solver: Solver, cur: int, mask: int, seconds: float, preferred: int, keep_table: bool = False,
+               nodes: int | None = None) -> int | None:
     """A column that keeps the exact result of (cur, mask), preferring ``preferred``; None when the
-    solver cannot say within ``seconds``.  ``keep_table`` starts from what the solver's table holds
-    (the earlier turns of the same game: every entry is a true bound of its position)."""
+    solver cannot say within ``seconds`` (or, if given, within ``nodes`` in all, the clock then
+    unread).  ``keep_table`` starts from what the solver's table holds (the earlier turns of the
+    same game: every entry is a true bound of its position)."""
     deadline = time.perf_counter() + seconds
+    spent = 0
+
+    def solve(cur: int, mask: int, keep_table: bool):
+        nonlocal spent
+        if nodes is None:
+            left = deadline - time.perf_counter()
+            return solver.solve(cur, mask, weak=True, seconds=left, keep_table=keep_table) if left > 0 else None
+        if spent >= nodes:
+            return None
+        result = solver.solve(cur, mask, weak=True, nodes=nodes - spent, keep_table=keep_table)
+        spent += result.nodes
+        return result
+
     g = solver.g
-    root = solver.solve(cur, mask, weak=True, seconds=seconds, keep_table=keep_table)
-    if not root.exact:
+    root = solve(cur, mask, keep_table)
+    if root is None or not root.exact:
         return None
     outcome = (root.score > 0) - (root.score < 0)
     if outcome < 0:
@@ -47,11 +62,8 @@ def exact_move(solver: Solver, cur: int, mask: int, seconds: float, preferred: i
             continue
         if engine.has_four(np.uint64(cur | move), g):
             return x  # wins at once
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return None
-        child = solver.solve(cur ^ mask, mask | move, weak=True, seconds=left, keep_table=True)
-        if not child.exact:
+        child = solve(cur ^ mask, mask | move, True)
+        if child is None or not child.exact:
             return None
         if -((child.score > 0) - (child.score < 0)) == outcome:  # the child's value, seen from here
             return x

@@ -16,6 +16,8 @@ up; the kernel reads the CPU's cycle counter every 1024 nodes
 (:func:`gridfall.jit.cycle_counter`) and aborts a depth that would overrun, so
 the clock is always kept.  An aborted depth still answers when it proved a move
 better than the last depth's best (searched first); else the last depth does.
+Given a number of nodes instead, the kernel counts them and never reads the
+clock, so a search makes the same decision on every machine.
 """
 
 from __future__ import annotations
@@ -270,21 +272,24 @@ class Searcher:
         self.stats[SEED] = seed & 0x7FFF_FFFF_FFFF_FFFF
         self.forget()
 
-    def choose(self, cur: int, mask: int, seconds: float, max_depth: int = 64) -> Decision:
-        """The best column for the side to move within ``seconds``."""
+    def choose(self, cur: int, mask: int, seconds: float, max_depth: int = 64, nodes: int | None = None) -> Decision:
+        """The best column for the side to move within ``seconds``, or, given ``nodes``, within that
+        many nodes in all (the clock then unread: the same decision on every machine)."""
         start = time.perf_counter()
         deadline = start + seconds
         empty = self.width * self.height - bin(mask).count("1")
         decision = None
         total_nodes = 0
         for depth in range(1, min(max_depth, empty) + 1):
-            left = deadline - time.perf_counter()
+            left = deadline - time.perf_counter() if nodes is None else nodes - total_nodes
             if decision is not None and left <= 0:
                 break
             self.stats[NODES] = 0
             self.stats[ABORTED] = 0
             if decision is None:  # depth 1 always completes: there is always a move to play
                 self.stats[BUDGET], self.stats[DEADLINE] = 1 << 62, 1 << 62
+            elif nodes is not None:
+                self.stats[BUDGET], self.stats[DEADLINE] = left, 1 << 62
             else:
                 self.stats[DEADLINE] = min(deadline_ticks(left), 1 << 62)
                 # without a cycle counter, a node budget from the measured rate stands in for the clock

@@ -25,7 +25,10 @@ The search, in the design of Pascal Pons' solver (written anew here):
   nothing from the unfinished node up), and the next slice starts the same
   search again from a table that kept every finished subtree.  So a time limit,
   progress and Ctrl-C are honoured within a slice, and on time-out the answer is
-  the range of scores proven so far.
+  the range of scores proven so far;
+* a limit in nodes instead of seconds slices by nodes (:data:`SLICE_NODES`), so
+  that the same solve does the same work, and gives the same answer, on any
+  machine and under any load.
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..
 OFFSET = 33
 
 
-NODES, GENERATION, ABORTED, DEADLINE = 0, 1, 2, 3  # fields of the stats array
+NODES, GENERATION, ABORTED, DEADLINE, BUDGET = 0, 1, 2, 3, 4  # fields of the stats array
 SLICE = 0.25  # seconds a kernel call may run before Python looks at the clock and Ctrl-C again
+SLICE_NODES = 1 << 20  # nodes a kernel call may visit under a node limit (about a quarter second)
 NEVER = 1 << 62  # a deadline in counter ticks that never comes
 
 
@@ -56,8 +60,8 @@ class Table:
         # np.full, not np.zeros: touch every page now rather than fault them in during a timed search
         self.keys = np.full(1 << bits, 0, dtype=np.uint64)
         self.values = np.full(1 << bits, 0, dtype=np.uint8)
-        self.stats = np.zeros(4, dtype=np.int64)  # nodes, generation, aborted, deadline (cycle counter)
-        self.stats[DEADLINE] = NEVER
+        self.stats = np.zeros(5, dtype=np.int64)  # nodes, generation, aborted, deadline (cycle counter), budget
+        self.stats[DEADLINE] = self.stats[BUDGET] = NEVER
 
     def new_search(self) -> None:
         """Forget every entry (by moving to a new generation) and zero the node count."""
@@ -82,7 +86,7 @@ def negamax(cur, mask, alpha, beta, g, keys, values, stats):
     The side to move must not be able to win at once.
     """
     stats[NODES] += 1
-    if (stats[NODES] & 1023) == 0 and np.int64(cycle_counter()) > stats[DEADLINE]:
+    if stats[NODES] > stats[BUDGET] or ((stats[NODES] & 1023) == 0 and np.int64(cycle_counter()) > stats[DEADLINE]):
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return alpha  # the caller throws the unfinished search away
@@ -158,7 +162,7 @@ class Result:
     score: int  # for the side to move; with weak=True only its sign is meaningful; a bound if not exact
     nodes: int
     seconds: float
-    exact: bool = True  # False: time ran out (or Ctrl-C); the score lies in [low, high]
+    exact: bool = True  # False: time (or the nodes) ran out, or Ctrl-C; the score lies in [low, high]
     low: int = 0
     high: int = 0
 
@@ -192,8 +196,9 @@ class Solver:
         return engine.from_game(game)
 
     def solve(self, cur: int, mask: int, weak: bool = False, seconds: float | None = None,
-              on_progress=None, keep_table: bool = False) -> Result:
-        """The score of (cur, mask) for the side to move; within ``seconds`` if given, else exact.
+              on_progress=None, keep_table: bool = False, nodes: int | None = None) -> Result:
+        """The score of (cur, mask) for the side to move; within ``seconds`` if given, or within
+        ``nodes`` (then the clock is not read: the same work and answer on every machine), else exact.
 
         ``on_progress(low, high, nodes, elapsed)`` is called between slices.  Out of time, the
         result is the proven range (``exact`` False, ``score`` its middle).  Ctrl-C raises
@@ -217,12 +222,16 @@ class Solver:
         while low < high:
             med = probe(low, high)
             while True:
-                left = SLICE if seconds is None else min(SLICE, seconds - (time.perf_counter() - start))
+                if nodes is not None:
+                    left = nodes - self.table.nodes
+                    stats[BUDGET], stats[DEADLINE] = self.table.nodes + min(left, SLICE_NODES), NEVER
+                else:
+                    left = SLICE if seconds is None else min(SLICE, seconds - (time.perf_counter() - start))
+                    stats[BUDGET], stats[DEADLINE] = NEVER, min(deadline_ticks(max(left, 0.0)), NEVER)
                 if left <= 0:
                     mid = low + (high - low) // 2
                     return Result(mid, self.table.nodes, time.perf_counter() - start, False, low, high)
                 stats[ABORTED] = 0
-                stats[DEADLINE] = min(deadline_ticks(left), NEVER)
                 r = int(negamax(np.uint64(cur), np.uint64(mask), med, med + 1, self.g,
                                 self.table.keys, self.table.values, stats))
                 if not stats[ABORTED]:

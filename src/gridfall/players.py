@@ -1,0 +1,161 @@
+"""gridfall's own players on the states of the one interface: ``load_player(game, name)``.
+
+    game = gridfall.load_game("connect4")
+    bot = gridfall.load_player(game, "gridfall:400000", seed=1)   # 400,000 nodes a move
+    state = game.new_initial_state()
+    state.apply_action(bot.act(state))                             # an action id of the interface
+
+The interface's states run on the rules of record; these players are the strong ones behind
+gridfall's bots and referees, on the fast engines.  Each takes a state of its game and returns
+one of the state's legal actions, and never changes the state.
+
+* Connect Four: the names ``gridfall connect4 bot --agent`` takes (``gridfall[:NODES]``,
+  ``mcts[:ITERATIONS]``, ``mcts-solver[:ITERATIONS]``, ``alphabeta[:DEPTH]``, ``greedy``,
+  ``random``, ``portable``); ``seconds`` is a move's time (default: the bot's CodinGame turn).
+* SameGame: a search algorithm of ``gridfall samegame solve --algo`` (``auto``, ``nrpa``,
+  ``beam``, ...) with its parameters as keywords (``max_playouts=20000`` for a budget of work), or
+  ``greedy``.  Its first move plans a whole line in ``seconds`` (default 1); the next moves follow
+  that line while the state is the one it expects, and a state it does not expect is planned again.
+* Match-3: ``strong`` (the numba expectimax, ``seconds`` a move, default 1), ``greedy`` or
+  ``fast`` (pure Python, at once).
+
+A player keeps what it learnt from move to move (Connect Four's tables, SameGame's line), so give
+each game in progress a player of its own, or expect it to notice a new game and start afresh.
+"""
+
+from __future__ import annotations
+
+import abc
+
+from gridfall.interface import GameBase, StateBase
+
+DEFAULT_NAMES = {"connect4": "gridfall", "samegame": "auto", "match3": "strong"}
+SAMEGAME_PLAN_SECONDS = 1.0
+MATCH3_NAMES = ("strong", "greedy", "fast")
+
+
+class Player(abc.ABC):
+    """What :func:`load_player` gives: a ``name``, and ``act``."""
+
+    name: str
+
+    @abc.abstractmethod
+    def act(self, state: StateBase, seconds: float | None = None) -> int:
+        """A legal action of ``state`` (not terminal, of the player's game), chosen within about
+        ``seconds`` (None: the player's default); the state is left as it was."""
+
+
+def load_player(game: GameBase | str, name: str | None = None, *, seed: int = 0, **params) -> Player:
+    """The player ``name`` for ``game`` (a game, or its name for the default game); ValueError
+    naming what is wrong with the name or a parameter, TypeError for a game that is neither."""
+    if isinstance(game, str):
+        from gridfall.registry import load_game
+
+        game = load_game(game)
+    if not isinstance(game, GameBase):
+        raise TypeError(f"game={game!r:.60}: give a game from gridfall.load_game, or a game's name")
+    kind = game.short_name
+    name = DEFAULT_NAMES[kind] if name is None else name
+    if kind == "connect4":
+        return Connect4Player(name, seed, params)
+    if kind == "samegame":
+        return SameGamePlayer(name, seed, params)
+    return Match3Player(name, seed, params)
+
+
+def _check_state(player, state: StateBase, kind: str) -> None:
+    if getattr(getattr(state, "game", None), "short_name", None) != kind:
+        raise ValueError(f"{player.name} plays {kind}; it was given {type(state).__name__}")
+    if state.is_terminal():
+        raise ValueError(f"{player.name}: the game is over, there is no move to choose")
+
+
+class Connect4Player(Player):
+    """A Connect Four agent (:mod:`gridfall.connect4.agents`) on interface states."""
+
+    def __init__(self, name: str, seed: int, params: dict):
+        from gridfall.connect4.agents import make_agent
+
+        if params:
+            raise ValueError(f"{name}: Connect Four players take no keyword parameters (got {', '.join(params)}); "
+                             "a player's budget is in its name (gridfall:NODES, mcts:ITERATIONS)")
+        self.name = name
+        self.agent = make_agent(name, seed)
+
+    def act(self, state: StateBase, seconds: float | None = None) -> int:
+        from gridfall.connect4.protocol import TURN_MS
+        from gridfall.connect4.rules import STEAL
+
+        _check_state(self, state, "connect4")
+        action = self.agent.act(state.rules.clone(), TURN_MS / 1000 if seconds is None else seconds)
+        return state.game.width if action == STEAL else action
+
+
+class SameGamePlayer(Player):
+    """A SameGame search (:func:`gridfall.samegame.search.solve`) or the greedy line, planned once
+    and followed."""
+
+    def __init__(self, name: str, seed: int, params: dict):
+        from gridfall.samegame.search import ALGORITHMS, check_request
+
+        if name == "greedy":
+            if params:
+                raise ValueError(f"greedy takes no parameters (got {', '.join(params)})")
+        elif name in ALGORITHMS:
+            check_request(name, SAMEGAME_PLAN_SECONDS, params)  # a parameter the algorithm does not take
+        else:
+            raise ValueError(f"unknown SameGame player {name!r}; choose greedy or one of {', '.join(ALGORITHMS)}")
+        self.name, self.seed, self.params = name, seed, params
+        self.plan: list[tuple[int, int]] = []
+        self.expected = None  # the board the plan's next move is for
+        self.plans = 0  # lines planned: one for a game the player plays alone
+
+    def act(self, state: StateBase, seconds: float | None = None) -> int:
+        from gridfall.samegame.protocol import fallback_move
+        from gridfall.samegame.state import cell_action
+
+        _check_state(self, state, "samegame")
+        board = state.board
+        if board != self.expected or not self.plan:
+            self.plan = self._line(board, SAMEGAME_PLAN_SECONDS if seconds is None else seconds)
+            self.plans += 1
+        x, y = self.plan.pop(0) if self.plan else fallback_move(board)  # (a search always finds a line)
+        self.expected, _ = board.play(x, y)
+        return cell_action(*min(board.region(x, y)))  # the group's canonical cell, as legal_actions names it
+
+    def _line(self, board, seconds: float) -> list[tuple[int, int]]:
+        if self.name == "greedy":
+            from gridfall.samegame.greedy import greedy_line
+
+            return list(greedy_line(board))
+        from gridfall.samegame.search import solve
+
+        return list(solve(board, seconds, algo=self.name, seed=self.seed + self.plans, **self.params).moves)
+
+
+class Match3Player(Player):
+    """A Match-3 player (:mod:`gridfall.match3.agents`) on interface states."""
+
+    def __init__(self, name: str, seed: int, params: dict):
+        if name not in MATCH3_NAMES:
+            raise ValueError(f"unknown Match-3 player {name!r}; choose one of {', '.join(MATCH3_NAMES)} (plan shares "
+                             "a run's second between four boards: it plays the challenge, `gridfall match3 referee`)")
+        if params:
+            raise ValueError(f"{name}: Match-3 players take no keyword parameters (got {', '.join(params)})")
+        self.name = name
+        if name == "strong":
+            from gridfall.match3.agents import StrongAgent
+
+            self.agent = StrongAgent(seed=seed)
+
+    def act(self, state: StateBase, seconds: float | None = None) -> int:
+        from gridfall.match3 import portable
+
+        _check_state(self, state, "match3")
+        rows = list(state.board.rows)
+        if self.name == "strong":
+            self.agent.budget = 1.0 if seconds is None else seconds
+            col, row, direction = self.agent.suggest(rows)
+        else:
+            col, row, direction = (portable.greedy_move if self.name == "greedy" else portable.fast_move)(rows)
+        return state.game.swap_action(col, row, direction)

@@ -1,0 +1,98 @@
+"""gridfall's players on the interface's states (gridfall.load_player): legal actions, the
+state left as it was, the same moves as the players behind the bots, and clear refusals."""
+
+import pytest
+
+import gridfall
+from gridfall.connect4.agents import make_agent
+from gridfall.match3 import portable
+from gridfall.samegame import rules
+from gridfall.uct import UCTPlayer
+
+
+def test_a_connect4_player_steals_as_the_bot_does_and_names_steal_by_the_interfaces_id():
+    game = gridfall.load_game("connect4")
+    player = gridfall.load_player(game, "gridfall:20000", seed=1)
+    state = game.new_initial_state()
+    state.apply_action(4)  # a central chip: the opening table says steal it
+    before = state.serialize()
+    assert player.act(state) == game.width == state.string_to_action("STEAL")
+    assert state.serialize() == before  # the state is left as it was
+    agent, rules_game = make_agent("gridfall:20000", seed=1), state.rules.clone()
+    assert agent.act(rules_game, 0.05) == -2  # the rules of record's STEAL
+    rules_game.apply_action(-2)
+    state.apply_action(game.width)
+    assert player.act(state) == agent.act(rules_game, 0.05)  # the agent behind the bot, move for move
+
+
+def test_a_connect4_player_with_a_budget_of_work_plays_the_same_game_against_uct_whatever_the_time():
+    games = []
+    for seconds in (0.001, 1.0):
+        game = gridfall.load_game("connect4", width=7, height=6, steal=False)
+        players = [gridfall.load_player(game, "gridfall:20000", seed=3), UCTPlayer(seed=3, iterations=100)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            action = players[0].act(state, seconds) if state.current_player() == 0 else players[1].act(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        games.append(state.history())
+    assert games[0] == games[1] and state.returns() == [1.0, -1.0]  # gridfall beats 100-iteration UCT
+
+
+def test_a_samegame_player_plans_once_follows_its_line_and_plans_again_off_it():
+    game = gridfall.load_game("samegame", board="tuning:1")
+    player = gridfall.load_player(game, "nrpa", seed=2, level=1, max_playouts=2000)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        action = player.act(state, 5.0)
+        assert action in state.legal_actions()  # the group's canonical cell, as the interface names it
+        state.apply_action(action)
+    assert player.plans == 1
+    from gridfall.samegame.search import solve
+
+    line = solve(game.board, 5.0, algo="nrpa", seed=2, level=1, max_playouts=2000)
+    assert state.returns() == [float(line.score)]  # a budget of work: the search's own line, click for click
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[-1])  # not the line's first click
+    player.act(state, 0.2)
+    assert player.plans == 2
+
+
+def test_match3_players_are_the_portable_and_numba_players():
+    game = gridfall.load_game("match3", size=8, seed=4, moves=20)
+    state = game.new_initial_state()
+    for name, move in (("greedy", portable.greedy_move), ("fast", portable.fast_move)):
+        assert gridfall.load_player(game, name).act(state) == game.swap_action(*move(list(state.board.rows)))
+    strong = gridfall.load_player(game, seed=1)
+    assert strong.name == "strong"
+    while not state.is_terminal():
+        state.apply_action(strong.act(state, 0.05))
+    assert len(state.history()) == 20 and state.returns()[0] > 0
+
+
+@pytest.mark.parametrize("game, name, params, message", [
+    ("connect4", "deep-blue", {}, "unknown agent 'deep-blue'"),
+    ("connect4", "gridfall:12", {}, "from 1,000"),
+    ("connect4", "gridfall", {"nodes": 5}, "budget is in its name"),
+    ("samegame", "quantum", {}, "unknown SameGame player 'quantum'"),
+    ("samegame", "nrpa", {"max_plays": 5}, "nrpa takes no parameter 'max_plays'"),
+    ("samegame", "greedy", {"level": 2}, "greedy takes no parameters"),
+    ("match3", "plan", {}, "plays the challenge"),
+    ("match3", "strong", {"budget": 2}, "no keyword parameters"),
+])
+def test_a_wrong_name_or_parameter_is_named(game, name, params, message):
+    with pytest.raises(ValueError, match=message):
+        gridfall.load_player(game, name, **params)
+
+
+def test_a_state_of_another_game_or_a_finished_one_is_refused():
+    player = gridfall.load_player("match3", "greedy")
+    with pytest.raises(ValueError, match="greedy plays match3; it was given SameGameState"):
+        player.act(gridfall.load_game("samegame").new_initial_state())
+    game = gridfall.load_game("samegame", board=rules.Board.from_rows([[0] * 15] * 15))
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(ValueError, match="the game is over"):
+        gridfall.load_player(game, "greedy").act(state)
+    with pytest.raises(TypeError, match="give a game from gridfall.load_game"):
+        gridfall.load_player(42)
