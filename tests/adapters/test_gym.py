@@ -149,3 +149,15 @@ print(rewards["sync"] == rewards["async"] and min(rewards["sync"]) > 0, rewards)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("True"), done.stdout
+
+
+def test_gridfalls_player_steps_the_env_from_its_state():
+    env = gymnasium.make("gridfall/Match3-v0", size=8, moves=100)
+    obs, info = env.reset(seed=3)
+    player, total, done = gridfall.load_player(env.unwrapped.game, "greedy"), 0.0, False
+    while not done:
+        action = player.act(env.unwrapped.state)
+        assert info["action_mask"][action] == 1
+        obs, reward, terminated, truncated, info = env.step(action)
+        total, done = total + reward, terminated or truncated
+    assert total == env.unwrapped.state.returns()[0] > 0

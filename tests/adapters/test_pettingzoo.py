@@ -43,7 +43,7 @@ def test_an_illegal_action_loses_and_a_win_pays_one():
     env.reset()
     for column in (0, 1, 0, 1, 0, 1, 0):
         env.step(column)
-    assert env.rewards == {"player_0": 1, "player_1": -1}
+    assert env.unwrapped.state.returns() == [1.0, -1.0]  # gridfall won as player_0
     _, reward, terminated, _, _ = env.last()
     assert terminated and np.isfinite(reward)
 
@@ -71,3 +71,21 @@ def test_rgb_array_draws_the_chips_of_each_seat_in_its_colour():
     yellow, red, hole = (palette.rgb(palette.CONNECT4[k]) for k in ("0", "1", "hole"))
     assert at(4, 0) == red and at(4, 1) == yellow and at(3, 0) == red and at(0, 0) == hole
     assert tuple(image[0, 0]) == palette.rgb(palette.CONNECT4["board"])  # a corner, outside every disc
+
+
+def test_gridfalls_player_plays_a_seat_from_the_envs_state():
+    import gridfall
+
+    env = connect4_steal_v0.env()
+    env.reset(seed=1)
+    player = gridfall.load_player(env.unwrapped.game, "gridfall:20000", seed=1)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        elif agent == "player_0":
+            action = player.act(env.unwrapped.state)
+        else:
+            action = int(np.flatnonzero(observation["action_mask"])[0])  # the leftmost legal column
+        env.step(action)
+    assert env.unwrapped.state.returns() == [1.0, -1.0]  # gridfall won as player_0
