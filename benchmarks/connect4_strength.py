@@ -11,8 +11,10 @@ CodinGame's limits.
 
 ``--player export`` plays the file ``gridfall connect4 export`` writes (the pure-Python bot
 for CodinGame), run by a bare interpreter: a virtual environment without gridfall, with -I.
+``--player gridfall:NODES`` against ``mcts-solver:ITERATIONS`` gives a table that repeats on any
+machine (with a ``--time-scale`` that lets their moves finish).
 
-    python benchmarks/connect4_strength.py [--player gridfall|export] [--games 200]
+    python benchmarks/connect4_strength.py [--player gridfall|gridfall:NODES|export|AGENT] [--games 200]
         [--opponents greedy,mcts,mcts-solver,mcts-solver*2] [--workers 2] [--record games.jsonl]
 
 ``--record FILE`` appends every game to FILE as a JSON line (the opponent and the referee's
@@ -96,8 +98,9 @@ def main() -> None:
                         help="games at once (default: the number of cores)")
     parser.add_argument("--time-scale", type=duration, default=1.0,
                         help="multiplies both seats' time limits, 1000 ms first turn and 100 ms later (default 1)")
-    parser.add_argument("--player", choices=("gridfall", "export"), default="gridfall",
-                        help="gridfall's numba bot, or the exported pure-Python file in a bare interpreter "
+    parser.add_argument("--player", default="gridfall",
+                        help="gridfall's numba bot, any built-in agent (gridfall:NODES, for a table that repeats "
+                             "on any machine), or export: the exported pure-Python file in a bare interpreter "
                              "(default gridfall)")
     parser.add_argument("--record", type=Path, metavar="FILE",
                         help="append every game to FILE as a JSON line (for benchmarks/connect4_losses.py)")
@@ -105,6 +108,11 @@ def main() -> None:
     if args.games < 1 or args.workers < 1 or not args.time_scale > 0:
         raise SystemExit("--games and --workers must be at least 1, --time-scale above 0")
     specs = [opponent_spec(opponent) for opponent in args.opponents.split(",")]  # every name checked before any game
+    if args.player != "export":
+        try:
+            check_spec(args.player)
+        except ValueError as error:
+            raise SystemExit(f"--player: {error}") from None
     if args.record is not None and not args.record.parent.is_dir():
         raise SystemExit(f"--record: {args.record.parent} is not a folder")
     limits = LIMITS.scaled(args.time_scale)
@@ -120,7 +128,7 @@ def main() -> None:
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
             # the game's number seeds the player: the numba bot's noise, the exported file's ties
-            player = bot("gridfall", i) if export is None else f"GRIDFALL_SEED={i} {export}"
+            player = bot(args.player, i) if export is None else f"GRIDFALL_SEED={i} {export}"
             seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()

@@ -87,6 +87,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_export.py", "tuning:3-1", "tuning:3-1"),
     ("connect4_solver.py", "--files nope", "--files"),
     ("connect4_strength.py", "--workers 0", "--workers"),
+    ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
 ]
 

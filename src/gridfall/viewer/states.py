@@ -1,0 +1,75 @@
+"""Replays of games played through the one interface: ``save_replay(path, states)``.
+
+    import gridfall
+    from gridfall.viewer.states import save_replay
+
+    state = gridfall.load_game("connect4").new_initial_state()
+    ...                                           # play it: your agent, a load_player bot, a Gym env
+    save_replay("game.html", state, names=["mine", "gridfall"])
+
+Each state's game and action history are all that is read: the page is made from them by the
+rules of record, as every other replay is (the same page as a referee's ``--replay``).  A state
+may be unfinished; several states of one game become one page with a game each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gridfall.interface import StateBase
+
+
+def replay_games(states: StateBase | list[StateBase], names: list[str] | None = None,
+                 title: str = "") -> tuple[str, list[dict]]:
+    """(kind, page games) for ``states`` (one, or a list of states of one game); ValueError naming
+    what is not a state of the three games, or a mix of games."""
+    states = [states] if isinstance(states, StateBase) else list(states)
+    if not states:
+        raise ValueError("no state to replay")
+    for state in states:
+        if not isinstance(state, StateBase):
+            raise ValueError(f"{state!r:.60} is not a gridfall state (gridfall.load_game(...).new_initial_state())")
+    kinds = {state.game.short_name for state in states}
+    if len(kinds) != 1:
+        raise ValueError(f"the states are of {', '.join(sorted(kinds))}: one page shows games of one kind")
+    kind = kinds.pop()
+    games: list[dict] = []
+    for number, state in enumerate(states, start=1):
+        label = title or str(state.game)
+        if len(states) > 1:
+            label += f", game {number}"
+        games += _games(kind, state, label, names)
+    return kind, games
+
+
+def _games(kind: str, state: StateBase, title: str, names: list[str] | None) -> list[dict]:
+    game = state.game
+    if kind == "connect4":
+        from gridfall.connect4.replay import replay_game
+        from gridfall.connect4.rules import STEAL
+
+        seats = list(names) if names else ["player 0", "player 1"]
+        if len(seats) != 2:
+            raise ValueError(f"names={names!r}: Connect Four has two players")
+        moves = [STEAL if game.steal and a == game.width else a for a in state.history()]
+        return [replay_game(moves, seats, title, width=game.width, height=game.height)]
+    if kind == "samegame":
+        from gridfall.samegame.replay import replay_game
+        from gridfall.samegame.state import action_cell
+
+        return [replay_game(game.board, [action_cell(a) for a in state.history()], title)]
+    from gridfall.match3.replay import replay_run
+
+    moves = [game.action_swap(a) for a in state.history()]
+    return replay_run(game.seed, [moves], title, sizes=(game.size,))
+
+
+def save_replay(path: str | Path, states: StateBase | list[StateBase], names: list[str] | None = None,
+                 title: str = "") -> int:
+    """Write the self-contained HTML replay of ``states`` to ``path``; its size in bytes.
+    ``names``: Connect Four's two players (default "player 0", "player 1").  OSError if the file
+    cannot be written, ValueError as :func:`replay_games`."""
+    from gridfall.viewer import page
+
+    kind, games = replay_games(states, names, title)
+    return page.write(path, kind, title or games[0]["title"], games)
