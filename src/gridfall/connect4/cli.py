@@ -152,20 +152,25 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
 
 
 @connect4.command()
-@click.option("--agent", default="gridfall", show_default=True,
-              help="gridfall, or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, mcts-solver "
-                   "(MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as exported).  "
-                   "mcts:ITERATIONS and gridfall:NODES spend that much work a move instead of the turn's time, "
-                   "so that they play the same games on any machine.")
+@click.option("--agent", default=None,
+              help="gridfall (the default), or a built-in opponent: random, greedy, alphabeta[:DEPTH], mcts, "
+                   "mcts-solver (MCTS whose tree proves wins and losses), portable (gridfall's pure-Python bot, as "
+                   "exported).  mcts:ITERATIONS and gridfall:NODES spend that much work a move instead of the "
+                   "turn's time, so that they play the same games on any machine.")
+@click.option("--player", "target", metavar="MODULE:NAME", default=None,
+              help="Instead of --agent, your own player written against gridfall's interface: MODULE:NAME or "
+                   "FILE.py:NAME names a class or function that makes it (given game= and seed= if it takes "
+                   "them); its act(state, seconds) returns an action id (9 for STEAL).  Its answers are sent "
+                   "as they are, for the referee to judge, and an exception ends the bot.")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of random, mcts, mcts-solver, gridfall (the noise that varies its search between games) "
-                   "and portable (its pick between tied moves).")
+              help="Seed of random, mcts, mcts-solver, gridfall (the noise that varies its search between games), "
+                   "portable (its pick between tied moves) and a --player that takes seed=.")
 @click.option("--turn-ms", type=FloatRange(min=1), default=TURN_MS, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
 @click.option("--first-turn-ms", type=FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,
               help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
 @with_help(CONNECT4_PROTOCOL)
-def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
+def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
 
     The bot ends at the end of its input (exit code 0), or at a line that is
@@ -177,14 +182,26 @@ def bot(agent: str, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:
     # 0.17 s of a first turn that also holds the start-up.  No bot kernel does linear algebra.
     sys.modules.setdefault("scipy", None)
-    from gridfall.connect4.agents import make_agent
+    from gridfall.connect4.agents import InterfaceAgent, make_agent
     from gridfall.connect4.protocol import play
 
-    try:
-        player = make_agent(agent, seed)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--agent") from None
-    ended_well = play(player, sys.stdin, sys.stdout, started=STARTED, first_turn=first_turn_ms / 1000, turn=turn_ms / 1000)
+    if target is not None and agent is not None:
+        raise click.UsageError("give --agent or --player, not both")
+    if target is not None:
+        from gridfall.connect4.state import Connect4Game
+        from gridfall.user_player import TargetError, make_player
+
+        try:
+            player = InterfaceAgent(make_player(target, Connect4Game(), seed), target)
+        except TargetError as e:
+            raise click.BadParameter(str(e), param_hint="--player") from None
+    else:
+        try:
+            player = make_agent(agent or "gridfall", seed)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--agent") from None
+    ended_well = play(player, sys.stdin, sys.stdout, started=STARTED, first_turn=first_turn_ms / 1000,
+                      turn=turn_ms / 1000, fallback=target is None)
     sys.exit(0 if ended_well else 1)
 
 

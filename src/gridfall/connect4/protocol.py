@@ -86,13 +86,17 @@ EXPORT_TURN_MS = 75
 
 
 def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, first_turn: float = FIRST_TURN_MS / 1000,
-         turn: float = TURN_MS / 1000, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr) -> bool:
+         turn: float = TURN_MS / 1000, width: int = WIDTH, height: int = HEIGHT, log: IO[str] = sys.stderr,
+         fallback: bool = True) -> bool:
     """Play the protocol on inp/out with ``agent``: ``first_turn`` seconds from process start, ``turn`` per turn.
 
-    The action printed is always one of the valid actions the referee listed.  Input that is not
-    the protocol's ends the loop with a line on ``log`` naming the line (ProtocolError's message),
-    and so does input that ends inside a turn: then it returns False.  The end of input between
-    turns ends it without a word, and True.
+    The action printed is always one of the valid actions the referee listed: one the agent did
+    not give (it raised, or answered another) is replaced by a central column.  With ``fallback``
+    False (a user's player) nothing is replaced: an action not listed is printed for the referee
+    to judge, and an agent that raises ends the loop, named on ``log``, with False.  Input that is
+    not the protocol's ends the loop with a line on ``log`` naming the line (ProtocolError's
+    message), and so does input that ends inside a turn: then it returns False.  The end of input
+    between turns ends it without a word, and True.
     """
     started = time.monotonic() if started is None else started
     lines = _Input(inp)
@@ -120,10 +124,13 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
                 action = agent.act(game, max(budget, 0.005))
             except Exception as e:  # a broken agent must still answer legally
                 print(f"gridfall bot: agent failed: {e!r}", file=log)
+                if not fallback:
+                    return False
                 action = None
-            if action not in valid:
+            if action not in valid and fallback:
                 action = min((a for a in valid if a != STEAL), key=lambda x: abs(2 * x - (width - 1)))
-            out.write(action_text(action) + "\n")
+            text = action_text(action) if isinstance(action, int) else (str(action).splitlines() or [""])[0]
+            out.write(text + "\n")  # one line, whatever an agent returned: the referee judges it
             out.flush()
     except EOFError:
         if lines.count != begun:
