@@ -264,10 +264,16 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search: the same seed searches the same way (how far it gets in a turn "
                    "depends on the machine).")
+@click.option("--player", "target", metavar="MODULE:NAME", default=None,
+              help="Instead of gridfall's search, your own player written against gridfall's interface: "
+                   "MODULE:NAME or FILE.py:NAME names a class or function that makes it (given game= and seed= "
+                   "if it takes them).  Each turn its act(state, seconds) gets the board's state and the turn's "
+                   "time (--first-turn-ms, then 40 ms) and returns an action id (x * 15 + y); its answers are "
+                   "sent as they are, for the referee to judge.  Turn flavour only.")
 @store_options
 @with_help(SAMEGAME_PROTOCOL)
-def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, store_path: str | None,
-        no_store: bool) -> None:
+def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, target: str | None,
+        store_path: str | None, no_store: bool) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
 
     Plays the stored line for the board if the solution store has one, else
@@ -279,6 +285,9 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     not a board, which it names on stderr (exit code 1).
     """
     from gridfall import STARTED
+
+    if target is not None:
+        _player_bot(target, one_turn, first_turn_ms, seed, STARTED)
     from gridfall.samegame.codingame import make_planner
     from gridfall.samegame.protocol import BotConfig, play_one_turn, play_turns
 
@@ -287,6 +296,23 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     ended_well = (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, make_planner(config),
                                                               started=STARTED)
     sys.exit(0 if ended_well else 1)
+
+
+def _player_bot(target: str, one_turn: bool, first_turn_ms: float, seed: int, started: float) -> None:
+    """``bot --player``: the user's interface player plays the turn flavour, then the process exits."""
+    from gridfall.samegame import player_bot
+    from gridfall.samegame.state import SameGameGame
+    from gridfall.user_player import TargetError, make_player
+
+    if one_turn:
+        raise click.UsageError("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole "
+                               "line at once (gridfall's own bot, or a program of yours)")
+    try:
+        player = make_player(target, SameGameGame(), seed)
+    except TargetError as e:
+        raise click.BadParameter(str(e), param_hint="--player") from None
+    sys.exit(0 if player_bot.play(player, sys.stdin, sys.stdout, first_turn=first_turn_ms / 1000,
+                                  turn=TURN_SECONDS, started=started) else 1)
 
 
 @samegame.command()
