@@ -1,7 +1,8 @@
 """Players: gridfall's own and the built-in reference opponents.
 
-Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL)
-and never returns an illegal action.  Build one from a name with
+Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL), and the
+built-in ones never return an illegal action (:class:`InterfaceAgent`, a user's player, answers
+what the player answers).  Build one from a name with
 :func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts[:ITERATIONS]``,
 ``mcts-solver[:ITERATIONS]``, ``gridfall[:NODES]``, ``portable``.
 """
