@@ -242,3 +242,13 @@ def test_lua_faults_get_the_same_verdicts(tmp_path):
     slow = tmp_path / "slow.lua"
     slow.write_text("function suggest(board) while true do end end\n")
     assert "time limit exceeded" in referee_file(str(slow), seed=3).failed
+
+
+def test_a_player_over_its_memory_limit_fails_the_run_there_with_its_points_kept(tmp_path):
+    hog = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):",
+                              "HOARD = []\ndef suggest(board, boardNo, move, elapsed):\n"
+                              "    HOARD.append(b'x' * (30 << 20))")
+    report = referee_file(player(tmp_path, hog), seed=3, time_limit=None, memory_mb=150)
+    assert "Memory limit exceeded" in report.failed and "over the 150 MB allowed" in report.failed
+    assert report.games[0].moves >= 2 and report.total > 0  # a few moves' points, scored before the limit
+    assert not referee_file(player(tmp_path, FIRST_LEGAL), seed=3, time_limit=None, memory_mb=150).failed

@@ -68,10 +68,14 @@ def _print_report(report, title: str, as_json: bool) -> None:
 @click.option("--python", "python", metavar="PATH",
               help="Run the file with this interpreter (python3.6, pypy3, ...), which then judges its syntax; "
                    "by default gridfall's own Python runs it after checking that it parses as Python 3.6.")
+@click.option("--memory-mb", type=FloatRange(min=1), default=None,
+              help="Fail the run if the player's process holds more memory than this while it thinks (the "
+                   "interpreter counts: Python about 10 MB, PyPy about 60)  [default: no limit; CodeAbbey "
+                   "publishes none]")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @replay_option
 def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, python: str | None,
-            as_json: bool, replay_path: str | None) -> None:
+            memory_mb: float | None, as_json: bool, replay_path: str | None) -> None:
     """Play the challenge with the suggest function of FILE: a CodeAbbey-style .py file, or a .lua
     file (Lua 5.4 through lupa, `pip install gridfall[lua]`) with the same contract, its
     col, row, dir returned as Lua's multiple values.
@@ -100,7 +104,8 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
         raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
     with stopping_on_signals():
         report = referee_file(file, seed=seed, time_limit=time_limit or None,
-                              per_call=turn_ms / 1000 if turn_ms is not None else None, python=python)
+                              per_call=turn_ms / 1000 if turn_ms is not None else None, python=python,
+                              memory_mb=memory_mb)
     if replay_path and report.games:
         from gridfall.match3.replay import replay_run
 

@@ -176,11 +176,11 @@ class SuggestFile:
     """
 
     def __init__(self, path: str, time_limit: float | None, per_call: float | None, grace: float = 0.5,
-                 python: str | None = None):
+                 python: str | None = None, memory_mb: float | None = None):
         self.time_limit, self.per_call, self.grace = time_limit, per_call, grace
         harness = str(Path(__file__).with_name("harness.py"))
         try:
-            self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True)
+            self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True, memory_mb=memory_mb)
         except BotFailure as e:
             raise RuntimeError(f"cannot start the player's interpreter: {e.detail}") from None
         load_limit = (time_limit if time_limit else NO_LIMIT_LOAD) + START_ALLOWANCE
@@ -264,17 +264,19 @@ def check_syntax(path: str) -> str:
 
 
 def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
-                 per_call: float | None = None, on_move=None, python: str | None = None) -> RunReport:
+                 per_call: float | None = None, on_move=None, python: str | None = None,
+                 memory_mb: float | None = None) -> RunReport:
     """Run the challenge for the suggest file at ``path``.
 
     The file must parse as Python 3.6 unless ``python`` names the interpreter to run it with
-    (``python3.6``, ``pypy3``), which then judges its syntax itself."""
+    (``python3.6``, ``pypy3``), which then judges its syntax itself.  With ``memory_mb``, a player
+    whose process (the interpreter included) holds more while it thinks fails the run there."""
     if python is None and not path.endswith(".lua"):
         problem = check_syntax(path)
         if problem:
             return RunReport(failed=problem)
     try:
-        player = SuggestFile(path, time_limit, per_call, python=python)
+        player = SuggestFile(path, time_limit, per_call, python=python, memory_mb=memory_mb)
     except RuntimeError as e:
         return RunReport(failed=str(e))
     except KeyboardInterrupt:
