@@ -30,7 +30,8 @@ import abc
 from gridfall.interface import GameBase, StateBase
 
 DEFAULT_NAMES = {"connect4": "gridfall", "samegame": "auto", "match3": "strong"}
-SAMEGAME_PLAN_SECONDS = 1.0
+SAMEGAME_PLAN_SECONDS = 1.0  # a SameGame player's plan when act is given no time
+MATCH3_MOVE_SECONDS = 1.0  # strong's budget a move when act is given no time (it stops at 16 samples a move)
 MATCH3_NAMES = ("strong", "greedy", "fast")
 
 
@@ -154,7 +155,7 @@ class Match3Player(Player):
         _check_state(self, state, "match3")
         rows = list(state.board.rows)
         if self.name == "strong":
-            self.agent.budget = 1.0 if seconds is None else seconds
+            self.agent.budget = MATCH3_MOVE_SECONDS if seconds is None else seconds
             col, row, direction = self.agent.suggest(rows)
         else:
             col, row, direction = (portable.greedy_move if self.name == "greedy" else portable.fast_move)(rows)
