@@ -41,3 +41,15 @@ def test_the_interval_is_reproducible_and_unequal_lengths_are_refused():
     assert bootstrap_interval([1, 5, 2, 8], seed=3) == bootstrap_interval([1, 5, 2, 8], seed=3)
     with pytest.raises(ValueError, match="same boards"):
         compare(("A", "B"), [1, 2], [1])
+
+
+def test_a_ranking_orders_by_mean_counts_best_boards_and_compares_each_with_the_first():
+    from gridfall.arena.compare import rank
+
+    ranking = rank({"C": [5, 5, 5, 5], "A": [10, 12, 9, 15], "B": [10, 11, 9, 14], "D": [9, 13, 8, 15]})
+    assert [p.name for p in ranking] == ["A", "D", "B", "C"]
+    assert [p.best_on for p in ranking] == [3, 2, 2, 0]  # a tie for the best counts for each
+    assert ranking[0].verdict() == "first" and ranking[0].against_first is None
+    assert ranking[3].against_first.names == ("A", "C") and ranking[3].verdict() == "A is better"
+    assert ranking[1].verdict() == "cannot tell from A yet"  # D is worse on two boards and better on one
+    assert rank({"X": [1], "Y": [0]})[1].verdict() == "cannot tell yet (fewer than two boards)"

@@ -55,6 +55,23 @@ def test_two_equal_bots_cannot_be_told_apart(tmp_path):
     assert out["comparison"]["ties"] == 3 and "cannot tell" in out["comparison"]["verdict"]
 
 
+def test_three_bots_are_ranked_each_against_the_first_with_every_pairing(tmp_path):
+    largest, smallest = _samegame_bots(tmp_path)
+    twin = largest.replace("largest=", "twin=", 1)
+    boards = [f"tuning:{n}" for n in range(1, 7)]
+    out = gridfall_json("samegame", "compare", "--bot", largest, "--bot", twin, "--bot", smallest, *boards,
+                        "--db", str(tmp_path / "c.sqlite"), "--workers", "2", "--turn-ms", "2000")
+    ranking = out["ranking"]
+    assert [place["bot"] for place in ranking] == ["smallest", "largest", "twin"]  # twin ties largest: given order
+    assert ranking[0]["verdict"] == "first" and ranking[0]["against_first"] is None
+    assert all(place["verdict"] == "smallest is better" for place in ranking[1:])
+    assert ranking[1]["mean"] == ranking[2]["mean"] < ranking[0]["mean"] and ranking[0]["best_on"] >= 5
+    assert [(c["a"], c["b"]) for c in out["comparisons"]] == [("largest", "twin"), ("largest", "smallest"),
+                                                                ("twin", "smallest")]
+    assert out["comparisons"][0]["ties"] == 6 and "comparison" not in out  # the pair's own key: two bots only
+    assert all(set(board) == {"board", "largest", "twin", "smallest"} for board in out["boards"])
+
+
 def test_match3_compare_over_seeds(tmp_path):
     for agent in ("fast", "greedy"):
         assert gridfall("match3", "export", str(tmp_path / f"{agent}.py"), "--agent", agent).returncode == 0
@@ -95,8 +112,9 @@ def subprocess_in(folder, *args):
 def test_bad_compare_arguments_are_usage_errors(tmp_path):
     real = tmp_path / "real.py"
     real.write_text("def suggest(board):\n    return 1, 1, 'Q'\n")
-    for args, words in [(["samegame", "compare", "--bot", "a=x", "tuning:1"], "exactly two"),
-                        (["samegame", "compare", "--bot", "a=x", "--bot", "a=y", "tuning:1"], "both bots are named"),
+    for args, words in [(["samegame", "compare", "--bot", "a=x", "tuning:1"], "give at least two bots (got 1)"),
+                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=z", "--bot", "a=y", "tuning:1"],
+                         "the name 'a' is given twice"),
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "nowhere:3"], "BOARDS"),
                         (["match3", "compare", "--bot", "a=missing.py", "--bot", "b=missing.py"], "is not a file"),
                         (["match3", "compare", "--bot", f"a={real}", "--bot", f"b={real}", "--seeds", "one"], "seeds")]:

@@ -1,4 +1,4 @@
-"""Two single-player bots on the same boards: paired differences and a bootstrap interval.
+"""Single-player bots on the same boards: paired differences and a bootstrap interval.
 
 Each board (or seed) is played by both bots, so what varies between boards cancels out of the
 difference ``A - B`` on that board.  The mean of those differences gets a 95% interval by the
@@ -6,6 +6,9 @@ paired bootstrap: draw the boards again with replacement, ``RESAMPLES`` times (s
 interval is reproducible), and take the 2.5th and 97.5th percentiles of the resampled means.
 A is called better when the whole interval is above 0, B when it is below; otherwise the data
 cannot tell yet (more boards, or longer runs, may).
+
+More than two bots are ranked by their mean score (:func:`rank`), each compared, pair by pair,
+with the first: the first is called better than a bot only when their interval says so.
 """
 
 from __future__ import annotations
@@ -72,3 +75,42 @@ def compare(names: tuple[str, str], a: list[float], b: list[float], seed: int = 
     differences = [x - y for x, y in zip(a, b)]
     low, high = bootstrap_interval(differences, seed=seed)
     return Comparison(names, differences, low, high)
+
+
+@dataclass
+class Place:
+    """A bot's place in a ranking: its mean, the boards where no bot scored more, and its
+    comparison with the first (None for the first itself)."""
+
+    name: str
+    mean: float
+    best_on: int
+    against_first: Comparison | None
+
+    def verdict(self) -> str:
+        if self.against_first is None:
+            return "first"
+        first = self.against_first.names[0]
+        if len(self.against_first.differences) < 2:
+            return "cannot tell yet (fewer than two boards)"
+        if self.against_first.low > 0:
+            return f"{first} is better"
+        return f"cannot tell from {first} yet"
+
+    def to_json(self) -> dict:
+        return {"bot": self.name, "mean": self.mean, "best_on": self.best_on, "verdict": self.verdict(),
+                "against_first": None if self.against_first is None else self.against_first.to_json()}
+
+
+def rank(scores: dict[str, list[float]], seed: int = 0) -> list[Place]:
+    """The bots by mean score, highest first (ties in the order given), each compared with the first;
+    every list holds the same boards in the same order."""
+    names = list(scores)
+    count = len(scores[names[0]]) if names else 0
+    means = {name: sum(values) / count if count else 0.0 for name, values in scores.items()}
+    order = sorted(names, key=lambda name: -means[name])
+    best = {name: sum(1 for k in range(count) if scores[name][k] == max(scores[n][k] for n in names)) for name in names}
+    first = order[0]
+    return [Place(name, means[name], best[name],
+                  None if name == first else compare((first, name), scores[first], scores[name], seed))
+            for name in order]

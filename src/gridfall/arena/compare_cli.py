@@ -1,4 +1,4 @@
-"""The ``compare`` commands of the single-player games, written once: play, store, judge, print."""
+"""The ``compare`` commands of the single-player games, written once: play, store, judge, rank, print."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from gridfall.cli_options import console
 from gridfall.viewer.options import write_run_replay
 
 
-def parse_two_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple[str, str]]:
-    """Two ``NAME=COMMAND`` values (a built-in name may stand alone), with different names."""
+def parse_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Two or more ``NAME=COMMAND`` values (a built-in name may stand alone), each name once."""
     bots = []
     for value in values:
         name, sep, command = value.partition("=")
@@ -29,10 +29,12 @@ def parse_two_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[t
         if not name.strip() or not command.strip():
             raise click.BadParameter(f"{value!r}: both the name and the command must be given", param_hint="--bot")
         bots.append((name.strip(), command.strip()))
-    if len(bots) != 2:
-        raise click.BadParameter(f"give exactly two bots (got {len(bots)})", param_hint="--bot")
-    if bots[0][0] == bots[1][0]:
-        raise click.BadParameter(f"both bots are named {bots[0][0]!r}", param_hint="--bot")
+    if len(bots) < 2:
+        raise click.BadParameter(f"give at least two bots (got {len(bots)})", param_hint="--bot")
+    names = [name for name, _ in bots]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice is not None:
+        raise click.BadParameter(f"the name {twice!r} is given twice", param_hint="--bot")
     return bots
 
 
@@ -41,14 +43,16 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
                    prepare: Callable | None = None, replay_path: str | None = None,
                    grows: tuple[str, ...] = ()) -> None:
-    """Play every item with both bots (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
+    """Play every item with every bot (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
     GameRow with ``result["score"]``), store each game, then print the comparison of
-    ``transform(score)`` and exit.  ``grows``: the setting that lists the items, which may grow."""
+    ``transform(score)`` and exit: for two bots their paired difference and its verdict, for more a
+    ranking by mean, each bot against the first, and every pairing.  ``grows``: the setting that
+    lists the items, which may grow."""
     from rich.progress import Progress
     from rich.table import Table
     from rich.text import Text
 
-    from gridfall.arena.compare import compare
+    from gridfall.arena.compare import compare, rank
 
     run = open_run(db, kind, settings, grows=grows)
     stored = {row.job: row for row in run.rows()}
@@ -56,7 +60,7 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     todo = [job for job in jobs if job.key not in stored]
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
-    err.print(f"{kind}: {len(items)} {item_label}s x 2 bots ({len(jobs) - len(todo)} stored in {run.path}), "
+    err.print(f"{kind}: {len(items)} {item_label}s x {len(bots)} bots ({len(jobs) - len(todo)} stored in {run.path}), "
               f"{executor.describe()}")
     if prepare is not None and todo:
         executor.prepare(prepare)
@@ -74,39 +78,80 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
         raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in {run.path})")
     finally:
         executor.close()
-    write_run_replay(replay_path, run.path, f"gridfall {kind}: {bots[0][0]} = {bots[0][1]}, {bots[1][0]} = {bots[1][1]}")
-    names = (bots[0][0], bots[1][0])
-    rows = []
-    for item in items:
-        pair = [stored.get(make_job(item, name, spec).key) for name, spec in bots]
-        rows.append((item, pair))
-    complete = [(item, pair) for item, pair in rows if pair[0] is not None and pair[1] is not None]
-    scores = [[transform(pair[i].result["score"]) for _, pair in complete] for i in (0, 1)]
-    result = compare(names, scores[0], scores[1])
+    write_run_replay(replay_path, run.path,
+                     f"gridfall {kind}: " + ", ".join(f"{name} = {command}" for name, command in bots))
+    names = [name for name, _ in bots]
+    rows = [(item, [stored.get(make_job(item, name, spec).key) for name, spec in bots]) for item in items]
+    complete = [(item, row) for item, row in rows if all(game is not None for game in row)]
+    scores = {name: [transform(row[i].result["score"]) for _, row in complete] for i, name in enumerate(names)}
+    ranking = rank(scores)
+    pairs = [compare((a, b), scores[a], scores[b]) for k, a in enumerate(names) for b in names[k + 1:]]
     if as_json:
-        click.echo(json.dumps({
-            item_label + "s": [{item_label: item, **{names[i]: (pair[i].result if pair[i] else None) for i in (0, 1)}}
-                               for item, pair in rows],
-            "comparison": result.to_json(), "measure": transform_label or "score", "db": str(run.path),
-            "interrupted": interrupted}))
+        report = {
+            item_label + "s": [{item_label: item, **{names[i]: (game.result if game else None) for i, game in enumerate(row)}}
+                               for item, row in rows],
+            "ranking": [place.to_json() for place in ranking], "comparisons": [pair.to_json() for pair in pairs],
+            "measure": transform_label or "score", "db": str(run.path), "interrupted": interrupted}
+        if len(bots) == 2:
+            report["comparison"] = pairs[0].to_json()
+        click.echo(json.dumps(report))
         sys.exit(exit_code(interrupted))
     out = console()
-    table = Table(title=Text(f"{names[0]} = {bots[0][1]}   {names[1]} = {bots[1][1]}"))
-    for column in (item_label, names[0], names[1], f"{names[0]} - {names[1]}" + (f" ({transform_label})" if transform_label else "")):
-        table.add_column(column, justify="left" if column == item_label else "right")
-    for item, pair in rows:
-        cells = [_cell(row) for row in pair]
-        difference = (f"{transform(pair[0].result['score']) - transform(pair[1].result['score']):+,.2f}"
-                      if pair[0] is not None and pair[1] is not None else "")
-        table.add_row(Text(item), *cells, difference)
+    table = Table(title=Text("   ".join(f"{name} = {command}" for name, command in bots)))
+    table.add_column(item_label)
+    for name in names:
+        table.add_column(name, justify="right")
+    if len(bots) == 2:
+        table.add_column(f"{names[0]} - {names[1]}" + (f" ({transform_label})" if transform_label else ""), justify="right")
+    for item, row in rows:
+        cells = [_cell(game) for game in row]
+        if len(bots) == 2:
+            cells.append(f"{transform(row[0].result['score']) - transform(row[1].result['score']):+,.2f}"
+                         if row[0] is not None and row[1] is not None else "")
+        table.add_row(Text(item), *cells)
     out.print(table)
     measure = f" of {transform_label}" if transform_label else ""
-    out.print(f"{len(complete)} {item_label}s with both: {names[0]} better on {result.wins}, ties {result.ties}, "
-              f"worse on {result.losses}; mean difference{measure} {result.mean:+,.2f}, "
-              f"95% bootstrap interval [{result.low:+,.2f}, {result.high:+,.2f}]")
-    out.print(result.verdict())
+    if len(bots) == 2:
+        result = pairs[0]
+        out.print(f"{len(complete)} {item_label}s with both: {names[0]} better on {result.wins}, ties {result.ties}, "
+                  f"worse on {result.losses}; mean difference{measure} {result.mean:+,.2f}, "
+                  f"95% bootstrap interval [{result.low:+,.2f}, {result.high:+,.2f}]")
+        out.print(result.verdict())
+    else:
+        out.print(_ranking_table(ranking, f"ranking over the {len(complete)} {item_label}s every bot played"
+                                          f" (mean{measure})", item_label))
+        out.print(_pairings_table(pairs))
+        out.print("Each interval is the paired bootstrap's on its own, with no correction for the number of pairs.")
     out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
     sys.exit(exit_code(interrupted))
+
+
+def _ranking_table(ranking: list, title: str, item_label: str):
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title)
+    for column in ("#", "bot", "mean", f"best on ({item_label}s)", "the first minus it [95%]", "verdict"):
+        table.add_column(column, justify="left" if column in ("bot", "verdict") else "right")
+    for number, place in enumerate(ranking, start=1):
+        against = place.against_first
+        table.add_row(str(number), Text(place.name), f"{place.mean:,.2f}", str(place.best_on),
+                      "" if against is None else f"{against.mean:+,.2f} [{against.low:+,.2f}, {against.high:+,.2f}]",
+                      Text(place.verdict()))
+    return table
+
+
+def _pairings_table(pairs: list):
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="every pairing: the first bot's mean difference [95%]")
+    for column in ("bot", "against", "better on", "ties", "worse on", "difference [95%]"):
+        table.add_column(column, justify="left" if column in ("bot", "against") else "right")
+    for pair in pairs:
+        table.add_row(Text(pair.names[0]), Text(pair.names[1]), str(pair.wins), str(pair.ties), str(pair.losses),
+                      f"{pair.mean:+,.2f} [{pair.low:+,.2f}, {pair.high:+,.2f}]")
+    return table
 
 
 def _cell(row) -> object:

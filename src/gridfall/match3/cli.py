@@ -230,7 +230,7 @@ def _seeds(text: str) -> list[int]:
 
 @match3.command()
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=FILE",
-              help="A suggest file (.py or .lua) and the name to show it under.  Exactly twice.")
+              help="A suggest file (.py or .lua) and the name to show it under.  Twice or more: more files are ranked.")
 @click.option("--seeds", default="1-20", show_default=True, help="The generator seeds to play: 1-20, or 1,5,9.")
 @click.option("--time", "time_limit", type=FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds for each whole run (four boards), as on CodeAbbey (0: no limit).")
@@ -241,12 +241,13 @@ def _seeds(text: str) -> list[int]:
 @run_options
 @with_help(RUN_NOTES, grows_note("--seeds", "runs", items=True))
 def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, workers, cluster) -> None:
-    """Compare two suggest files on the same seeds, under the referee.
+    """Compare two suggest files (or rank more) on the same seeds, under the referee.
 
     Prints each seed's totals (a failed run scores 0, as on CodeAbbey) and the
     difference, how many seeds each file won, and the paired bootstrap 95%
     interval of the mean difference: it says which file is better, or that the
-    data cannot tell yet.  Totals are compared as log2(1 + total) unless --raw:
+    data cannot tell yet; more files are ranked by their mean, each against the
+    first, with every pairing.  Totals are compared as log2(1 + total) unless --raw:
     a move scores 2^(removed-3), so one run's total can be a thousand times
     another's and would drown the others.  Every run is stored in the run's
     database; the same command again resumes.
@@ -255,10 +256,10 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
     import shutil
     from pathlib import Path
 
-    from gridfall.arena.compare_cli import log2_score, parse_two_bots, run_comparison
+    from gridfall.arena.compare_cli import log2_score, parse_bots, run_comparison
     from gridfall.match3.match import SeedJob, play_seed
 
-    bots = parse_two_bots(bots, ())
+    bots = parse_bots(bots, ())
     for name, path in bots:
         if not os.path.isfile(path):  # False, not an OSError, for a name too long
             raise click.BadParameter(f"{path!r} (bot {name}) is not a file", param_hint="--bot")

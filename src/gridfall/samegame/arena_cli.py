@@ -15,7 +15,7 @@ from gridfall.viewer.options import replay_option
 @click.command()
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
               help="A bot: its name and the command that runs it (gridfall alone: gridfall's bot without the "
-                   "solution store).  Exactly twice.")
+                   "solution store).  Twice or more: more bots are ranked.")
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
@@ -25,18 +25,20 @@ from gridfall.viewer.options import replay_option
 @run_options
 @with_help(RUN_NOTES, grows_note("BOARDS", "games", items=True))
 def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, workers, cluster) -> None:
-    """Compare two SameGame bots on the same BOARDS, under the referee.
+    """Compare two SameGame bots (or rank more) on the same BOARDS, under the referee.
 
     Prints each board's scores (a failed board scores 0, as on the platform)
     and the difference, how many boards each bot won, and the paired
     bootstrap 95% interval of the mean difference: it says which bot is
-    better, or that the data cannot tell yet.  Every game is stored in the
-    run's database; the same command again resumes.
+    better, or that the data cannot tell yet.  With more than two bots: a
+    ranking by mean score, each bot against the first, and every pairing.
+    Every game is stored in the run's database; the same command again
+    resumes.
     """
-    from gridfall.arena.compare_cli import parse_two_bots, run_comparison
+    from gridfall.arena.compare_cli import parse_bots, run_comparison
     from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
 
-    bots = parse_two_bots(bots, BUILT_IN)
+    bots = parse_bots(bots, BUILT_IN)
     try:
         specs = expand_specs(list(boards))
         for spec in specs:
