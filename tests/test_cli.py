@@ -456,7 +456,9 @@ def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name
     # which was dropped without a word (`mcts:2000` played plain mcts)
     cases = [("", "an empty command"), ("random:2000", "random:2000: random takes no parameter"),
              ("mcts:0", "mcts:0: the iterations a move are a whole number from 1 to 10,000,000"),
-             ("alphabeta:0", "the depth is a whole number from 1 to 40"), ("gridfall:", "gridfall takes no parameter"),
+             ("alphabeta:0", "the depth is a whole number from 1 to 40"), ("gridfall:", "nothing follows ':'"),
+             ("mcts:", "nothing follows ':'"), ("gridfall:12", "the nodes a move are a whole number from 1,000"),
+             ("greedy:3", "greedy takes no parameter"),
              ("alphabeta:\u00b2", "the depth is a whole number from 1 to 40")]  # '²': "invalid literal for int()"
     for spec, says in cases:
         for args, hint in ((["referee", "--p1", spec, "--p2", "greedy"], "--p1"),

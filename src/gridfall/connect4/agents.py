@@ -308,6 +308,8 @@ def check_spec(spec: str) -> None:
     name, colon, arg = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; choose one of {', '.join(AGENTS)} ({PARAMETERS} too)")
+    if colon and not arg:
+        raise ValueError(f"{spec!r}: nothing follows ':'; write {name} alone, or with its parameter ({PARAMETERS})")
     if name == "alphabeta":
         _depth(arg)
     elif name in ("mcts", "mcts-solver"):
