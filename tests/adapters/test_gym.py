@@ -13,10 +13,11 @@ gymnasium = need("gymnasium", "gym")
 import gridfall.adapters.gym  # noqa: E402  (registers the ids)
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-IDS = ["gridfall/SameGame-v0", "gridfall/Match3-v0"]
+IDS = ["gridfall/SameGame-v0", "gridfall/Match3-v0"]  # the one-player games
+ALL_IDS = [*IDS, "gridfall/Connect4-v0"]
 
 
-@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("env_id", ALL_IDS)
 def test_check_env_passes(env_id):
     env = gymnasium.make(env_id)
     check_env(env.unwrapped, skip_render_check=False)
@@ -120,10 +121,10 @@ def test_a_fixed_board_and_a_seeded_random_board():
 
 def test_the_entry_point_registers_the_ids():
     (entry,) = [e for e in importlib.metadata.entry_points(group="gymnasium.envs") if e.value.startswith("gridfall")]
-    for env_id in IDS:
+    for env_id in ALL_IDS:
         gymnasium.envs.registry.pop(env_id)
     entry.load()()
-    assert all(env_id in gymnasium.envs.registry for env_id in IDS)
+    assert all(env_id in gymnasium.envs.registry for env_id in ALL_IDS)
 
 
 def test_the_module_form_of_the_id_needs_no_import_and_async_vector_envs_play_as_sync_ones():
@@ -161,3 +162,37 @@ def test_gridfalls_player_steps_the_env_from_its_state():
         obs, reward, terminated, truncated, info = env.step(action)
         total, done = total + reward, terminated or truncated
     assert total == env.unwrapped.state.returns()[0] > 0
+
+
+def test_connect4_plays_a_seat_against_a_player_and_rewards_the_result():
+    env = gymnasium.make("gridfall/Connect4-v0", opponent="gridfall:20000", seat=0)
+    obs, info = env.reset(seed=2)
+    assert info["seat"] == 0 and info["opponent_action"] is None and obs.sum() == 0
+    obs, reward, terminated, _, info = env.step(4)  # a central first chip: gridfall steals it
+    assert info["opponent_action"] == 9 and obs[:, 6, 4].tolist() == [0, 1]  # the chip is now the opponent's
+    assert info["action_mask"][9] == 0 and info["action_mask"].sum() == 9 and reward == 0 and not terminated
+    while not terminated:
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert reward == env.unwrapped.state.returns()[0] == -1.0  # the leftmost column every time loses to gridfall
+
+
+def test_connect4_as_second_player_and_the_same_seed_gives_the_same_game():
+    games = []
+    for _ in range(2):
+        env = gymnasium.make("gridfall/Connect4-v0", opponent="mcts:100", seat=1)
+        obs, info = env.reset(seed=5)
+        assert info["seat"] == 1 and info["opponent_action"] in range(9) and obs[1].sum() == 1
+        terminated, rng = False, np.random.default_rng(1)
+        while not terminated:
+            obs, reward, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        games.append(env.unwrapped.state.history())
+    assert games[0] == games[1]
+    seats = {gymnasium.make("gridfall/Connect4-v0").reset(seed=s)[1]["seat"] for s in range(8)}
+    assert seats == {0, 1}  # by default a seat is drawn at each reset
+
+
+def test_connect4_refuses_a_wrong_opponent_or_seat_by_name():
+    with pytest.raises(ValueError, match="unknown agent 'deep-blue'"):
+        gymnasium.make("gridfall/Connect4-v0", opponent="deep-blue")
+    with pytest.raises(ValueError, match="seat 2: 0 \\(first\\), 1 \\(second\\)"):
+        gymnasium.make("gridfall/Connect4-v0", seat=2)

@@ -1,7 +1,8 @@
-"""Gymnasium environments for the one-player games: ``gridfall/SameGame-v0`` and ``gridfall/Match3-v0``.
+"""Gymnasium environments: ``gridfall/SameGame-v0``, ``gridfall/Match3-v0``, and
+``gridfall/Connect4-v0``, one seat against one of gridfall's players (:class:`Connect4Env`).
 
     import gymnasium as gym
-    import gridfall.adapters.gym                    # registers the two ids
+    import gridfall.adapters.gym                    # registers the ids
     env = gym.make("gridfall/SameGame-v0")          # a new random board at each reset
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
@@ -142,9 +143,95 @@ class Match3Env(GridfallEnv):
         return load_game("match3", seed=seed, **self.parameters)
 
 
+class Connect4Env(GridfallEnv):
+    """Connect Four 7x9 with STEAL, one seat against gridfall's ``opponent`` (a name of
+    :func:`gridfall.load_player`: ``random``, ``greedy``, ``mcts:200``, ``mcts-solver:1000``,
+    ``gridfall:100000``, ...).  The agent plays ``seat`` 0 (first), 1 (second), or by default a
+    seat drawn at each reset (``info["seat"]``).  The opponent moves inside ``reset`` (when it
+    moves first) and ``step``, each move within ``opponent_seconds`` (None: the player's own
+    default); ``info["opponent_action"]`` is its last action (9: it stole the agent's first chip).
+    Observations are the planes from the agent's side (its chips, then the opponent's); the reward
+    comes at the end: +1 for a win, -1 for a loss, 0 for a draw.  A seeded reset makes the
+    opponent again with that seed, so the same seed and actions give the same game with any
+    opponent whose play depends on its seed alone (every name above but a timed one: ``mcts``,
+    ``gridfall``)."""
+
+    def __init__(self, render_mode: str | None = None, opponent: str = "random", seat: int | None = None,
+                 opponent_seconds: float | None = None, illegal_action: str = "ignore"):
+        from gridfall.players import load_player
+
+        if seat not in (None, 0, 1):
+            raise ValueError(f"seat {seat!r}: 0 (first), 1 (second), or None for a seat drawn at each reset")
+        super().__init__("connect4", render_mode, illegal_action)
+        self.opponent_name, self.seat, self.opponent_seconds = opponent, seat, opponent_seconds
+        self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
+        self.agent_seat, self.opponent_action = 0, None
+
+    def _game(self, seed: int):
+        return load_game("connect4")
+
+    def _observe(self):
+        mask = self.state.legal_actions_mask(self.agent_seat)
+        return (self.state.observation_planes(self.agent_seat),
+                {"action_mask": np.array(mask, dtype=np.int8), "seat": self.agent_seat,
+                 "opponent_action": self.opponent_action})
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        from gridfall.players import load_player
+
+        if options:
+            raise ValueError(f"reset(options={options!r}): this environment takes no options (give opponent=, "
+                             "seat= or opponent_seconds= to gym.make)")
+        gymnasium.Env.reset(self, seed=seed)
+        if seed is not None:
+            self.opponent = load_player(self.game, self.opponent_name, seed=seed)
+        self.agent_seat = self.seat if self.seat is not None else int(self.np_random.integers(0, 2))
+        self.state, self.ended, self.opponent_action = self.game.new_initial_state(), False, None
+        self._opponent_moves()
+        self._show()
+        return self._observe()
+
+    def _opponent_moves(self) -> None:
+        while not self.state.is_terminal() and self.state.current_player() != self.agent_seat:
+            self.opponent_action = self.opponent.act(self.state, self.opponent_seconds)
+            self.state.apply_action(self.opponent_action)
+
+    def step(self, action):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if self.state.is_terminal() or self.ended:
+            raise RuntimeError("the episode is over: call reset()")
+        action = action_id(action)
+        if not (self.action_space.contains(action) and action in self.state.legal_actions()):
+            observation, info = self._observe()
+            info["illegal_action"] = True
+            self.ended = self.illegal_action == "end"
+            self._show()
+            return observation, 0.0, self.ended, False, info
+        self.state.apply_action(action)
+        self._opponent_moves()
+        observation, info = self._observe()
+        info["illegal_action"] = False
+        self._show()
+        reward = self.state.returns()[self.agent_seat] if self.state.is_terminal() else 0.0
+        return observation, float(reward), self.state.is_terminal(), False, info
+
+    def render(self):
+        if self.state is None or self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.state.observation_planes(0), "connect4")  # player 0's chips in its colour
+        text = f"{self.state}\nyou are player {self.agent_seat} (the {self.agent_seat} chips), against {self.opponent_name}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
 ENVIRONMENTS = {
     "gridfall/SameGame-v0": ("gridfall.adapters.gym:SameGameEnv", 1000),
     "gridfall/Match3-v0": ("gridfall.adapters.gym:Match3Env", 5000),
+    "gridfall/Connect4-v0": ("gridfall.adapters.gym:Connect4Env", 1000),
 }
 
 
