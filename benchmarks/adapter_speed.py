@@ -116,6 +116,7 @@ def rows():
         ("interface", "connect4 9x7 STEAL", partial(interface_row, "connect4")),
         ("gymnasium", "gridfall/SameGame-v0", partial(gym_row, "gridfall/SameGame-v0")),
         ("gymnasium", "gridfall/Match3-v0", partial(gym_row, "gridfall/Match3-v0")),
+        ("gymnasium", "gridfall/Connect4-v0 (against random)", partial(gym_row, "gridfall/Connect4-v0")),
         ("pettingzoo", "gridfall connect4_steal_v0 (9x7)", gridfall_c4),
         ("pettingzoo", "PettingZoo's connect_four_v3 (7x6)", pettingzoo_c4),
         ("openspiel", "python_gridfall_samegame", partial(openspiel_row, "python_gridfall_samegame(board=random:1)")),
