@@ -26,6 +26,7 @@ each game in progress a player of its own, or expect it to notice a new game and
 from __future__ import annotations
 
 import abc
+import math
 
 from gridfall.interface import GameBase, StateBase
 
@@ -64,6 +65,15 @@ def load_player(game: GameBase | str, name: str | None = None, *, seed: int = 0,
     return Match3Player(name, seed, params)
 
 
+def _seconds(seconds: float | None, default: float) -> float:
+    """A move's time: ``default`` for None; ValueError for a time that is not a finite number of 0 or more."""
+    if seconds is None:
+        return default
+    if isinstance(seconds, bool) or not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds >= 0):
+        raise ValueError(f"seconds={seconds!r}: a time of 0 or more (None: the player's default)")
+    return float(seconds)
+
+
 def _check_state(player, state: StateBase, kind: str) -> None:
     if getattr(getattr(state, "game", None), "short_name", None) != kind:
         raise ValueError(f"{player.name} plays {kind}; it was given {type(state).__name__}")
@@ -88,7 +98,7 @@ class Connect4Player(Player):
         from gridfall.connect4.rules import STEAL
 
         _check_state(self, state, "connect4")
-        action = self.agent.act(state.rules.clone(), TURN_MS / 1000 if seconds is None else seconds)
+        action = self.agent.act(state.rules.clone(), _seconds(seconds, TURN_MS / 1000))
         return state.game.width if action == STEAL else action
 
 
@@ -116,9 +126,10 @@ class SameGamePlayer(Player):
         from gridfall.samegame.state import cell_action
 
         _check_state(self, state, "samegame")
+        seconds = _seconds(seconds, SAMEGAME_PLAN_SECONDS)
         board = state.board
         if board != self.expected or not self.plan:
-            self.plan = self._line(board, SAMEGAME_PLAN_SECONDS if seconds is None else seconds)
+            self.plan = self._line(board, seconds)
             self.plans += 1
         x, y = self.plan.pop(0) if self.plan else fallback_move(board)  # (a search always finds a line)
         self.expected, _ = board.play(x, y)
@@ -153,9 +164,10 @@ class Match3Player(Player):
         from gridfall.match3 import portable
 
         _check_state(self, state, "match3")
+        budget = _seconds(seconds, MATCH3_MOVE_SECONDS)
         rows = list(state.board.rows)
         if self.name == "strong":
-            self.agent.budget = MATCH3_MOVE_SECONDS if seconds is None else seconds
+            self.agent.budget = budget
             col, row, direction = self.agent.suggest(rows)
         else:
             col, row, direction = (portable.greedy_move if self.name == "greedy" else portable.fast_move)(rows)
