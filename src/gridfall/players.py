@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import abc
 import math
+from typing import TypeVar
 
 from gridfall.interface import GameBase, StateBase
 
@@ -74,11 +75,16 @@ def _seconds(seconds: float | None, default: float) -> float:
     return float(seconds)
 
 
-def _check_state(player, state: StateBase, kind: str) -> None:
-    if getattr(getattr(state, "game", None), "short_name", None) != kind:
-        raise ValueError(f"{player.name} plays {kind}; it was given {type(state).__name__}")
+State = TypeVar("State", bound=StateBase)
+
+
+def _checked(player: Player, state: StateBase, kind: type[State], game: str) -> State:
+    """``state`` as the player's game's state class; ValueError for another game's, or a finished one."""
+    if not isinstance(state, kind):
+        raise ValueError(f"{player.name} plays {game}; it was given {type(state).__name__}")
     if state.is_terminal():
         raise ValueError(f"{player.name}: the game is over, there is no move to choose")
+    return state
 
 
 class Connect4Player(Player):
@@ -96,10 +102,11 @@ class Connect4Player(Player):
     def act(self, state: StateBase, seconds: float | None = None) -> int:
         from gridfall.connect4.protocol import TURN_MS
         from gridfall.connect4.rules import STEAL
+        from gridfall.connect4.state import Connect4State
 
-        _check_state(self, state, "connect4")
-        action = self.agent.act(state.rules.clone(), _seconds(seconds, TURN_MS / 1000))
-        return state.game.width if action == STEAL else action
+        own = _checked(self, state, Connect4State, "connect4")
+        action = self.agent.act(own.rules.clone(), _seconds(seconds, TURN_MS / 1000))
+        return own.game.width if action == STEAL else action
 
 
 class SameGamePlayer(Player):
@@ -118,18 +125,16 @@ class SameGamePlayer(Player):
             raise ValueError(f"unknown SameGame player {name!r}; choose greedy or one of {', '.join(ALGORITHMS)}")
         self.name, self.seed, self.params = name, seed, params
         self.plan: list[tuple[int, int]] = []
-        self.expected = None  # the board the plan's next move is for
+        self.expected: object = None  # the board the plan's next move is for
         self.plans = 0  # lines planned: one for a game the player plays alone
 
     def act(self, state: StateBase, seconds: float | None = None) -> int:
         from gridfall.samegame.protocol import fallback_move
-        from gridfall.samegame.state import cell_action
+        from gridfall.samegame.state import SameGameState, cell_action
 
-        _check_state(self, state, "samegame")
-        seconds = _seconds(seconds, SAMEGAME_PLAN_SECONDS)
-        board = state.board
+        board = _checked(self, state, SameGameState, "samegame").board
         if board != self.expected or not self.plan:
-            self.plan = self._line(board, seconds)
+            self.plan = self._line(board, _seconds(seconds, SAMEGAME_PLAN_SECONDS))
             self.plans += 1
         x, y = self.plan.pop(0) if self.plan else fallback_move(board)  # (a search always finds a line)
         self.expected, _ = board.play(x, y)
@@ -155,6 +160,7 @@ class Match3Player(Player):
         if params:
             raise ValueError(f"{name}: Match-3 players take no keyword parameters (got {', '.join(params)})")
         self.name = name
+        self.agent = None
         if name == "strong":
             from gridfall.match3.agents import StrongAgent
 
@@ -162,13 +168,17 @@ class Match3Player(Player):
 
     def act(self, state: StateBase, seconds: float | None = None) -> int:
         from gridfall.match3 import portable
+        from gridfall.match3.state import Match3State
 
-        _check_state(self, state, "match3")
+        own = _checked(self, state, Match3State, "match3")
         budget = _seconds(seconds, MATCH3_MOVE_SECONDS)
-        rows = list(state.board.rows)
-        if self.name == "strong":
+        rows = list(own.board.rows)
+        if self.agent is not None:
             self.agent.budget = budget
             col, row, direction = self.agent.suggest(rows)
         else:
-            col, row, direction = (portable.greedy_move if self.name == "greedy" else portable.fast_move)(rows)
-        return state.game.swap_action(col, row, direction)
+            move = (portable.greedy_move if self.name == "greedy" else portable.fast_move)(rows)
+            if move is None:  # (a state that is not over has a legal move)
+                raise ValueError(f"{self.name}: no legal move on this board")
+            col, row, direction = move
+        return own.game.swap_action(col, row, direction)

@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 
@@ -60,6 +61,7 @@ def make_player(text: str, game, seed: int):
     factory = load_target(text)
     if not callable(factory):
         raise TargetError(f"{text!r} is a {type(factory).__name__}, not a class or function that makes a player")
+    taken: Mapping[str, inspect.Parameter]
     try:
         taken = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # a callable whose signature Python cannot read

@@ -165,7 +165,8 @@ class Connect4Env(GridfallEnv):
         super().__init__("connect4", render_mode, illegal_action)
         self.opponent_name, self.seat, self.opponent_seconds = opponent, seat, opponent_seconds
         self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
-        self.agent_seat, self.opponent_action = 0, None
+        self.agent_seat: int = 0
+        self.opponent_action: int | None = None
 
     def _game(self, seed: int):
         return load_game("connect4")
@@ -192,9 +193,11 @@ class Connect4Env(GridfallEnv):
         return self._observe()
 
     def _opponent_moves(self) -> None:
-        while not self.state.is_terminal() and self.state.current_player() != self.agent_seat:
-            self.opponent_action = self.opponent.act(self.state, self.opponent_seconds)
-            self.state.apply_action(self.opponent_action)
+        state = self.state
+        assert state is not None  # reset made it
+        while not state.is_terminal() and state.current_player() != self.agent_seat:
+            self.opponent_action = self.opponent.act(state, self.opponent_seconds)
+            state.apply_action(self.opponent_action)
 
     def step(self, action):
         if self.state is None:

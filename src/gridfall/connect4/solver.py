@@ -223,12 +223,12 @@ class Solver:
             med = probe(low, high)
             while True:
                 if nodes is not None:
-                    left = nodes - self.table.nodes
-                    stats[BUDGET], stats[DEADLINE] = self.table.nodes + min(left, SLICE_NODES), NEVER
+                    left = float(nodes - self.table.nodes)
+                    stats[BUDGET], stats[DEADLINE] = self.table.nodes + min(int(left), SLICE_NODES), NEVER
                 else:
                     left = SLICE if seconds is None else min(SLICE, seconds - (time.perf_counter() - start))
                     stats[BUDGET], stats[DEADLINE] = NEVER, min(deadline_ticks(max(left, 0.0)), NEVER)
-                if left <= 0:
+                if left <= 0:  # nodes or seconds: none left
                     mid = low + (high - low) // 2
                     return Result(mid, self.table.nodes, time.perf_counter() - start, False, low, high)
                 stats[ABORTED] = 0

@@ -43,25 +43,28 @@ def replay_games(states: StateBase | list[StateBase], names: list[str] | None = 
 
 
 def _games(kind: str, state: StateBase, title: str, names: list[str] | None) -> list[dict]:
+    from gridfall.connect4 import replay as connect4_replay
+    from gridfall.connect4.state import Connect4Game
+    from gridfall.match3 import replay as match3_replay
+    from gridfall.match3.state import Match3Game
+    from gridfall.samegame import replay as samegame_replay
+    from gridfall.samegame.state import SameGameGame, action_cell
+
     game = state.game
-    if kind == "connect4":
-        from gridfall.connect4.replay import replay_game
+    if isinstance(game, Connect4Game):
         from gridfall.connect4.rules import STEAL
 
         seats = list(names) if names else ["player 0", "player 1"]
         if len(seats) != 2:
             raise ValueError(f"names={names!r}: Connect Four has two players")
         moves = [STEAL if game.steal and a == game.width else a for a in state.history()]
-        return [replay_game(moves, seats, title, width=game.width, height=game.height)]
-    if kind == "samegame":
-        from gridfall.samegame.replay import replay_game
-        from gridfall.samegame.state import action_cell
-
-        return [replay_game(game.board, [action_cell(a) for a in state.history()], title)]
-    from gridfall.match3.replay import replay_run
-
-    moves = [game.action_swap(a) for a in state.history()]
-    return replay_run(game.seed, [moves], title, sizes=(game.size,))
+        return [connect4_replay.replay_game(moves, seats, title, width=game.width, height=game.height)]
+    if isinstance(game, SameGameGame):
+        return [samegame_replay.replay_game(game.board, [action_cell(a) for a in state.history()], title)]
+    if isinstance(game, Match3Game):
+        swaps = [game.action_swap(a) for a in state.history()]
+        return match3_replay.replay_run(game.seed, [swaps], title, sizes=(game.size,))
+    raise ValueError(f"no replay for {kind!r} games")
 
 
 def save_replay(path: str | Path, states: StateBase | list[StateBase], names: list[str] | None = None,
