@@ -42,10 +42,12 @@ main.add_command(match3)
 
 def _add_view() -> None:
     from gridfall.arena.runs_cli import runs
+    from gridfall.arena.standings_cli import standings
     from gridfall.viewer.cli import view
 
     main.add_command(view)
     main.add_command(runs)
+    main.add_command(standings)
 
 
 _add_view()

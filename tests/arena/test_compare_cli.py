@@ -70,6 +70,13 @@ def test_three_bots_are_ranked_each_against_the_first_with_every_pairing(tmp_pat
                                                                 ("twin", "smallest")]
     assert out["comparisons"][0]["ties"] == 6 and "comparison" not in out  # the pair's own key: two bots only
     assert all(set(board) == {"board", "largest", "twin", "smallest"} for board in out["boards"])
+    # `gridfall standings` reads the same from the database, without playing or writing
+    before = (tmp_path / "c.sqlite").read_bytes()
+    standing = gridfall_json("standings", str(tmp_path / "c.sqlite"))
+    assert (standing["ranking"], standing["comparisons"]) == (out["ranking"], out["comparisons"])
+    assert (tmp_path / "c.sqlite").read_bytes() == before
+    text = gridfall("standings", str(tmp_path / "c.sqlite"))
+    assert text.returncode == 0 and "smallest is better" in text.stdout and "may still be playing" in text.stdout
 
 
 def test_match3_compare_over_seeds(tmp_path):
@@ -81,6 +88,8 @@ def test_match3_compare_over_seeds(tmp_path):
     assert out["measure"] == "log2(1 + total)"
     assert len(out["seeds"]) == 4 and all(s["fast"]["ok"] and s["greedy"]["ok"] for s in out["seeds"])
     assert out["comparison"]["wins"] + out["comparison"]["ties"] + out["comparison"]["losses"] == 4
+    standing = gridfall_json("standings", str(tmp_path / "m.sqlite"))  # in the measure the run used
+    assert standing["measure"] == "log2(1 + total)" and standing["comparison"] == out["comparison"]
 
 
 def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):

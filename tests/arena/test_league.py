@@ -129,6 +129,7 @@ def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):
     assert {row["name"] for row in leaderboard if row["retired"]} == {"greedy"}
     read = gridfall("connect4", "standings", str(db))
     assert "greedy (retired)" in read.stdout and "centre (retired)" not in read.stdout
+    assert gridfall("standings", str(db)).stdout == read.stdout  # the command for every kind of run
     jobs = sqlite3.connect(db).execute("SELECT job, seats FROM games").fetchall()
     assert all("greedy" not in seats for job, seats in jobs if int(job.split()[1]) >= 3)
     for args, what in ((["--retire", "nobody"], "'nobody' is not among the --bot names"),

@@ -49,12 +49,9 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     ranking by mean, each bot against the first, and every pairing.  ``grows``: the setting that
     lists the items, which may grow."""
     from rich.progress import Progress
-    from rich.table import Table
-    from rich.text import Text
-
-    from gridfall.arena.compare import compare, rank
 
     run = open_run(db, kind, settings, grows=grows)
+    run.keep_extra("measure", transform_label or "score")  # for `gridfall standings`, which has no --raw
     stored = {row.job: row for row in run.rows()}
     jobs = [make_job(item, name, spec) for item in items for name, spec in bots]
     todo = [job for job in jobs if job.key not in stored]
@@ -80,8 +77,23 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
         executor.close()
     write_run_replay(replay_path, run.path,
                      f"gridfall {kind}: " + ", ".join(f"{name} = {command}" for name, command in bots))
-    names = [name for name, _ in bots]
     rows = [(item, [stored.get(make_job(item, name, spec).key) for name, spec in bots]) for item in items]
+    print_comparison(bots, rows, item_label=item_label, transform=transform, transform_label=transform_label,
+                     db=str(run.path), interrupted=interrupted, as_json=as_json)
+    sys.exit(exit_code(interrupted))
+
+
+def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], *, item_label: str,
+                     transform: Callable[[float], float], transform_label: str, db: str, interrupted: bool,
+                     as_json: bool, playing: bool = False) -> None:
+    """The comparison of ``rows`` (each item with every bot's GameRow, or None where not played yet):
+    its JSON, or its tables (``playing``: read from a run that may still be playing)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from gridfall.arena.compare import compare, rank
+
+    names = [name for name, _ in bots]
     complete = [(item, row) for item, row in rows if all(game is not None for game in row)]
     scores = {name: [transform(row[i].result["score"]) for _, row in complete] for i, name in enumerate(names)}
     ranking = rank(scores)
@@ -91,11 +103,11 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
             item_label + "s": [{item_label: item, **{names[i]: (game.result if game else None) for i, game in enumerate(row)}}
                                for item, row in rows],
             "ranking": [place.to_json() for place in ranking], "comparisons": [pair.to_json() for pair in pairs],
-            "measure": transform_label or "score", "db": str(run.path), "interrupted": interrupted}
+            "measure": transform_label or "score", "db": db, "interrupted": interrupted}
         if len(bots) == 2:
             report["comparison"] = pairs[0].to_json()
         click.echo(json.dumps(report))
-        sys.exit(exit_code(interrupted))
+        return
     out = console()
     table = Table(title=Text("   ".join(f"{name} = {command}" for name, command in bots)))
     table.add_column(item_label)
@@ -116,14 +128,15 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
         out.print(f"{len(complete)} {item_label}s with both: {names[0]} better on {result.wins}, ties {result.ties}, "
                   f"worse on {result.losses}; mean difference{measure} {result.mean:+,.2f}, "
                   f"95% bootstrap interval [{result.low:+,.2f}, {result.high:+,.2f}]")
-        out.print(result.verdict())
+        out.print(result.verdict() + (" (so far: the run may still be playing)" if playing else ""))
     else:
         out.print(_ranking_table(ranking, f"ranking over the {len(complete)} {item_label}s every bot played"
                                           f" (mean{measure})", item_label))
         out.print(_pairings_table(pairs))
-        out.print("Each interval is the paired bootstrap's on its own, with no correction for the number of pairs.")
-    out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
-    sys.exit(exit_code(interrupted))
+        out.print("Each interval is the paired bootstrap's on its own, with no correction for the number of pairs."
+                  + (" So far: the run may still be playing." if playing else ""))
+    if not playing:
+        out.print(f"games stored in {db}" + ("; interrupted: run the same command to resume" if interrupted else ""))
 
 
 def _ranking_table(ranking: list, title: str, item_label: str):

@@ -311,14 +311,23 @@ def standings(db, as_json):
 
     try:
         stored = read_run(Path(db))
-        kind, settings, rows = stored.kind, stored.settings, stored.rows
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="DB") from None
+    if stored.kind not in ("connect4 league", "connect4 sprt"):
+        raise click.BadParameter(f"{db}: holds a {stored.kind!r} run; standings read a 'connect4 league' or "
+                                 "'connect4 sprt' run (`gridfall standings` reads every kind)", param_hint="DB")
+    print_standings(db, stored, as_json)
+
+
+def print_standings(db: str, stored, as_json: bool) -> None:
+    """A league's or an SPRT's standings from its StoredRun; BadParameter if its settings are damaged."""
+    kind, settings, rows = stored.kind, stored.settings, stored.rows
+    try:
         if kind == "connect4 league":
             names = [name for name, _ in settings["bots"]]
             table, games, retired = rated(names, rows), settings["games"], retired_of(names, stored.extras.get("playing"))
-        elif kind == "connect4 sprt":
-            test = sprt_test(settings, rows)
         else:
-            raise ValueError(f"{db}: holds a {kind!r} run; standings read a 'connect4 league' or 'connect4 sprt' run")
+            test = sprt_test(settings, rows)
     except (ValueError, KeyError, TypeError, IndexError) as e:  # a run's settings of another shape: damaged
         message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings are damaged ({e!r})"
         raise click.BadParameter(message, param_hint="DB") from None

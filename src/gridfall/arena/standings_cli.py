@@ -1,0 +1,65 @@
+"""``gridfall standings DB``: where a run stands, read from its database while it plays or after.
+
+A Connect Four league or SPRT gets the tables its own command prints (:mod:`gridfall.connect4.arena_cli`);
+a SameGame or Match-3 comparison its boards' or seeds' scores and its verdict or ranking
+(:mod:`gridfall.arena.compare_cli`), in the measure the comparison used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gridfall.arena.compare_cli import log2_score, print_comparison
+
+COMPARISONS = {"samegame compare": ("boards", "board"), "match3 compare": ("seeds", "seed")}
+
+
+@click.command()
+@click.argument("db", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON that the run's own command prints.")
+def standings(db: str, as_json: bool) -> None:
+    """Where the run in database DB stands: a Connect Four league or SPRT, or a SameGame or
+    Match-3 comparison.
+
+    Reads DB without writing or locking it, so it works while the run plays,
+    in another terminal or in the background, and after.  A league: the
+    leaderboard, every pairing and the games lost by a fault; an SPRT: its
+    block and the verdict so far; a comparison: each board's (or seed's)
+    scores, and the verdict of two bots or the ranking of more, over what
+    every bot has played so far.  Nothing is played: the run's own command
+    resumes it.
+    """
+    from gridfall.arena.database import read_run
+
+    try:
+        stored = read_run(Path(db))
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="DB") from None
+    if stored.kind in ("connect4 league", "connect4 sprt"):
+        from gridfall.connect4.arena_cli import print_standings
+
+        print_standings(db, stored, as_json)
+        return
+    if stored.kind not in COMPARISONS:
+        raise click.BadParameter(f"{db}: holds a {stored.kind!r} run; standings read a league, an SPRT or a "
+                                 "comparison (a campaign prints its own table: `gridfall view` shows its lines)",
+                                 param_hint="DB")
+    setting, label = COMPARISONS[stored.kind]
+    try:
+        bots = [(str(name), str(command)) for name, command in stored.settings["bots"]]
+        items = [str(item) for item in stored.settings[setting]]
+    except (KeyError, TypeError, ValueError) as e:
+        raise click.BadParameter(f"{db}: its run's settings are damaged ({e!r})", param_hint="DB") from None
+    measure = stored.extras.get("measure") or ("log2(1 + total)" if stored.kind == "match3 compare" else "score")
+    played = {}
+    for row in stored.rows:
+        item = row.result.get("board") if label == "board" else row.result.get("seed")
+        if item is not None and row.seats:
+            played[(str(item), row.seats[0])] = row
+    rows = [(item, [played.get((item, name)) for name, _ in bots]) for item in items]
+    log2 = measure == "log2(1 + total)"
+    print_comparison(bots, rows, item_label=label, transform=log2_score if log2 else float,
+                     transform_label=measure if log2 else "", db=db, interrupted=False, as_json=as_json,
+                     playing=True)
