@@ -134,3 +134,23 @@ def test_space_plays_to_the_end(browser, tmp_path):
     while body.get_attribute("data-frame") != "4" and time.monotonic() < deadline:
         time.sleep(0.1)
     assert body.get_attribute("data-frame") == "4"
+
+
+def test_a_game_played_through_the_interface_on_another_board_size(browser, tmp_path):
+    # save_replay makes the page from a state alone; a 7x6 board without STEAL draws as 7x6
+    from selenium.webdriver.common.keys import Keys
+
+    import gridfall
+    from gridfall.viewer.states import save_replay
+
+    state = gridfall.load_game("connect4", width=7, height=6, steal=False).new_initial_state()
+    for action in (3, 3, 2, 2, 1, 1, 0):  # the first player's four along the bottom row
+        state.apply_action(action)
+    path = tmp_path / "state.html"
+    save_replay(path, state, names=["mine", "<i>theirs</i>"])
+    body = _open(browser, path)
+    assert _count(browser, "circle.hole") == 42
+    _key(browser, Keys.END)
+    assert body.get_attribute("data-frame") == "7" and _count(browser, "circle.win") == 4
+    assert _text(browser, "result") == "mine wins"
+    _no_errors(browser)
