@@ -63,6 +63,8 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     out.print(table)
     for other in others:
         out.print(Text(f"{other['file']}: {other['why']}"))
+    if found:
+        out.print("`gridfall standings FILE` prints where a run stands, `gridfall view FILE` replays its games.")
 
 
 def _as_typed(command: list[str]) -> list[str]:
