@@ -5,7 +5,8 @@ it can meet any bot under the referee, in a league or an SPRT.  TARGET is ``modu
 (importable) or ``path/to/file.py:name``; ``name`` is a class or a function that makes the player.
 It is called with the keywords it takes of ``game`` (the interface's game) and ``seed``, and
 what it returns must have ``act(state, seconds)``, returning an action id of the state, as
-:class:`gridfall.uct.UCTPlayer` and :func:`gridfall.load_player`'s players do.
+:class:`gridfall.uct.UCTPlayer` and :func:`gridfall.load_player`'s players do.  The player's
+prints go to stderr (:func:`protocol_stdout`): only the bot's answers reach the referee.
 """
 
 from __future__ import annotations
@@ -16,6 +17,15 @@ import inspect
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+
+
+def protocol_stdout():
+    """The stream for the protocol's answers; from now on the player's own prints go to stderr, as
+    its debug output (a print in ``act``, or at import, would otherwise reach the referee as an
+    answer)."""
+    out = sys.stdout
+    sys.stdout = sys.stderr
+    return out
 
 
 class TargetError(ValueError):

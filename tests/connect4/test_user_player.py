@@ -19,10 +19,16 @@ from tests.arena.arena_cli import gridfall
 PLAYERS = '''
 from gridfall.uct import UCTPlayer
 
+print("loading the players")  # a player's prints are its debug output, never an answer
 seen = []
 
+class Chatty(UCTPlayer):
+    def act(self, state, seconds):
+        print("thinking about", state.history())
+        return super().act(state, seconds)
+
 def make(seed):
-    return UCTPlayer(seed=seed, iterations=200)
+    return Chatty(seed=seed, iterations=200)
 
 def steal_when_you_can(game, **rest):
     class Player:
@@ -118,7 +124,7 @@ def test_the_bot_command_plays_a_users_player_under_the_referee(players, tmp_pat
     done = gridfall("connect4", "referee", "--p1", bot, "--p2", "greedy", "--games", "2", "--json")
     assert done.returncode == 0, done.stderr
     games = json.loads(done.stdout)["games"]
-    assert len(games) == 2 and all(g["reason"] in ("four in a row", "draw") for g in games)
+    assert len(games) == 2 and all(g["reason"] in ("four in a row", "draw") for g in games)  # the prints: stderr
     both = gridfall("connect4", "bot", "--agent", "mcts", "--player", f"{players}:make")
     assert both.returncode == 2 and "give --agent or --player, not both" in both.stderr
     wrong = gridfall("connect4", "bot", "--player", f"{players}:nope")

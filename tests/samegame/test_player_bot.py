@@ -14,6 +14,8 @@ from tests.arena.arena_cli import gridfall as run
 PLAYERS = '''
 import gridfall
 
+print("loading")  # a player's prints go to stderr, never to the referee
+
 def make(game, seed):
     return gridfall.load_player(game, "greedy", seed=seed)
 

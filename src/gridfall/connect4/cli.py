@@ -187,10 +187,12 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
 
     if target is not None and agent is not None:
         raise click.UsageError("give --agent or --player, not both")
+    out = sys.stdout
     if target is not None:
         from gridfall.connect4.state import Connect4Game
-        from gridfall.user_player import TargetError, make_player
+        from gridfall.user_player import TargetError, make_player, protocol_stdout
 
+        out = protocol_stdout()
         try:
             player = InterfaceAgent(make_player(target, Connect4Game(), seed), target)
         except TargetError as e:
@@ -200,7 +202,7 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
             player = make_agent(agent or "gridfall", seed)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--agent") from None
-    ended_well = play(player, sys.stdin, sys.stdout, started=STARTED, first_turn=first_turn_ms / 1000,
+    ended_well = play(player, sys.stdin, out, started=STARTED, first_turn=first_turn_ms / 1000,
                       turn=turn_ms / 1000, fallback=target is None)
     sys.exit(0 if ended_well else 1)
 

@@ -302,16 +302,17 @@ def _player_bot(target: str, one_turn: bool, first_turn_ms: float, seed: int, st
     """``bot --player``: the user's interface player plays the turn flavour, then the process exits."""
     from gridfall.samegame import player_bot
     from gridfall.samegame.state import SameGameGame
-    from gridfall.user_player import TargetError, make_player
+    from gridfall.user_player import TargetError, make_player, protocol_stdout
 
     if one_turn:
         raise click.UsageError("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole "
                                "line at once (gridfall's own bot, or a program of yours)")
+    out = protocol_stdout()
     try:
         player = make_player(target, SameGameGame(), seed)
     except TargetError as e:
         raise click.BadParameter(str(e), param_hint="--player") from None
-    sys.exit(0 if player_bot.play(player, sys.stdin, sys.stdout, first_turn=first_turn_ms / 1000,
+    sys.exit(0 if player_bot.play(player, sys.stdin, out, first_turn=first_turn_ms / 1000,
                                   turn=TURN_SECONDS, started=started) else 1)
 
 
