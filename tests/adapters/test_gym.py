@@ -171,6 +171,8 @@ def test_connect4_plays_a_seat_against_a_player_and_rewards_the_result():
     obs, reward, terminated, _, info = env.step(4)  # a central first chip: gridfall steals it
     assert info["opponent_action"] == 9 and obs[:, 6, 4].tolist() == [0, 1]  # the chip is now the opponent's
     assert info["action_mask"][9] == 0 and info["action_mask"].sum() == 9 and reward == 0 and not terminated
+    again, reward, terminated, _, info = env.step(9)  # STEAL out of turn: refused, nothing changes
+    assert info["illegal_action"] and (again == obs).all() and not terminated and reward == 0
     while not terminated:
         obs, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert reward == env.unwrapped.state.returns()[0] == -1.0  # the leftmost column every time loses to gridfall

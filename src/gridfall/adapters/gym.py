@@ -84,7 +84,8 @@ class GridfallEnv(gymnasium.Env):
         self._show()
         return self._observe()
 
-    def step(self, action):
+    def _take(self, action):
+        """Apply the agent's ``action``; None, or the step's answer when the action is illegal."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self.state.is_terminal() or self.ended:
@@ -98,6 +99,12 @@ class GridfallEnv(gymnasium.Env):
             self._show()
             return observation, 0.0, self.ended, False, info
         self.state.apply_action(action)
+        return None
+
+    def step(self, action):
+        refused = self._take(action)
+        if refused is not None:
+            return refused
         observation, info = self._observe()
         info["illegal_action"] = False
         info["score"] = self.state.returns()[0]
@@ -200,18 +207,9 @@ class Connect4Env(GridfallEnv):
             state.apply_action(self.opponent_action)
 
     def step(self, action):
-        if self.state is None:
-            raise RuntimeError("call reset() before step()")
-        if self.state.is_terminal() or self.ended:
-            raise RuntimeError("the episode is over: call reset()")
-        action = action_id(action)
-        if not (self.action_space.contains(action) and action in self.state.legal_actions()):
-            observation, info = self._observe()
-            info["illegal_action"] = True
-            self.ended = self.illegal_action == "end"
-            self._show()
-            return observation, 0.0, self.ended, False, info
-        self.state.apply_action(action)
+        refused = self._take(action)
+        if refused is not None:
+            return refused
         self._opponent_moves()
         observation, info = self._observe()
         info["illegal_action"] = False
