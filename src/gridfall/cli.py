@@ -98,8 +98,8 @@ def run() -> None:
             click.echo("Aborted!", err=True)
         sys.exit(signals.exit_code(True))
     except SystemExit as e:
-        if e.code in (0, None) and signals.late_signal():  # asked to stop as the results were printed
-            sys.exit(128 + signals.late_signal())
+        if e.code in (0, None) and (late := signals.late_signal()):  # asked to stop as the results were printed
+            sys.exit(128 + late)
         raise
     except StdoutError as e:
         try:  # Python flushes stdout again at exit: let that flush go nowhere, quietly
@@ -124,8 +124,8 @@ def run() -> None:
             raise
         click.echo(f"gridfall: internal error: {type(e).__name__}: {e} (GRIDFALL_DEBUG=1 shows where)", err=True)
         sys.exit(1)
-    if signals.late_signal():
-        sys.exit(128 + signals.late_signal())
+    if late := signals.late_signal():
+        sys.exit(128 + late)
 
 
 class StdoutError(OSError):
@@ -141,9 +141,11 @@ class _Stdout(io.TextIOWrapper):
     @classmethod
     def over(cls, stream: io.TextIOWrapper) -> "_Stdout":
         stream.flush()
-        settings = dict(encoding=stream.encoding, errors=stream.errors, line_buffering=stream.line_buffering,
-                        write_through=stream.write_through)  # read before the buffer is taken from it
-        return cls(stream.detach(), **settings)
+        # read before the buffer is taken from it
+        encoding, errors, line_buffering, write_through = (stream.encoding, stream.errors, stream.line_buffering,
+                                                           stream.write_through)
+        return cls(stream.detach(), encoding=encoding, errors=errors, line_buffering=line_buffering,
+                   write_through=write_through)
 
     def write(self, text):
         try:

@@ -82,7 +82,7 @@ def number_list(text: str) -> list[int]:
     """``31-34,40`` -> [31, 32, 33, 34, 40]: numbers N and ranges LOW-HIGH, comma separated (board
     numbers, seeds); ValueError naming a part that is neither, an empty range, or more than
     MOST_NUMBERS numbers in all."""
-    out = []
+    out: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
         try:

@@ -36,7 +36,7 @@ def module_source(name: str) -> str:
 def _imports(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
     """Every module a source imports (anywhere, at any depth), with the line and the names taken
     from it (``from M import a, b``; none for ``import M``)."""
-    found = []
+    found: list[tuple[str, int, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno, []) for alias in node.names]

@@ -114,7 +114,8 @@ def _load_or_compile(self, sig, target_context):
 
 
 if _save_overload and _load_overload:  # a numba that moved its cache keeps its own behaviour (tests/test_jit.py notices)
-    _caching.Cache.save_overload, _caching.Cache.load_overload = _save_or_go_on, _load_or_compile
+    _caching.Cache.save_overload = _save_or_go_on  # type: ignore[method-assign]
+    _caching.Cache.load_overload = _load_or_compile  # type: ignore[method-assign]
 
 
 def njit(*args, **kwargs):

@@ -17,7 +17,7 @@ import socket
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 
 class HeldElsewhere(Exception):

@@ -146,6 +146,24 @@ def test_damaged_settings_are_refused_naming_the_file(tmp_path, settings, why):
         RunDatabase(path, "connect4 league", {"games": 4})
 
 
+@pytest.mark.parametrize("column, value, why", [
+    ("result", "5", "its result is not an object"),  # was an internal error in `gridfall view` (AttributeError)
+    ("result", "null", "its result is not an object"),
+    ("seats", '"AB"', "its seats is not a list of texts"),
+    ("messages", "[1]", "its messages is not a list of texts"),
+    ("times", '["slow"]', "its times is not a list of numbers"),
+    ("moves", "{}", "its moves is not a list or a text"),
+])
+def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, value, why):
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 4}) as db:
+        db.add(_row("pair 0 game 0"))
+    with sqlite3.connect(path) as connection:
+        connection.execute(f"UPDATE games SET {column} = ?", (value,))
+    with pytest.raises(RunDatabaseError, match=rf"game row 1 is damaged, {why}; delete it"):
+        RunDatabase(path, "connect4 league", {"games": 4})
+
+
 def test_a_row_nested_too_deeply_is_a_damaged_row(tmp_path):
     path = tmp_path / "run.sqlite"
     with RunDatabase(path, "connect4 league", {"games": 4}) as db:

@@ -33,3 +33,26 @@ def test_runs_of_an_empty_folder_and_a_missing_path(tmp_path):
     assert json.loads(gridfall("runs", str(tmp_path), "--json").stdout) == {"runs": [], "not_runs": []}
     missing = gridfall("runs", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_a_row_of_the_wrong_shape_is_named_by_every_reader(tmp_path):
+    """A game row whose result is JSON but not an object: `view` once failed on it with an
+    internal error, and `standings` blamed the run's settings.  Each now names the row."""
+    from gridfall.arena.database import GameRow, RunDatabase
+
+    path = tmp_path / "league.sqlite"
+    with RunDatabase(path, "connect4 league", {"bots": [["a", "random"], ["b", "greedy"]], "games": 2}) as db:
+        db.add(GameRow(job="pair 0 game 0", game="connect4", commands=["random", "greedy"], seats=["a", "b"],
+                       moves=[4, 4, 4, 4, 4, 4, 4], result={"winner": 0, "opening": 0}, reason="four in a row",
+                       times=[], messages=[]))
+    assert gridfall("standings", str(path)).returncode == 0
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE games SET result = '5'")
+    for command in (["standings", str(path)], ["view", str(path), "-o", str(tmp_path / "page.html")],
+                    ["connect4", "standings", str(path)]):
+        done = gridfall(*command)
+        assert done.returncode == 2, (command, done.stderr)
+        assert "game row 1 is damaged, its result is not an object" in done.stderr, (command, done.stderr)
+        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    listed = gridfall_json("runs", str(tmp_path))
+    assert listed["runs"] == [] and "game row 1 is damaged" in listed["not_runs"][0]["why"]

@@ -4,7 +4,8 @@
 module                                 install                     gives
 =====================================  ==========================  =============================
 :mod:`gridfall.adapters.gym`           ``pip install gridfall[gym]``         ``gridfall/SameGame-v0``,
-                                                                   ``gridfall/Match3-v0``
+                                                                   ``gridfall/Match3-v0``,
+                                                                   ``gridfall/Connect4-v0``
 :mod:`gridfall.adapters.pettingzoo`    ``pip install gridfall[pettingzoo]``  ``connect4_steal_v0``
 :mod:`gridfall.adapters.openspiel`     ``pip install gridfall[openspiel]``   ``python_gridfall_*`` games
 =====================================  ==========================  =============================

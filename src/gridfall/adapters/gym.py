@@ -32,8 +32,9 @@ from __future__ import annotations
 
 from gridfall.adapters import require
 
-gymnasium = require("gymnasium", "gym")
+require("gymnasium", "gym")  # the install command if it is missing
 
+import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 

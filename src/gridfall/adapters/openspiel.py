@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from gridfall.adapters import require
 
-pyspiel = require("pyspiel", "openspiel")
+require("pyspiel", "openspiel")  # the install command if it is missing
 
 import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
 
 from gridfall.registry import load_game  # noqa: E402
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import click
 
@@ -14,6 +14,9 @@ from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import console
 from gridfall.viewer.options import write_run_replay
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 
 def parse_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -167,7 +170,7 @@ def _pairings_table(pairs: list):
     return table
 
 
-def _cell(row) -> object:
+def _cell(row) -> Text | str:
     from rich.text import Text
 
     if row is None:

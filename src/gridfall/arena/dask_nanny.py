@@ -32,7 +32,10 @@ class BotSweeper(NannyPlugin):
 
         from gridfall.arena.process import kill_strays  # the import makes this process a subreaper
 
-        self._sweep = PeriodicCallback(kill_strays, SWEEP_SECONDS * 1000)
+        def sweep() -> None:  # a periodic callback returns nothing
+            kill_strays()
+
+        self._sweep = PeriodicCallback(sweep, SWEEP_SECONDS * 1000)
         self._sweep.start()
         atexit.unregister(kill_strays)  # once a process, however many nannies it holds
         atexit.register(kill_strays)

@@ -29,6 +29,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gridfall import json_text, lock_file
 from gridfall.fingerprint import fingerprint
@@ -87,7 +88,7 @@ class GameRow:
     commands: list[str]
     seats: list[str]
     moves: list
-    result: object
+    result: dict[str, Any]
     reason: str
     times: list[float]
     messages: list[str]
@@ -309,12 +310,29 @@ def stored_rows(connection: sqlite3.Connection, path: Path) -> list[GameRow]:
     for number, *values in stored:
         try:
             fields = {c: json_text.loads(v) if c in JSON_COLUMNS else v for c, v in zip(COLUMNS, values)}
+            fault = _shape_fault(fields)
         except (ValueError, TypeError) as e:
-            raise RunDatabaseError(f"{path}: game row {number} is damaged, a field is not JSON ({e}); delete it "
-                                   f"to play that game again: sqlite3 {path} 'DELETE FROM games WHERE id = {number}'"
-                                   ) from None
+            fault = f"a field is not JSON ({e})"
+        if fault:
+            raise RunDatabaseError(f"{path}: game row {number} is damaged, {fault}; delete it to play that game "
+                                   f"again: sqlite3 {path} 'DELETE FROM games WHERE id = {number}'")
         rows.append(GameRow(**fields))
     return rows
+
+
+def _shape_fault(fields: dict) -> str:
+    """What is wrong with the JSON columns of a stored row, or "" (the readers then need no checks)."""
+    def texts(value) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    checks = {"commands": (texts, "a list of texts"), "seats": (texts, "a list of texts"),
+              "messages": (texts, "a list of texts"), "moves": (lambda v: isinstance(v, (list, str)), "a list or a text"),
+              "result": (lambda v: isinstance(v, dict), "an object"),
+              "times": (lambda v: isinstance(v, list) and all(isinstance(t, (int, float)) for t in v), "a list of numbers")}
+    for column, (ok, shape) in checks.items():
+        if not ok(fields[column]):
+            return f"its {column} is not {shape}"
+    return ""
 
 
 @contextlib.contextmanager
@@ -335,7 +353,7 @@ def _reader(path: Path) -> sqlite3.Connection:
     makes a run database's -wal and -shm files, WAL mode's, and cannot delete them as it closes);
     then read-only; then, on read-only media, where WAL mode cannot make them, as immutable (nothing
     writes there)."""
-    first = None
+    first: sqlite3.OperationalError | None = None
     for mode in ("mode=rw", "mode=ro", "mode=ro&immutable=1"):
         connection = sqlite3.connect(f"file:{path}?{mode}", uri=True)
         try:
@@ -345,6 +363,7 @@ def _reader(path: Path) -> sqlite3.Connection:
         except sqlite3.OperationalError as e:  # "unable to open database file": the next way
             connection.close()
             first = first or e
+    assert first is not None  # every way failed, each with its error
     raise first
 
 

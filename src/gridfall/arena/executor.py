@@ -25,7 +25,7 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
-from typing import Callable, Iterator
+from typing import Callable, Iterable
 
 from gridfall.arena.process import MachineCannotStartBot, kill_all
 from gridfall.arena.signals import signals_held, signals_ignored, stopping_on_signals
@@ -156,7 +156,8 @@ class DaskExecutor:
         except (OSError, TimeoutError) as e:
             raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
         self.address = address
-        self.alone_since, self.said_alone = None, False  # since when the cluster has had no worker
+        self.alone_since: float | None = None  # since when the cluster has had no worker
+        self.said_alone = False
         from gridfall.arena.dask_nanny import BotSweeper
 
         try:
@@ -282,7 +283,7 @@ def make_executor(workers: int | None = None, cluster: str | None = None):
 WAIT = object()  # what a job iterator yields when no job is ready until one under way finishes
 
 
-def drive(executor, jobs: Iterator, work: Callable, on_result: Callable, stop: Callable[[], bool] = lambda: False,
+def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: Callable[[], bool] = lambda: False,
           drain: Callable[[], None] | None = None) -> bool:
     """Run ``work(job)`` for the jobs, as many at once as the executor has slots, calling
     ``on_result(job, result)`` here, in the coordinating process, as each finishes.

@@ -33,8 +33,8 @@ def held_bytes(root: int, limit: float) -> int | None:
     resident = sum(_resident(pid) for pid in tree)
     if resident <= limit:
         return resident
-    proportional = [_proportional(pid) for pid in tree]
-    return resident if None in proportional else sum(proportional)  # no smaps_rollup (Linux < 4.14)
+    proportional = [size for size in map(_proportional, tree) if size is not None]
+    return sum(proportional) if len(proportional) == len(tree) else resident  # no smaps_rollup (Linux < 4.14)
 
 
 def _tree(root: int) -> list[int]:

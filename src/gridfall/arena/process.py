@@ -117,7 +117,7 @@ def _is_machines(e: BaseException) -> bool:
 
 
 def _machine_fault(command, e: BaseException) -> MachineCannotStartBot:
-    if isinstance(e, OSError):
+    if isinstance(e, OSError) and e.errno in MACHINE_ERRNOS:
         return MachineCannotStartBot(f"cannot start {command!r}: {e.strerror} ({MACHINE_ERRNOS[e.errno]})")
     return MachineCannotStartBot(f"cannot start {command!r}: {e} ({MACHINE_ERRNOS[errno.EAGAIN]})")
 
@@ -204,14 +204,17 @@ class BotProcess:
                 if isinstance(e, (OSError, ValueError)):
                     raise BotExited(f"cannot start {command!r}: {e}") from None
                 raise
+            stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
+            assert stdout is not None  # a pipe either way
             if private_channel:
                 for fd in child_ends:
                     os.close(fd)
                 self._stdin_fd, self._stdout_fd = request_w, answer_r
-                self._tail_stream = self.proc.stdout
+                self._tail_stream = stdout
             else:
-                self._stdin_fd, self._stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
-                self._tail_stream = self.proc.stderr
+                assert stdin is not None and stderr is not None  # pipes without the private channel
+                self._stdin_fd, self._stdout_fd = stdin.fileno(), stdout.fileno()
+                self._tail_stream = stderr
             self._private = private_channel
             try:
                 os.set_blocking(self._stdin_fd, False)

@@ -46,7 +46,7 @@ class League:
 
     def add(self, first: str, second: str, first_points: float) -> None:
         """One game between two bots: the first one's points (1, 1/2 or 0)."""
-        ranks = [0, 0] if first_points == 0.5 else [0, 1] if first_points == 1 else [1, 0]
+        ranks: list[float] = [0, 0] if first_points == 0.5 else [0, 1] if first_points == 1 else [1, 0]
         [[a], [b]] = self.model.rate([[self.ratings[first]], [self.ratings[second]]], ranks=ranks)
         self.ratings[first], self.ratings[second] = a, b
         self.scores[first].add(first_points)

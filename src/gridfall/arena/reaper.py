@@ -38,7 +38,7 @@ SUBREAPER = _become_subreaper()
 def _processes(zombies: bool = False) -> dict[int, tuple[int, int, int]]:
     """pid -> (parent, process group, session) of every live process (or, with ``zombies``, of
     every process that has exited and waits to be reaped), Linux only."""
-    table = {}
+    table: dict[int, tuple[int, int, int]] = {}
     try:
         names = os.listdir("/proc")
     except OSError:

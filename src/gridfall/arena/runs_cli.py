@@ -11,6 +11,7 @@ import json
 import shlex
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -40,7 +41,8 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     files = []
     for path in map(Path, paths or (".",)):
         files += sorted(path.glob("*.sqlite")) if path.is_dir() else [path]
-    found, others = [], []
+    found: list[dict[str, Any]] = []
+    others: list[dict[str, str]] = []
     for file in files:
         try:
             stored = read_run(file)

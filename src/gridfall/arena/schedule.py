@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Iterator
+from typing import Iterator, Sequence
 
 MATCHMAKING = ("fewest", "round-robin")
 
 
 def schedule(bots: int, pairs: int, matchmaking: str = "fewest", seed: int = 0,
-             changes: list[tuple[int, tuple[int, ...]]] = ()) -> Iterator[tuple[int, int]]:
+             changes: Sequence[tuple[int, tuple[int, ...]]] = ()) -> Iterator[tuple[int, int]]:
     """``pairs`` pairings (i, j) of bot numbers, i != j, in the order they are played, made one
     at a time as they are played: a league of a billion games starts at once.  All ``bots`` play
     until the first change ``(pair, bots that play)``; each makes those the bots that play from

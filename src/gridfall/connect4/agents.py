@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.numerals import ascii_digits
+
+if TYPE_CHECKING:  # the engine loads numba: the agents import it on first use
+    from gridfall.connect4.search import Decision, Searcher
 
 
 def _turn(seconds: float) -> float:
@@ -66,7 +70,7 @@ class AlphaBetaAgent:
         self.depth = depth
         self.name = f"alphabeta:{depth}"
         self._searcher = Searcher
-        self.searcher = None
+        self.searcher: Searcher | None = None
 
     def act(self, game: Game, seconds: float) -> int:
         if self.searcher is None or self.searcher.width != game.width:
@@ -156,8 +160,7 @@ class GridfallAgent:
         self.openings = OpeningTable.load()
         self.book = Book.load()
         self._searcher = Searcher
-        self.searcher = None
-        self.last = None
+        self.last: Decision | None = None
         self.chips = 0  # chips on the board at the last move: fewer means a new game
         self.seed = seed
         self.games = 0  # games begun before the current one

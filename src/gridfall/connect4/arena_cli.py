@@ -320,7 +320,7 @@ def standings(db, as_json):
 
 
 def print_standings(db: str, stored, as_json: bool) -> None:
-    """A league's or an SPRT's standings from its StoredRun; BadParameter if its settings are damaged."""
+    """A league's or an SPRT's standings from its StoredRun; BadParameter if its settings or games are damaged."""
     kind, settings, rows = stored.kind, stored.settings, stored.rows
     try:
         if kind == "connect4 league":
@@ -328,8 +328,8 @@ def print_standings(db: str, stored, as_json: bool) -> None:
             table, games, retired = rated(names, rows), settings["games"], retired_of(names, stored.extras.get("playing"))
         else:
             test = sprt_test(settings, rows)
-    except (ValueError, KeyError, TypeError, IndexError) as e:  # a run's settings of another shape: damaged
-        message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings are damaged ({e!r})"
+    except (ValueError, KeyError, TypeError, IndexError) as e:  # settings or results of another shape: damaged
+        message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings or games are damaged ({e!r})"
         raise click.BadParameter(message, param_hint="DB") from None
     faults = faults_of(rows)
     if kind == "connect4 league":

@@ -68,6 +68,7 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
             visit(current ^ mask, mask | move, actions + 1, limit)
 
     def files_turn(current: int, mask: int, actions: int, limit: int) -> None:
+        column: int | None
         if actions == 0:
             column = first_move
         elif actions == 1 and (mask.bit_length() - 1) // stride in stolen:
@@ -156,6 +157,7 @@ class Book:
 
     def walk(self, choose: Callable[[int, int], int | None], turns: int | None = None) -> None:
         """:func:`walk` over this book's tree (to ``turns`` actions at most if given)."""
+        assert self.stolen_turns is not None  # __post_init__ sets it
         reach = self.turns if turns is None else min(turns, self.turns)
         stolen_reach = self.stolen_turns if turns is None else min(turns, self.stolen_turns)
         walk(self.width, self.height, reach, self.first_move, self.stolen, choose, stolen_reach)

@@ -62,10 +62,12 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
         game.apply_action(column)
         if agent.table_move(game) == STEAL:
             stolen.append(column)
-    book = Book(width, height, {}, "", depth, turns, agent.table_move(first), tuple(stolen), stolen_turns)
+    first_move = agent.table_move(first)
+    assert first_move is not None, "the opening table has no first move"
+    book = Book(width, height, {}, "", depth, turns, first_move, tuple(stolen), stolen_turns)
     reusable = known is not None and (known.width, known.height, known.depth, known.first_move, known.stolen) == (
         width, height, depth, book.first_move, book.stolen)
-    known_moves = known.moves if reusable else {}
+    known_moves = known.moves if known is not None and reusable else {}
     if known is not None and not reusable:
         progress(f"the book to extend was searched to depth {known.depth} from first move {known.first_move} "
                  f"(this build: {depth}, {book.first_move}): none of its moves are taken")

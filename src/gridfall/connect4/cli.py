@@ -181,7 +181,7 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
 
     # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:
     # 0.17 s of a first turn that also holds the start-up.  No bot kernel does linear algebra.
-    sys.modules.setdefault("scipy", None)
+    sys.modules.setdefault("scipy", None)  # type: ignore[arg-type]  # None: "import scipy" fails at once
     from gridfall.connect4.agents import InterfaceAgent, make_agent
     from gridfall.connect4.protocol import play
 

@@ -108,15 +108,17 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
         first = [True, True]
         while not game.is_terminal():
             seat = game.current_player()
-            if bots[seat] is None:  # started at its first turn: a bot's start-up is inside that turn,
+            bot = bots[seat]
+            if bot is None:  # started at its first turn: a bot's start-up is inside that turn,
                 try:  # and two bots starting at once would slow each other's
                     opponent = bots[1 - seat]  # with one CPU a bot, a game's bots share one (cpus.py)
-                    bots[seat] = BotProcess(commands[seat], memory_mb=seat_limits[seat].memory_mb,
-                                             one_cpu=seat_limits[seat].one_cpu, cpu=opponent.cpu if opponent else None)
+                    bot = bots[seat] = BotProcess(commands[seat], memory_mb=seat_limits[seat].memory_mb,
+                                                  one_cpu=seat_limits[seat].one_cpu,
+                                                  cpu=opponent.cpu if opponent else None)
                 except BotFailure as e:
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record
-            turn = ask_turn(bots[seat], game, seat, first[seat], previous,
+            turn = ask_turn(bot, game, seat, first[seat], previous,
                             seat_limits[seat].first_turn if first[seat] else seat_limits[seat].turn)
             if turn.answered:
                 if not first[seat]:
@@ -127,6 +129,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
             if turn.fault:
                 record.winner, record.reason = 1 - seat, f"{names[seat]}: {turn.fault}"
                 return record
+            assert turn.action is not None  # a turn without a fault holds a legal action
             action = turn.action
             game.apply_action(action)
             record.moves.append(action)

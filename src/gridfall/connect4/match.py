@@ -62,11 +62,9 @@ class PairJob:
 def play_pair(job: PairJob) -> list[GameRecord]:
     """Both games of the pair, seats swapped."""
     records = []
-    for game in (0, 1):
-        order = (0, 1) if game == 0 else (1, 0)
-        commands = tuple(bot_command(job.specs[i], job.seed + game) for i in order)
-        names = tuple(job.names[i] for i in order)
-        records.append(referee_game(commands, names, job.limits, opening=job.opening))
+    for game, (a, b) in enumerate(((0, 1), (1, 0))):
+        commands = (bot_command(job.specs[a], job.seed + game), bot_command(job.specs[b], job.seed + game))
+        records.append(referee_game(commands, (job.names[a], job.names[b]), job.limits, opening=job.opening))
     return records
 
 

@@ -186,6 +186,7 @@ class PlayServer:
         if turn.fault:
             self._finish(played, f"you won: the bot's {turn.fault}")
             return
+        assert turn.action is not None  # a turn without a fault holds a legal action
         self._apply(played, turn.action)
 
     def _finish(self, played: PlayedGame, result: str) -> None:
@@ -228,12 +229,14 @@ def _by_turn(played: PlayedGame, bot_values: list, person_value) -> list:
 
 def make_handler(server: PlayServer, page: str):
     class Handler(BaseHTTPRequestHandler):
+        server: ThreadingHTTPServer  # the one serve() makes
+
         def log_message(self, format, *args):  # quiet: the command prints what matters
             pass
 
         def _from_the_page(self) -> bool:
             """True if the request names this server (Host, and Origin if sent); else a 403 is sent."""
-            port = self.server.server_address[1]
+            port = self.server.server_port
             hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
             origin = self.headers.get("Origin")
             if self.headers.get("Host") in hosts and (origin is None or origin in {f"http://{h}" for h in hosts}):

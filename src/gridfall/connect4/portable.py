@@ -98,7 +98,7 @@ class Searcher:
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> (depth, flag, value, move)
         self.nodes = 0
         self.deadline = 0.0
-        self.proved = None
+        self.proved: int | None = None
         self.seed, self.tie_chips = seed, tie_chips
         self.ties = False  # whether this search's root tells ties apart
         self.tied: list[int] = []  # the moves tied for best at the last finished depth
@@ -222,7 +222,7 @@ class Searcher:
             return self._evaluate(current, mask, mine, theirs)
         key = current + mask
         entry = self.table.get(key)
-        first = None
+        first: int | None = None
         if entry is not None:
             e_depth, flag, value, first = entry
             if e_depth >= depth:
@@ -236,7 +236,7 @@ class Searcher:
         # them by centre only: sorting by threats costs more than it saves there (same answers)
         made = self._made(current, mask, safe) if depth > 1 else dict.fromkeys(self._centre_first(safe))
         moves = list(made)
-        if first in made:
+        if first is not None and first in made:
             moves.remove(first)
             moves.insert(0, first)
         original_alpha, best_move, best = alpha, moves[0], -WIN - 1
@@ -309,8 +309,8 @@ class PortableAgent:
         self.seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         self.games = 0  # games begun before the current one
         self.chips = 0  # chips on the board at the last move: fewer means a new game
-        self.searcher = None
-        self.last = None
+        self.searcher: Searcher | None = None
+        self.last: tuple[int, int, int] | None = None
 
     def table_move(self, game: Game) -> int | None:
         """The first move or the STEAL decision, or None when the book or the search decides."""

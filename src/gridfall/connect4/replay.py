@@ -7,6 +7,8 @@ opening's), and on the last frame the result with the winning four outlined.
 
 from __future__ import annotations
 
+from typing import Any
+
 from gridfall.connect4.rules import STEAL, Game, action_text
 
 
@@ -28,7 +30,7 @@ def replay_game(moves: list[int], names: list[str], title: str, *, opening: int 
     turn's ``times`` (seconds) and ``messages``, and the referee's ``reason``."""
     game = Game(width, height, steal=True)
     times, messages = times or [], messages or []
-    frames = [{"cells": "".join(game.position.rows_text()), "turn": 0, "action": None, "player": None,
+    frames: list[dict[str, Any]] = [{"cells": "".join(game.position.rows_text()), "turn": 0, "action": None, "player": None,
                "time": None, "message": "", "last": None, "win": [], "opening": False, "result": None}]
     for k, action in enumerate(moves):
         player = game.current_player()

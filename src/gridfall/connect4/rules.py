@@ -259,9 +259,10 @@ class Game:
 
     def returns(self) -> tuple[int, int]:
         """CodinGame points of (player 0, player 1): win 10, draw 5, loss 0 (0, 0 while playing)."""
-        if not self.is_terminal():
+        first, second = self.outcome(0), self.outcome(1)
+        if first is None or second is None:
             return (0, 0)
-        return (self.outcome(0).points, self.outcome(1).points)
+        return (first.points, second.points)
 
     def clone(self) -> "Game":
         return Game(self.width, self.height, self.steal, self.turn, self.position, self.winner, list(self.history))

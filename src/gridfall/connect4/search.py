@@ -309,6 +309,8 @@ class Searcher:
             decision = Decision(int(x), int(score), depth, total_nodes, 0.0, previous)
             if decision.proven:
                 break
+        if decision is None:
+            raise ValueError(f"no move to choose: max_depth={max_depth} with {empty} empty cells")
         decision.seconds = time.perf_counter() - start
         decision.nodes = total_nodes
         return decision

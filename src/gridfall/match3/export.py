@@ -31,8 +31,12 @@ def export_source(agent: str, time_budget: float = 1.0) -> str:
     except SyntaxError as e:
         raise ExportError(f"the export does not parse as Python 3.6 (CodeAbbey's): line {e.lineno}: {e.msg}") from None
     for node in ast.walk(tree):
-        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-            [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        else:
+            continue
         for name in names:
             if name.split(".")[0] not in sys.stdlib_module_names:
                 raise ExportError(f"the export imports {name} at line {node.lineno}: not in the standard library")

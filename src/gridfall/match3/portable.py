@@ -140,7 +140,7 @@ def _moves(n):
     return out
 
 
-_MOVES = {}
+_MOVES = {}  # type: dict
 
 
 def greedy_move(board):

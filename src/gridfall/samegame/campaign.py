@@ -158,6 +158,7 @@ def play_board_pass(job: BoardPass) -> PassResult:
         if improved:
             best_text, best_score = result.moves, solution.score
         if job.verbose and not stopped:
+            assert best_score is not None  # set by the first round, which always improves
             print(round_line(job.spec, result, best_score, improved), flush=True)
         if stopped:
             break

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -505,7 +506,8 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
         text = read_text(path)
     except (OSError, NotText) as e:
         raise click.ClickException(f"{path}: cannot read it as a results file: {e}") from None
-    rows, problems = [], 0
+    rows: list[dict[str, Any]] = []
+    problems = 0
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue

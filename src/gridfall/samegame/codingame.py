@@ -81,7 +81,7 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: 
             report.outcome, report.detail = EMPTY_ACTION, f"turn {report.actions + 1}"
             return
         judged = rules.judge(board, [action], strict=True)
-        if not judged.ok:
+        if judged.error is not None:
             report.outcome = judged.error
             report.detail = f"turn {report.actions + 1}: {judged.detail.split(': ', 1)[1]}"
             return
@@ -102,7 +102,7 @@ def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limi
     report.score, report.actions, report.warnings = judged.score, len(judged.actions), judged.warnings
     report.moves = judged.actions
     report.cleared = judged.cleared
-    if not judged.ok:
+    if judged.error is not None:
         report.outcome, report.detail = judged.error, judged.detail
 
 

@@ -42,9 +42,9 @@ def _unwind(links) -> list[Cell]:
 
 def beam_pass(root: Columns, width: int, deadline: float, kept: int) -> tuple[int, list[Cell]]:
     """One beam search of ``width``: its best score and line (a greedy finish if the clock stops it)."""
-    best_score, best_links = -1, ()
+    best_score, best_links = -1, ()  # type: int, tuple
     # a state: (value, position, its groups, score, line as nested pairs)
-    beam = [(0, root, columns.groups(root), 0, ())]
+    beam = [(0, root, columns.groups(root), 0, ())]  # type: list[tuple[int, Columns, list, int, tuple]]
     while beam:
         children = {}
         for _, position, found, score, links in beam:

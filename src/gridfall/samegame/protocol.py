@@ -35,7 +35,7 @@ ANSWER_MARGIN = 0.5
 def read_board(stream: IO[str]) -> rules.Board | None:
     """The next 15-line board from the referee, or None at end of input between boards
     (BoardError if it ends inside one)."""
-    lines = []
+    lines: list[str] = []
     while len(lines) < rules.HEIGHT:
         line = stream.readline()
         if not line:

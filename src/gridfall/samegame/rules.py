@@ -264,12 +264,12 @@ def split_one_turn(line: str) -> list[str]:
 class Judgement:
     """What the referee made of a game."""
 
+    board: Board  # the final board
     score: int = 0
     actions: list[Cell] = field(default_factory=list)  # the moves applied, in order
     warnings: list[str] = field(default_factory=list)
     error: str | None = None  # the referee's verdict if the game ended in error, else None
     detail: str = ""  # which action and what was wrong with it
-    board: Board | None = None  # the final board
 
     @property
     def ok(self) -> bool:
@@ -277,7 +277,7 @@ class Judgement:
 
     @property
     def cleared(self) -> bool:
-        return self.board is not None and self.board.is_cleared()
+        return self.board.is_cleared()
 
 
 def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgement:
@@ -293,11 +293,12 @@ def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgeme
     unread = 0 if strict else max(len(actions) - ONE_TURN_ACTION_LIMIT, 0)
     actions = actions[:len(actions) - unread]
     for number, text in enumerate(actions, start=1):
-        if result.board.is_over():
+        if board.is_over():
             break
         try:
             x, y = parse_action(text)
-            result.board, gained = result.board.play(x, y)
+            board, gained = board.play(x, y)
+            result.board = board
         except ActionFormatError as e:
             result.error, result.detail = FORMAT_VERDICT, f"action {number}: {e}"
             break
@@ -310,7 +311,7 @@ def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgeme
         result.score += gained
         result.actions.append((x, y))
     else:  # every action read, the game still on: say what the limit left out
-        if unread and not result.board.is_over():
+        if unread and not board.is_over():
             result.warnings.append(f"actions {ONE_TURN_ACTION_LIMIT + 1}-{ONE_TURN_ACTION_LIMIT + unread}: not read "
                                    f"(the one-turn flavour reads the first {ONE_TURN_ACTION_LIMIT})")
     return result

@@ -182,8 +182,8 @@ class SolutionStore:
             refuse_other_tables(self._db, self.path, "store")
             self._db.execute(SCHEMA)
         except (sqlite3.Error, OSError) as e:  # an OSError's text repeats the path: its reason alone
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else e
-            raise StoreError(f"{self.path}: cannot open the solution store: {reason}") from None
+            why = e.strerror if isinstance(e, OSError) and e.strerror else e
+            raise StoreError(f"{self.path}: cannot open the solution store: {why}") from None
         except ValueError as e:  # another kind of file (refuse_other_tables)
             self._db.close()
             raise StoreError(f"{e}; give another --store") from None

@@ -45,20 +45,20 @@ def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
 
 def _replay_row(kind: str, row: GameRow) -> list[dict]:
     if kind == "connect4":
-        from gridfall.connect4.replay import replay_game
+        from gridfall.connect4.replay import replay_game as connect4_game
 
         title = f"{row.job}: {row.seats[0]} vs {row.seats[1]}"
-        return [replay_game(row.moves, row.seats, title, opening=row.result.get("opening", 0), times=row.times,
+        return [connect4_game(row.moves, row.seats, title, opening=row.result.get("opening", 0), times=row.times,
                             messages=row.messages, reason=row.reason)]
     if kind == "samegame":
         from gridfall.samegame.boards import load_board
         from gridfall.samegame.line import Line
-        from gridfall.samegame.replay import replay_game
+        from gridfall.samegame.replay import replay_game as samegame_game
 
         board = row.result.get("board") or row.seats[0]
         moves = row.moves if isinstance(row.moves, list) else [row.moves]
         line = list(Line.from_text(";".join(moves))) if moves and moves != [""] else []
-        return [replay_game(load_board(board), line, f"{row.job}: {row.seats[0]} on {board}")]
+        return [samegame_game(load_board(board), line, f"{row.job}: {row.seats[0]} on {board}")]
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from gridfall.adapters import require
 
-pettingzoo = require("pettingzoo", "pettingzoo")
+require("pettingzoo", "pettingzoo")  # the install command if it is missing
 
 import numpy as np  # noqa: E402
+import pettingzoo  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
@@ -37,14 +38,16 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(environment)
 
 
+RENDER_MODES = ["human", "ansi", "rgb_array"]
+
+
 class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "connect4_steal_v0", "is_parallelizable": False,
-                "render_fps": 2}
+    metadata = {"render_modes": RENDER_MODES, "name": "connect4_steal_v0", "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, render_mode: str | None = None, width: int = 9, height: int = 7, steal: bool = True):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: choose one of {RENDER_MODES}")
         self.render_mode = render_mode
         self.game = load_game("connect4", width=width, height=height, steal=steal)
         self.possible_agents = ["player_0", "player_1"]

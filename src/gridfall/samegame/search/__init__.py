@@ -233,7 +233,7 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     started = time.monotonic()
     deadline = started + seconds
     start = engine.from_board(board)
-    notes = {"guided": False}
+    notes: dict[str, object] = {"guided": False}
     if chosen == "nrpa":
         params, guide = continuation(start, guide, params)
         notes = {"guided": guide is not None, "tabu_rank": params.get("tabu_rank"), "spare": params.get("spare", 0),

@@ -104,7 +104,8 @@ class NMCS:
         scratch = np.zeros(6, dtype=np.uint64)
         b = b.copy()
         best_score, best_cells = -1, []
-        score, played = 0, []
+        score = 0
+        played: list[int] = []
         while True:
             n = engine.list_moves(b, moves)
             if n == 0:

@@ -89,6 +89,7 @@ def nrpa_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
         raise ValueError(f"rescue must be a share of the budget in [0, 1), not {rescue}")
     if tabu_rank is not None:
         rescue = 0.0
+    portfolio: tuple[tuple[int, float], ...]
     if tabu_rank is not None:
         portfolio = ((tabu_rank, 1.0),)
     elif colour_lead(start) >= lead:

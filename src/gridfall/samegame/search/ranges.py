@@ -21,7 +21,7 @@ BIG = 1 << 40  # a count of edits, runs or playouts no search reaches
 MCBS_WIDEST = 1 << 16  # mcbs's widest beam, asked for or widened to
 
 # algorithm -> parameter -> (kind, lowest, highest); a parameter whose default is None may be None
-RANGES = {
+RANGES: dict[str, dict[str, tuple[str, float, float]]] = {
     "beam": {"max_width": (WHOLE, 1, BIG)},
     "nmcs": {"level": (WHOLE, 1, 9), "max_runs": (WHOLE, 1, BIG)},
     "mcbs": {"width": (WHOLE, 1, MCBS_WIDEST), "playouts": (WHOLE, 1, 1 << 12), "widen": (FLAG, 0, 1),
@@ -38,6 +38,7 @@ RANGES = {
 
 def check_value(algo: str, name: str, value) -> None:
     """ValueError naming ``name=value`` if ``algo`` cannot take it (a name it does not know passes)."""
+    kind: str | None
     kind, low, high = RANGES.get(algo, {}).get(name, (None, 0, 0))
     if kind is None or value is None and name in ("tabu_rank", "max_runs"):
         return
