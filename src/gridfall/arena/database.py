@@ -87,7 +87,7 @@ class GameRow:
     game: str
     commands: list[str]
     seats: list[str]
-    moves: list
+    moves: list | str  # a campaign stores its best line as text
     result: dict[str, Any]
     reason: str
     times: list[float]

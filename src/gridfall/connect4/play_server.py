@@ -108,7 +108,7 @@ class PlayServer:
             self._bot_moves(played)
             return played.state()
 
-    def state(self, game_id: str) -> dict:
+    def state(self, game_id: str | None) -> dict:
         played = self._find(game_id)
         with played.lock:
             return played.state()

@@ -102,7 +102,7 @@ def main(path, request_fd, answer_fd):
             payload = _result(suggest(*args))
         except BaseException as e:  # noqa: BLE001
             tb = traceback.extract_tb(e.__traceback__)
-            where = " at line %d" % tb[-1].lineno if tb else ""
+            where = " at line %s" % tb[-1].lineno if tb else ""
             payload = {"error": "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)}
         _answer(answers, payload)
 

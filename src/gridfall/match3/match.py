@@ -19,7 +19,7 @@ class SeedJob:
     seed: int
     name: str
     path: str
-    time_limit: float
+    time_limit: float | None  # None: no limit (--time 0)
     python: str | None
 
     def __str__(self) -> str:

@@ -145,9 +145,10 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
             if store.offer(board, list(_cells(r.moves)), algo=r.how, seconds=r.seconds, seed=r.seed):
                 improved = True
         best = store.best(board)
+        lines = [round_line(job.spec, r, best.score if best else r.score, False) for r in result.rounds]
         if not local:
-            for r in result.rounds:
-                say.print(round_line(job.spec, r, best.score if best else r.score, False))
+            for text in lines:
+                say.print(text)
         state["improved"] |= improved
         if result.stopped:
             say.print(f"{job.spec}: stopped; the round under way stored its best line so far")
@@ -158,7 +159,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
                         moves=best.moves if best else "", result={"scores": [r.score for r in result.rounds],
                                                                   "best": best.score if best else None},
                         reason="ok", times=[round(r.took, 2) for r in result.rounds],
-                        messages=[round_line(job.spec, r, best.score, False) for r in result.rounds]))
+                        messages=lines))
         state["finished"] += 1
         if improved and state["finished"] < total_jobs:
             results(f", last written after {state['finished']} of {total_jobs} board passes ({job.key})", final=False)

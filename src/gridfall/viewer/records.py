@@ -48,8 +48,8 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         from gridfall.connect4.replay import replay_game as connect4_game
 
         title = f"{row.job}: {row.seats[0]} vs {row.seats[1]}"
-        return [connect4_game(row.moves, row.seats, title, opening=row.result.get("opening", 0), times=row.times,
-                            messages=row.messages, reason=row.reason)]
+        return [connect4_game(_listed(row.moves), row.seats, title, opening=row.result.get("opening", 0),
+                              times=row.times, messages=row.messages, reason=row.reason)]
     if kind == "samegame":
         from gridfall.samegame.boards import load_board
         from gridfall.samegame.line import Line
@@ -62,8 +62,15 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 
-        return replay_run(row.result["seed"], row.moves, f"{row.job}: {row.seats[0]}")
+        return replay_run(row.result["seed"], _listed(row.moves), f"{row.job}: {row.seats[0]}")
     raise ValueError(f"no replay for {kind!r} games")
+
+
+def _listed(moves: list | str) -> list:
+    """A game's moves, which only a SameGame campaign stores as text."""
+    if not isinstance(moves, list):
+        raise ValueError("its moves are not a list")
+    return moves
 
 
 def run_games(path: Path, jobs: tuple[str, ...]) -> tuple[str, list[dict], str]:
