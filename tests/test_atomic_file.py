@@ -30,6 +30,15 @@ def test_a_failed_write_leaves_the_old_file_and_no_partial_one(tmp_path, full_di
     assert os.listdir(tmp_path) == ["bot.py"]
 
 
+def test_a_folder_that_is_missing_is_named_by_the_file_asked_for(tmp_path):
+    """Not by the hidden partial file gridfall writes first (a user never named that one)."""
+    asked = tmp_path / "no such folder" / "page.html"
+    with pytest.raises(FileNotFoundError) as raised:
+        atomic_file.write_text(asked, "x")
+    assert raised.value.filename == str(asked) and ".partial" not in str(raised.value)
+    assert os.listdir(tmp_path) == []
+
+
 def test_an_error_inside_the_block_writes_nothing(tmp_path):
     path = tmp_path / "results.txt"
     with pytest.raises(RuntimeError):

@@ -13,6 +13,7 @@ and at the end, returns() equals the score the rules of record (or the referee) 
 import copy as copy_module
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
@@ -272,6 +273,9 @@ def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():
     state.apply_action(np.int64(4))
     state.apply_action(3.0)  # a whole float is its integer
     assert state.history() == [4, 3]
+    for far, named in ((1e300, "1e+300"), (np.int64(99), "99"), (-1, "-1")):  # as given, not as 300 digits
+        with pytest.raises(IllegalAction, match=rf"^action {re.escape(named)} is outside 0\.\.9$"):
+            state.apply_action(far)
 
 
 def test_a_state_or_game_that_misses_a_verb_cannot_be_made():

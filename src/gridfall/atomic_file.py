@@ -68,11 +68,15 @@ def replacing(path: str | os.PathLike, encoding: str = "utf-8", kind: str | None
         with open(path, "w", encoding=encoding) as stream:
             yield stream
         return
-    path = os.path.realpath(path)  # through a symlink to its file: the link stays a link
+    asked, path = path, os.path.realpath(path)  # through a symlink to its file: the link stays a link
     # a short name of our own, not tempfile's: mkstemp would make the file 0600
     partial = os.path.join(os.path.dirname(path), f".gridfall-{uuid.uuid4().hex[:12]}.partial")
     try:
-        with open(partial, "x", encoding=encoding) as stream:
+        stream = open(partial, "x", encoding=encoding)
+    except OSError as e:  # a missing or read-only folder: the error names the file asked for, not ours
+        raise type(e)(e.errno, e.strerror, asked) from None
+    try:
+        with stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())  # on the disk before the rename makes it the file

@@ -248,9 +248,9 @@ class StateBase(abc.ABC):
 
     def _check_action(self, action) -> int:
         """An action id in range, as an int; IllegalAction naming it otherwise."""
-        action = action_id(action)
-        if not 0 <= action < self.game.num_distinct_actions():
-            raise IllegalAction(f"action {action} is outside 0..{self.game.num_distinct_actions() - 1}")
+        given, action = action, action_id(action)
+        if not 0 <= action < self.game.num_distinct_actions():  # named as given: 1e300 stays short
+            raise IllegalAction(f"action {given} is outside 0..{self.game.num_distinct_actions() - 1}")
         if self.is_terminal():
             raise IllegalAction("the game is over")
         return action
