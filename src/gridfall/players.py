@@ -66,12 +66,13 @@ def load_player(game: GameBase | str, name: str | None = None, *, seed: int = 0,
     return Match3Player(name, seed, params)
 
 
-def _seconds(seconds: float | None, default: float) -> float:
-    """A move's time: ``default`` for None; ValueError for a time that is not a finite number of 0 or more."""
+def move_seconds(seconds: float | None, default: float, name: str = "seconds") -> float:
+    """A move's time: ``default`` for None; ValueError naming ``name`` for a time that is not a
+    finite number of 0 or more."""
     if seconds is None:
         return default
     if isinstance(seconds, bool) or not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds >= 0):
-        raise ValueError(f"seconds={seconds!r}: a time of 0 or more (None: the player's default)")
+        raise ValueError(f"{name}={seconds!r}: a time of 0 or more (None: the player's default)")
     return float(seconds)
 
 
@@ -105,7 +106,7 @@ class Connect4Player(Player):
         from gridfall.connect4.state import Connect4State
 
         own = _checked(self, state, Connect4State, "connect4")
-        action = self.agent.act(own.rules.clone(), _seconds(seconds, TURN_MS / 1000))
+        action = self.agent.act(own.rules.clone(), move_seconds(seconds, TURN_MS / 1000))
         return own.game.width if action == STEAL else action
 
 
@@ -134,7 +135,7 @@ class SameGamePlayer(Player):
 
         board = _checked(self, state, SameGameState, "samegame").board
         if board != self.expected or not self.plan:
-            self.plan = self._line(board, _seconds(seconds, SAMEGAME_PLAN_SECONDS))
+            self.plan = self._line(board, move_seconds(seconds, SAMEGAME_PLAN_SECONDS))
             self.plans += 1
         x, y = self.plan.pop(0) if self.plan else fallback_move(board)  # (a search always finds a line)
         self.expected, _ = board.play(x, y)
@@ -171,7 +172,7 @@ class Match3Player(Player):
         from gridfall.match3.state import Match3State
 
         own = _checked(self, state, Match3State, "match3")
-        budget = _seconds(seconds, MATCH3_MOVE_SECONDS)
+        budget = move_seconds(seconds, MATCH3_MOVE_SECONDS)
         rows = list(own.board.rows)
         if self.agent is not None:
             self.agent.budget = budget

@@ -193,8 +193,11 @@ def test_connect4_as_second_player_and_the_same_seed_gives_the_same_game():
     assert seats == {0, 1}  # by default a seat is drawn at each reset
 
 
-def test_connect4_refuses_a_wrong_opponent_or_seat_by_name():
+def test_connect4_refuses_a_wrong_opponent_seat_or_time_by_name():
     with pytest.raises(ValueError, match="unknown agent 'deep-blue'"):
         gymnasium.make("gridfall/Connect4-v0", opponent="deep-blue")
     with pytest.raises(ValueError, match="seat 2: 0 \\(first\\), 1 \\(second\\)"):
         gymnasium.make("gridfall/Connect4-v0", seat=2)
+    for seconds in (-1, float("nan"), "0.1"):  # at make, not at the opponent's first move
+        with pytest.raises(ValueError, match=f"opponent_seconds={seconds!r}: a time of 0 or more"):
+            gymnasium.make("gridfall/Connect4-v0", opponent_seconds=seconds)

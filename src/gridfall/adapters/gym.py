@@ -166,10 +166,11 @@ class Connect4Env(GridfallEnv):
 
     def __init__(self, render_mode: str | None = None, opponent: str = "random", seat: int | None = None,
                  opponent_seconds: float | None = None, illegal_action: str = "ignore"):
-        from gridfall.players import load_player
+        from gridfall.players import load_player, move_seconds
 
         if seat not in (None, 0, 1):
             raise ValueError(f"seat {seat!r}: 0 (first), 1 (second), or None for a seat drawn at each reset")
+        move_seconds(opponent_seconds, 0.0, "opponent_seconds")  # checked now, not at the first move
         super().__init__("connect4", render_mode, illegal_action)
         self.opponent_name, self.seat, self.opponent_seconds = opponent, seat, opponent_seconds
         self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
