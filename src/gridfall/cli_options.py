@@ -178,6 +178,11 @@ def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
     return decorate
 
 
+PLAYER_EXPORT_HELP = ("Write a file that plays your own player instead, as `bot --player` does: MODULE:NAME or "
+                      "FILE.py:NAME, written against gridfall's interface.  The file carries your module, the modules "
+                      "of yours beside it that it imports, and gridfall's modules they need (gridfall.uct, say); one "
+                      "that needs numba (gridfall's engines and built-in agents) is refused, as CodinGame has none.")
+
 SAMEGAME_PROTOCOL = """\b
 The protocol (CodinGame's SameGame):
   each turn the bot reads the board: 15 lines of 15 colours (0-4, -1 empty)

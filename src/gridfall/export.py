@@ -23,7 +23,12 @@ CODINGAME_LIMIT = 100_000  # characters of a CodinGame submission
 
 
 class ExportError(ValueError):
-    """The export would not be accepted by the platform: the message says why."""
+    """The export would not be accepted by the platform: the message says why, and ``module``
+    names the bundled module at fault, if one is."""
+
+    def __init__(self, message: str, module: str | None = None):
+        super().__init__(message)
+        self.module = module
 
 
 def module_source(name: str) -> str:
@@ -33,7 +38,7 @@ def module_source(name: str) -> str:
     return Path(spec.origin).read_text(encoding="utf-8")
 
 
-def _imports(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
+def imports_of(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
     """Every module a source imports (anywhere, at any depth), with the line and the names taken
     from it (``from M import a, b``; none for ``import M``)."""
     found: list[tuple[str, int, list[str]]] = []
@@ -42,6 +47,53 @@ def _imports(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
             found += [(alias.name, node.lineno, []) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.append((node.module, node.lineno, [alias.name for alias in node.names]))
+    return found
+
+
+def is_package(name: str) -> bool:
+    """Whether ``name`` is a package (False for a module, or for no such thing)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a parent that is a module, not a package
+        return False
+    return spec is not None and spec.submodule_search_locations is not None
+
+
+def package_closure(sources: list[str], start: tuple[str, ...] = ()) -> list[str]:
+    """The package's modules that ``sources`` (texts) and the modules ``start`` import, directly or
+    through each other (at any depth of the code, as :func:`bundle` checks), each after the
+    modules it imports: an order :func:`bundle` takes.  ``from gridfall import uct`` counts
+    ``gridfall.uct``; what is not a module of the package (``from gridfall import load_game``) is
+    left for :func:`bundle` to refuse."""
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.add(name)  # before the imports: a module imported back at run time is no loop here
+        for module in package_imports(ast.parse(module_source(name))):
+            visit(module)
+        order.append(name)
+
+    for name in start:
+        visit(name)
+    for source in sources:
+        for module in package_imports(ast.parse(source)):
+            visit(module)
+    return order
+
+
+def package_imports(tree: ast.AST) -> list[str]:
+    """The package's modules a source imports (``from gridfall import uct`` is ``gridfall.uct``)."""
+    found = []
+    for module, _, names in imports_of(tree):
+        if module.split(".")[0] != "gridfall":
+            continue
+        if not is_package(module):
+            found.append(module)
+        else:  # a package's modules taken by name; the package itself the bundle makes, empty
+            found += [f"{module}.{n}" for n in names if importlib.util.find_spec(f"{module}.{n}") is not None]
     return found
 
 
@@ -58,27 +110,32 @@ def _missing(name: str, names: list[str], bundled: set[str], extras: set[str]) -
 
 
 def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extras: tuple[str, ...] = (),
-           limit: int = CODINGAME_LIMIT, python: tuple[int, int] = (3, 11)) -> str:
+           limit: int = CODINGAME_LIMIT, python: tuple[int, int] = (3, 11), given: dict[str, str] | None = None) -> str:
     """The one-file program: ``prelude`` (say, a clock read first), ``modules`` (in an order where
-    each comes after those it imports at the top), then ``main``.  ExportError if it would not be
+    each comes after those it imports at the top), then ``main``.  A module named in ``given`` has
+    that source (a user's file), any other the package's own.  ExportError if it would not be
     accepted."""
+    given = given or {}
     bundled = set(modules)
     sources = {}
     for name in modules:
-        source = module_source(name)
+        source = given[name] if name in given else module_source(name)
         try:
             tree = ast.parse(source, feature_version=python)
         except SyntaxError as e:
             raise ExportError(f"{name}, line {e.lineno}: not Python {python[0]}.{python[1]}: {e.msg}") from None
-        for module, line, names in _imports(tree):
+        for module, line, names in imports_of(tree):
             imported = _missing(module, names, bundled, set(extras))
             if imported:
                 raise ExportError(f"{name}, line {line}: imports {imported}, which is neither in the standard "
-                                  f"library nor bundled" + (f" nor a declared extra ({', '.join(extras)})" if extras else ""))
+                                  f"library nor bundled" + (f" nor a declared extra ({', '.join(extras)})" if extras else ""),
+                                  module=name)
         sources[name] = source
     packages = sorted({".".join(name.split(".")[:i]) for name in modules for i in range(1, name.count(".") + 1)})
+    own = ", ".join(name for name in modules if name not in given)
+    yours = f" and yours ({', '.join(name for name in modules if name in given)})" if given else ""
     parts = [
-        f'"""{title}\n\nGenerated by gridfall from its own modules ({", ".join(modules)}): do not edit by hand;\n'
+        f'"""{title}\n\nGenerated by gridfall from its own modules ({own}){yours}: do not edit by hand;\n'
         f'run the export again instead."""\n',
         prelude.strip() + "\n" if prelude else "",
         "import sys as _sys\nimport types as _types\n",

@@ -68,7 +68,12 @@ def load_target(text: str):
 
 def make_player(text: str, game, seed: int):
     """The player that TARGET ``text`` makes for ``game`` with ``seed``."""
-    factory = load_target(text)
+    return made_by(load_target(text), text, game, seed)
+
+
+def made_by(factory, text: str, game, seed: int):
+    """The player ``factory`` (named ``text``) makes for ``game`` with ``seed``: called with the
+    keywords it takes of the two, and checked to have ``act``."""
     if not callable(factory):
         raise TargetError(f"{text!r} is a {type(factory).__name__}, not a class or function that makes a player")
     taken: Mapping[str, inspect.Parameter]

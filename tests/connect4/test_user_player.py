@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from gridfall.connect4.agents import InterfaceAgent
+from gridfall.connect4.interface_agent import InterfaceAgent
 from gridfall.connect4.protocol import play, turn_input
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.state import Connect4Game, Connect4State

@@ -1,10 +1,10 @@
 """Players: gridfall's own and the built-in reference opponents.
 
-Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL), and the
-built-in ones never return an illegal action (:class:`InterfaceAgent`, a user's player, answers
-what the player answers).  Build one from a name with
-:func:`make_agent`: ``random``, ``greedy``, ``alphabeta:DEPTH``, ``mcts[:ITERATIONS]``,
-``mcts-solver[:ITERATIONS]``, ``gridfall[:NODES]``, ``portable``.
+Every agent has ``act(game, seconds) -> action`` (a column, or -2 for STEAL), and the built-in
+ones never return an illegal action (a user's player, :mod:`gridfall.connect4.interface_agent`,
+answers what the player answers).  Build one from a name with :func:`make_agent`: ``random``,
+``greedy``, ``alphabeta:DEPTH``, ``mcts[:ITERATIONS]``, ``mcts-solver[:ITERATIONS]``,
+``gridfall[:NODES]``, ``portable``.
 """
 
 from __future__ import annotations
@@ -232,27 +232,6 @@ class GridfallAgent:
         after = game.clone()
         after.apply_action(action)
         self.searcher.choose(*_engine(after), seconds=seconds - PONDER_MARGIN, nodes=self._share(1.0))
-
-
-class InterfaceAgent:
-    """A player written against the one interface (``act(state, seconds)`` returning an action
-    id, :mod:`gridfall.user_player`) as an agent: each turn it is given the interface's state of
-    the game, and its answer is mapped back (the id ``width`` is STEAL).  An answer that is no
-    whole number is passed on as it is, for the referee to judge."""
-
-    def __init__(self, player, name: str):
-        self.player, self.name = player, name
-
-    def act(self, game: Game, seconds: float):
-        from gridfall.actions import whole_number
-        from gridfall.connect4.state import Connect4Game, Connect4State
-
-        state = Connect4State(Connect4Game(game.width, game.height, game.steal), game.clone())
-        answer = self.player.act(state, seconds)
-        action = whole_number(answer)
-        if action is None:
-            return answer
-        return STEAL if game.steal and action == game.width else action
 
 
 def _depth(text: str) -> int:

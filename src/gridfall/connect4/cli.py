@@ -9,8 +9,8 @@ import time
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (CONNECT4_PROTOCOL, REFEREE_NOTES, WORKERS, FloatRange, console, limit_options,
-                                  output_path_for, tell_written, with_help, write_file)
+from gridfall.cli_options import (CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE_NOTES, WORKERS, FloatRange, console,
+                                  limit_options, output_path_for, tell_written, with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_replay
@@ -131,7 +131,8 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
               help="The bot's first answer comes this long after its start (CodinGame allows 1000 ms).")
 @click.option("--turn-ms", type=FloatRange(min=10, max=100), default=EXPORT_TURN_MS, show_default=True,
               help="Each later answer within this (CodinGame allows 100 ms: the rest is a margin).")
-def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
+@click.option("--player", "target", metavar="MODULE:NAME", default=None, help=PLAYER_EXPORT_HELP)
+def export(out: str, first_turn_ms: float, turn_ms: float, target: str | None) -> None:
     """Write gridfall's pure-Python bot as one file for CodinGame (Python 3.11, standard library).
 
     The file is bundled from the package's own modules: the rules of record, the
@@ -139,16 +140,24 @@ def export(out: str, first_turn_ms: float, turn_ms: float) -> None:
     also a built-in agent: `--p1 portable`).  It is refused, with the reason, if it would be
     over 100,000 characters or import anything outside the standard library.  OUT - writes it
     to standard output (to pipe it to the clipboard, say).
+
+    With --player, the file plays your own player instead, as `bot --player` does.
     """
     from gridfall.connect4.export import export_source
     from gridfall.export import ExportError
 
     try:
-        source = export_source(first_turn_ms=first_turn_ms, turn_ms=turn_ms)
+        if target is None:
+            source = export_source(first_turn_ms=first_turn_ms, turn_ms=turn_ms)
+        else:
+            from gridfall.player_export import export_player
+
+            source = export_player("connect4", target, first_turn=first_turn_ms / 1000, turn=turn_ms / 1000)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
-    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), standard library only")
+    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), " +
+                 ("standard library only" if target is None else f"your player {target} with gridfall's modules"))
 
 
 @connect4.command()
@@ -182,7 +191,8 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
     # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:
     # 0.17 s of a first turn that also holds the start-up.  No bot kernel does linear algebra.
     sys.modules.setdefault("scipy", None)  # type: ignore[arg-type]  # None: "import scipy" fails at once
-    from gridfall.connect4.agents import InterfaceAgent, make_agent
+    from gridfall.connect4.agents import make_agent
+    from gridfall.connect4.interface_agent import InterfaceAgent
     from gridfall.connect4.protocol import play
 
     if target is not None and agent is not None:

@@ -13,6 +13,7 @@ from gridfall.export import bundle
 
 MODULES = [
     "gridfall.actions",
+    "gridfall.run_seed",
     "gridfall.connect4.rules",
     "gridfall.connect4.openings",
     "gridfall.connect4.book",
@@ -27,22 +28,16 @@ def export_source(first_turn_ms: float = FIRST_TURN_MS, turn_ms: float = EXPORT_
     table = json.loads(data.joinpath(TABLE_FILE).read_text())
     book = json.loads(data.joinpath(BOOK_FILE).read_text())
     main = f"""
-import os as _os
-
 from gridfall.connect4.book import Book
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.portable import PortableAgent
 from gridfall.connect4.protocol import play
+from gridfall.run_seed import seed_from_environment
 
 TABLE = {table!r}
 BOOK = {book!r}
 # GRIDFALL_SEED=N (a whole number) repeats a run's choices; without it every run draws its own seed
-_SEED = _os.environ.get("GRIDFALL_SEED") or None
-try:
-    _SEED = None if _SEED is None else int(_SEED)
-except ValueError:
-    print(f"gridfall bot: GRIDFALL_SEED={{_SEED[:40]!r}} is not a whole number; a fresh seed is drawn", file=_sys.stderr)
-    _SEED = None
+_SEED = seed_from_environment()
 _ENDED_WELL = play(PortableAgent(OpeningTable.from_data(TABLE), seed=_SEED, book=Book.from_data(BOOK)), _sys.stdin,
                    _sys.stdout, started=_STARTED, first_turn={first_turn_ms / 1000!r}, turn={turn_ms / 1000!r})
 _sys.exit(0 if _ENDED_WELL else 1)  # 1: the input was not the protocol's (said on stderr)

@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console, output_path_for,
-                                  limit_options, renamed, tell_written, with_help, write_file)
+from gridfall.cli_options import (PLAYER_EXPORT_HELP, REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console,
+                                  limit_options, output_path_for, renamed, tell_written, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -449,9 +449,11 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
               show_default=True, help="The set that bare board numbers in --from refer to.")
 @click.option("--first-turn-ms", type=FloatRange(min=100, max=19_500), default=18_500, show_default=True,
               help="How long the exported bot searches an unknown board, from its start (the platform allows 20 s).")
+@click.option("--player", "target", metavar="MODULE:NAME", default=None,
+              help=PLAYER_EXPORT_HELP + "  Turn flavour: its first move within --first-turn-ms, then 50 ms a move.")
 @store_options
 @store_errors
-def export(out: str, one_turn: bool, results: str | None, set_name: str, first_turn_ms: float,
+def export(out: str, one_turn: bool, results: str | None, set_name: str, first_turn_ms: float, target: str | None,
            store_path: str | None, no_store: bool) -> None:
     """Write gridfall's pure-Python SameGame bot as one file for CodinGame (Python 3.11, standard library).
 
@@ -467,6 +469,9 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     from gridfall.export import ExportError
     from gridfall.samegame.export import export_source, for_the_platform, known_from_results, known_from_store
 
+    if target is not None:
+        _export_player(out, target, one_turn, results, first_turn_ms)
+        return
     if results:
         known = known_from_results(results, set_name)
     else:
@@ -483,6 +488,25 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     if left_out:
         click.echo(f"left out the lines of {counted(left_out, 'board')} that CodinGame never plays "
                    "(its boards are the standard set, recoloured, and its 50 test boards)", err=out == "-")
+
+
+def _export_player(out: str, target: str, one_turn: bool, results: str | None, first_turn_ms: float) -> None:
+    """``export --player``: the user's interface player as the file (turn flavour, no stored lines)."""
+    from gridfall.export import ExportError
+    from gridfall.player_export import export_player
+
+    if one_turn:
+        raise click.UsageError("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole "
+                               "line at once")
+    if results:
+        raise click.UsageError("--from embeds lines for gridfall's own bot; your --player plays its own moves")
+    try:
+        source = export_player("samegame", target, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS)
+    except ExportError as e:
+        raise click.ClickException(str(e)) from None
+    write_file(out, source, kind="export")
+    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), your player {target} with "
+                      "gridfall's modules, turn-by-turn flavour")
 
 
 @samegame.command()

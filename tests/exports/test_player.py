@@ -1,0 +1,138 @@
+"""`export --player`: a user's interface player as one CodinGame file, run in a bare interpreter
+(no gridfall, no numba, no NumPy) under gridfall's referees, and refused, with the reason, where
+the platform could not run it."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+HELPER = '''
+def describe(state):
+    return f"{len(state.legal_actions())} legal actions"
+'''
+
+UCT_PLAYER = '''
+"""A researcher's Connect Four player: gridfall's UCT, a helper module beside it, prints."""
+from gridfall.uct import UCTPlayer
+
+import helpers
+
+print("loaded")
+
+
+class Mine:
+    def __init__(self, seed):
+        self.uct = UCTPlayer(seed=seed)
+
+    def act(self, state, seconds):
+        print("thinking:", helpers.describe(state))  # debug output: it must not reach the referee
+        return self.uct.act(state, seconds * 0.8)
+
+
+def make(game, seed):
+    return Mine(seed)
+'''
+
+BIGGEST = '''
+class Biggest:
+    """The click that scores most at once (ties: the lowest action id)."""
+
+    def act(self, state, seconds):
+        return max(state.legal_actions(), key=lambda a: (state.child(a).returns()[0], -a))
+'''
+
+
+def gridfall(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "gridfall", *args], capture_output=True, text=True, timeout=600,
+                          cwd=cwd)
+
+
+def write(folder, name, text):
+    (folder / name).write_text(textwrap.dedent(text))
+    return folder / name
+
+
+def test_a_uct_player_with_a_helper_module_plays_connect_four_from_one_file(tmp_path, bare_python):
+    write(tmp_path, "helpers.py", HELPER)
+    write(tmp_path, "mine.py", UCT_PLAYER)
+    out = tmp_path / "bot.py"
+    made = gridfall("connect4", "export", str(out), "--player", "mine.py:make", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "your player mine.py:make with gridfall's modules" in made.stdout
+    assert "loaded" not in made.stdout  # the player's import-time print went to stderr
+    text = out.read_text()
+    assert "and yours (helpers, mine)" in text and "'gridfall.uct'" in text
+    assert "'gridfall.connect4.agents'" not in text  # only what the player needs
+    elsewhere = tmp_path / "elsewhere"  # the file needs nothing beside it
+    elsewhere.mkdir()
+    done = gridfall("connect4", "referee", "--p1", f"{bare_python} -I {out}", "--p2", "random", "--games", "2",
+                    "--json", cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    games = json.loads(done.stdout)["games"]
+    assert [g["reason"] for g in games] == ["four in a row"] * 2, games
+    assert all(g["seats"][g["winner"]].startswith("A:") for g in games), games  # UCT beats random
+
+
+def test_a_samegame_player_plays_the_same_moves_exported_and_on_the_command_line(tmp_path, bare_python):
+    write(tmp_path, "biggest.py", BIGGEST)
+    out = tmp_path / "bot.py"
+    made = gridfall("samegame", "export", str(out), "--player", "biggest.py:Biggest", "--no-store", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    scores = {}
+    for how, command in (("exported", f"{bare_python} -I {out}"),
+                         ("bot", f"{sys.executable} -m gridfall samegame bot --player {tmp_path}/biggest.py:Biggest")):
+        done = gridfall("samegame", "referee", "--bot", command, "standard:1", "tuning:2", "--json")
+        assert done.returncode == 0, done.stderr
+        boards = json.loads(done.stdout)["boards"]
+        assert [b["outcome"] for b in boards] == ["ok", "ok"], boards
+        scores[how] = [(b["score"], b["actions"]) for b in boards]
+    assert scores["exported"] == scores["bot"] and scores["bot"][0][0] > 0
+
+
+def test_the_exported_player_takes_its_seed_from_gridfall_seed(tmp_path):
+    write(tmp_path, "seeded.py", '''
+        class Seeded:
+            def __init__(self, seed):
+                self.seed = seed
+
+            def act(self, state, seconds):
+                legal = state.legal_actions()
+                return legal[self.seed % len(legal)]
+    ''')
+    out = tmp_path / "bot.py"
+    assert gridfall("connect4", "export", str(out), "--player", "seeded.py:Seeded", cwd=tmp_path).returncode == 0
+    first_turn = "0 1\n0\n" + ".........\n" * 7 + "9\n" + "".join(f"{c}\n" for c in range(9)) + "-1\n"
+    for seed in ("3", "7"):
+        run = subprocess.run([sys.executable, "-I", str(out)], input=first_turn, capture_output=True, text=True,
+                             timeout=60, env={"GRIDFALL_SEED": seed})
+        assert run.stdout.split()[0] == str(int(seed) % 9), run.stderr
+
+
+@pytest.mark.parametrize("name, text, says", [
+    ("engine_user.py", "from gridfall.connect4.agents import make_agent\nclass P:\n    def act(self, s, t): return 0\n",
+     "imports numba, which is neither in the standard library nor bundled nor a declared extra (numpy); your player "
+     "needs it through engine_user -> gridfall.connect4.agents -> "),
+    ("uses_load.py", "import gridfall\nclass P:\n    def act(self, s, t): return gridfall.load_game('connect4')\n",
+     "uses_load, line 3: uses gridfall.load_game, which the exported file does not carry"),
+    ("json.py", "class P:\n    def act(self, s, t): return 0\n",
+     "a module of yours named 'json' would stand in for json in the exported file; rename it"),
+    ("lazy.py", "class P:\n    def act(self, s, t):\n        import scipy\n        return 0\n",
+     "lazy, line 3: imports scipy, which is neither in the standard library nor bundled"),
+    ("noact.py", "class P:\n    pass\n", "made a P, which has no act(state, seconds) method"),
+])
+def test_what_the_platform_could_not_run_is_refused_naming_why(tmp_path, name, text, says):
+    (tmp_path / name).write_text(text)
+    out = tmp_path / "bot.py"
+    done = gridfall("connect4", "export", str(out), "--player", f"{name}:P", cwd=tmp_path)
+    assert done.returncode == 1 and says in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_the_samegame_player_export_takes_the_turn_flavour_alone(tmp_path):
+    write(tmp_path, "biggest.py", BIGGEST)
+    done = gridfall("samegame", "export", str(tmp_path / "bot.py"), "--player", "biggest.py:Biggest", "--one-turn",
+                    cwd=tmp_path)
+    assert done.returncode == 2 and "--player plays the turn flavour" in done.stderr
