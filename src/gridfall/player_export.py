@@ -109,19 +109,25 @@ def export_player(game: str, target: str, *, first_turn: float, turn: float) -> 
     except TargetError as e:
         raise ExportError(str(e)) from None
     where, _, name = target.rpartition(":")
-    module, mine = _user_modules(_source_path(where))
+    mine: dict[str, str] = {}  # the user's modules: none for a player of the package's own (gridfall.uct:UCTPlayer)
+    if where.split(".")[0] == "gridfall":
+        module = where
+    else:
+        module, mine = _user_modules(_source_path(where))
     file = GAMES[game]
     main = MAIN.format(game=file.game, module=module, name=name, label=target,
                        play=file.play.format(label=target, first_turn=first_turn, turn=turn))
-    package = package_closure(list(mine.values()), start=(*file.modules, "gridfall.run_seed", "gridfall.user_player"))
+    roots = list(mine) or [module]
+    package = package_closure(list(mine.values()), start=(*file.modules, "gridfall.run_seed", "gridfall.user_player",
+                                                          *([] if mine else [module])))
     _refuse_package_functions(mine, set(package))
     try:
         return bundle(package + list(mine), main, title=file.title, prelude=PRELUDE, extras=CODINGAME_EXTRAS, given=mine)
     except ExportError as e:
         if e.module is None or e.module in mine:
             raise
-        raise ExportError(f"{e}; your player needs it through {_chain(e.module, mine)} (CodinGame runs Python 3.11 "
-                          f"with the standard library and NumPy: no numba)") from None
+        raise ExportError(f"{e}; your player needs it through {_chain(e.module, roots, mine)} (CodinGame runs Python "
+                          f"3.11 with the standard library and NumPy: no numba)") from None
 
 
 def _source_path(where: str) -> Path:
@@ -167,14 +173,15 @@ def _user_modules(path: Path) -> tuple[str, dict[str, str]]:
     return path.stem, found
 
 
-def _chain(module: str, mine: dict[str, str]) -> str:
-    """How your modules reach ``module`` of the package: ``mine -> gridfall.a -> gridfall.b``."""
+def _chain(module: str, roots: list[str], mine: dict[str, str]) -> str:
+    """How the player's modules (``roots``; ``mine`` holds the user's sources) reach ``module`` of
+    the package: ``mine -> gridfall.a -> gridfall.b``."""
     parents: dict[str, str] = {}
-    queue = list(mine)
+    queue = list(roots)
     while queue:
         name = queue.pop(0)
         for imported in package_imports(ast.parse(mine[name] if name in mine else module_source(name))):
-            if imported not in parents and imported not in mine:
+            if imported not in parents and imported not in roots:  # a tree: no loop in the chain
                 parents[imported] = name
                 queue.append(imported)
     chain = [module]

@@ -111,6 +111,16 @@ def test_the_exported_player_takes_its_seed_from_gridfall_seed(tmp_path):
         assert run.stdout.split()[0] == str(int(seed) % 9), run.stderr
 
 
+def test_a_player_of_the_package_itself_is_exported_by_its_module_name(tmp_path, bare_python):
+    """gridfall.uct:UCTPlayer: bundled as the package's module, with no module of yours."""
+    out = tmp_path / "bot.py"
+    assert gridfall("connect4", "export", str(out), "--player", "gridfall.uct:UCTPlayer").returncode == 0
+    assert "and yours" not in out.read_text() and "'gridfall.uct'" in out.read_text()
+    first_turn = "0 1\n0\n" + ".........\n" * 7 + "9\n" + "".join(f"{c}\n" for c in range(9)) + "-1\n"
+    run = subprocess.run([bare_python, "-I", str(out)], input=first_turn, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.split()[0] in "012345678", (run.stdout, run.stderr)
+
+
 @pytest.mark.parametrize("name, text, says", [
     ("engine_user.py", "from gridfall.connect4.agents import make_agent\nclass P:\n    def act(self, s, t): return 0\n",
      "imports numba, which is neither in the standard library nor bundled nor a declared extra (numpy); your player "
