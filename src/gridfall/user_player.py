@@ -7,6 +7,8 @@ It is called with the keywords it takes of ``game`` (the interface's game) and `
 what it returns must have ``act(state, seconds)``, returning an action id of the state, as
 :class:`gridfall.uct.UCTPlayer` and :func:`gridfall.load_player`'s players do.  The player's
 prints go to stderr (:func:`protocol_stdout`): only the bot's answers reach the referee.
+``export --player TARGET`` writes the same player as one CodinGame file
+(:mod:`gridfall.player_export`), which carries this module and calls :func:`made_by`.
 """
 
 from __future__ import annotations
