@@ -153,11 +153,11 @@ def _user_modules(path: Path) -> tuple[str, dict[str, str]]:
         if name in RESERVED or name in sys.stdlib_module_names:
             raise ExportError(f"{file}: a module of yours named {name!r} would stand in for {name} in the exported "
                               f"file; rename it")
-        source = file.read_text(encoding="utf-8")
         try:
+            source = importlib.util.decode_source(file.read_bytes())  # as Python reads it: its coding line, else UTF-8
             tree = ast.parse(source)
-        except SyntaxError as e:
-            raise ExportError(f"{file}, line {e.lineno}: {e.msg}") from None
+        except (OSError, UnicodeDecodeError, SyntaxError) as e:
+            raise ExportError(f"{file}: cannot read it as Python: {e}") from None
         relative = next((node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level), None)
         if relative is not None:
             raise ExportError(f"{file}, line {relative.lineno}: a relative import; in the exported file your modules "

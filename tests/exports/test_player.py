@@ -111,6 +111,18 @@ def test_the_exported_player_takes_its_seed_from_gridfall_seed(tmp_path):
         assert run.stdout.split()[0] == str(int(seed) % 9), run.stderr
 
 
+def test_a_file_in_another_encoding_is_read_as_python_reads_it(tmp_path, bare_python):
+    (tmp_path / "latin.py").write_bytes(b'# -*- coding: latin-1 -*-\nNAME = "caf\xe9"\n\n\nclass P:\n'
+                                        b'    def act(self, state, seconds):\n        print(NAME)\n'
+                                        b'        return state.legal_actions()[0]\n')
+    out = tmp_path / "bot.py"
+    made = gridfall("connect4", "export", str(out), "--player", "latin.py:P", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    first_turn = "0 1\n0\n" + ".........\n" * 7 + "9\n" + "".join(f"{c}\n" for c in range(9)) + "-1\n"
+    run = subprocess.run([bare_python, "-I", str(out)], input=first_turn, capture_output=True, text=True, timeout=60)
+    assert run.stdout == "0\n" and "café" in run.stderr, (run.stdout, run.stderr)
+
+
 def test_a_player_of_the_package_itself_is_exported_by_its_module_name(tmp_path, bare_python):
     """gridfall.uct:UCTPlayer: bundled as the package's module, with no module of yours."""
     out = tmp_path / "bot.py"
