@@ -153,6 +153,10 @@ def test_damaged_settings_are_refused_naming_the_file(tmp_path, settings, why):
     ("messages", "[1]", "its messages is not a list of texts"),
     ("times", '["slow"]', "its times is not a list of numbers"),
     ("moves", "{}", "its moves is not a list or a text"),
+    # what standings once called damaged settings, naming no row
+    ("result", '{"winner": "x"}', r"its Connect Four result is not a winner of two seats \(0, 1 or null"),
+    ("result", '{"winner": true}', "its Connect Four result is not a winner of two seats"),
+    ("seats", '["A"]', "its Connect Four result is not a winner of two seats"),
 ])
 def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, value, why):
     path = tmp_path / "run.sqlite"
@@ -160,7 +164,7 @@ def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, val
         db.add(_row("pair 0 game 0"))
     with sqlite3.connect(path) as connection:
         connection.execute(f"UPDATE games SET {column} = ?", (value,))
-    with pytest.raises(RunDatabaseError, match=rf"game row 1 is damaged, {why}; delete it"):
+    with pytest.raises(RunDatabaseError, match=rf"game row 1 is damaged, {why}.*; delete it"):
         RunDatabase(path, "connect4 league", {"games": 4})
 
 

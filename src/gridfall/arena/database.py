@@ -332,6 +332,11 @@ def _shape_fault(fields: dict) -> str:
     for column, (ok, shape) in checks.items():
         if not ok(fields[column]):
             return f"its {column} is not {shape}"
+    if fields["game"] == "connect4":  # what every Connect Four reader takes: a winner by seat, two seats
+        winner = fields["result"].get("winner", "none given")
+        if winner not in (0, 1, None) or isinstance(winner, bool) or len(fields["seats"]) != 2:
+            return f"its Connect Four result is not a winner of two seats (0, 1 or null; seats {fields['seats']!r:.60}, " \
+                   f"winner {winner!r:.20})"
     return ""
 
 
