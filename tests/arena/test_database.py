@@ -168,6 +168,24 @@ def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, val
         RunDatabase(path, "connect4 league", {"games": 4})
 
 
+@pytest.mark.parametrize("result, found", [("{}", "None"), ('{"score": "x"}', "'x'"), ('{"score": false}', "False")])
+def test_a_scored_game_without_a_number_for_its_score_is_a_damaged_row(tmp_path, result, found):
+    """A SameGame or Match-3 row: `standings` once failed on one with an internal error (float('x'))."""
+    path = tmp_path / "run.sqlite"
+    row = GameRow(job="tuning:1 a", game="samegame", commands=["bot"], seats=["a"], moves=["0 0"],
+                  result={"score": 4, "board": "tuning:1"}, reason="ok", times=[0.1], messages=[""])
+    campaign = GameRow(job="pass 1 tuning:2", game="samegame", commands=["nrpa:1"], seats=["tuning:2"], moves="0 0",
+                       result={"scores": [4], "best": None}, reason="ok", times=[1.0], messages=[""])
+    with RunDatabase(path, "samegame compare", {}) as db:
+        db.add(row, campaign)
+    RunDatabase(path, "samegame compare", {}).close()  # both read back: a campaign's row has scores, not a score
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE games SET result = ? WHERE id = 1", (result,))
+    with pytest.raises(RunDatabaseError, match=rf"game row 1 is damaged, its result has no score \(a number; found "
+                                               rf"{found}\)"):
+        RunDatabase(path, "samegame compare", {})
+
+
 def test_a_row_nested_too_deeply_is_a_damaged_row(tmp_path):
     path = tmp_path / "run.sqlite"
     with RunDatabase(path, "connect4 league", {"games": 4}) as db:

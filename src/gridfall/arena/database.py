@@ -337,6 +337,10 @@ def _shape_fault(fields: dict) -> str:
         if winner not in (0, 1, None) or isinstance(winner, bool) or len(fields["seats"]) != 2:
             return f"its Connect Four result is not a winner of two seats (0, 1 or null; seats {fields['seats']!r:.60}, " \
                    f"winner {winner!r:.20})"
+    if fields["game"] in ("samegame", "match3") and "scores" not in fields["result"]:  # a campaign's row has scores
+        score = fields["result"].get("score")
+        if not isinstance(score, (int, float)) or isinstance(score, bool):
+            return f"its result has no score (a number; found {score!r:.20})"
     return ""
 
 
