@@ -33,6 +33,7 @@ from gridfall.export import (ExportError, bundle, imports_of, is_package, module
 CODINGAME_EXTRAS = ("numpy",)  # beside the standard library
 RESERVED = {"gridfall", "numpy", "__future__"}
 
+
 @dataclass(frozen=True)
 class GameFile:
     """What a game's file runs beside your modules: gridfall's modules, and the lines that make the
