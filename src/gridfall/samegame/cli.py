@@ -299,6 +299,11 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     sys.exit(0 if ended_well else 1)
 
 
+# --player with --one-turn, for `bot` and `export`
+PLAYER_ONE_TURN = ("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole line at once "
+                   "(gridfall's own bot, or a program of yours)")
+
+
 def _player_bot(target: str, one_turn: bool, first_turn_ms: float, seed: int, started: float) -> None:
     """``bot --player``: the user's interface player plays the turn flavour, then the process exits."""
     from gridfall.samegame import player_bot
@@ -306,8 +311,7 @@ def _player_bot(target: str, one_turn: bool, first_turn_ms: float, seed: int, st
     from gridfall.user_player import TargetError, make_player, protocol_stdout
 
     if one_turn:
-        raise click.UsageError("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole "
-                               "line at once (gridfall's own bot, or a program of yours)")
+        raise click.UsageError(PLAYER_ONE_TURN)
     out = protocol_stdout()
     try:
         player = make_player(target, SameGameGame(), seed)
@@ -496,8 +500,7 @@ def _export_player(out: str, target: str, one_turn: bool, results: str | None, f
     from gridfall.player_export import export_player
 
     if one_turn:
-        raise click.UsageError("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole "
-                               "line at once")
+        raise click.UsageError(PLAYER_ONE_TURN)
     if results:
         raise click.UsageError("--from embeds lines for gridfall's own bot; your --player plays its own moves")
     try:
