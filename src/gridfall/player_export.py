@@ -1,5 +1,5 @@
 """Your player as one CodinGame file: ``gridfall connect4 export --player FILE.py:NAME`` and
-``gridfall samegame export --player FILE.py:NAME`` (the turn flavour).
+``gridfall samegame export --player FILE.py:NAME`` (either flavour: ``--one-turn`` too).
 
 The player is the one ``bot --player`` plays (:mod:`gridfall.user_player`): written against the
 one interface, tried in the arena, then submitted as it is.  The file bundles
@@ -63,6 +63,13 @@ GAMES = {
               "_ENDED_WELL = play(_PLAYER, _sys.stdin, _ANSWERS, first_turn={first_turn!r}, turn={turn!r},\n"
               "                   started=_STARTED)\n")),
 }
+SAMEGAME_ONE_TURN = GameFile(  # the whole line at once: see player_bot.play_one_turn for how the time is shared
+    modules=GAMES["samegame"].modules,
+    title="A SameGame player for CodinGame (one turn: the whole line at once), written against gridfall's interface.",
+    game=GAMES["samegame"].game,
+    play=("from gridfall.samegame.player_bot import play_one_turn\n\n"
+          "_ENDED_WELL = play_one_turn(_PLAYER, _sys.stdin, _ANSWERS, seconds={first_turn!r}, share={share!r},\n"
+          "                            started=_STARTED)\n"))
 
 PRELUDE = """
 import sys as _sys
@@ -96,9 +103,11 @@ except TargetError as _e:
 """
 
 
-def export_player(game: str, target: str, *, first_turn: float, turn: float) -> str:
+def export_player(game: str, target: str, *, first_turn: float, turn: float, share: float | None = None) -> str:
     """The file that plays ``game``'s CodinGame protocol with the player TARGET makes, answering
-    within ``first_turn`` seconds of its start and then ``turn`` a turn.  The player is made here
+    within ``first_turn`` seconds of its start and then ``turn`` a turn; with a ``share``,
+    SameGame's one-turn flavour instead, each move given that share of the time left of
+    ``first_turn`` (:func:`gridfall.samegame.player_bot.play_one_turn`).  The player is made here
     first, so that a target that cannot make one is named now; ExportError says what the
     platform would not take."""
     from gridfall.registry import load_game
@@ -115,9 +124,11 @@ def export_player(game: str, target: str, *, first_turn: float, turn: float) -> 
         module = where
     else:
         module, mine = _user_modules(_source_path(where))
-    file = GAMES[game]
+    if share is not None and game != "samegame":
+        raise ValueError(f"share={share!r}: only SameGame has a one-turn flavour")
+    file = GAMES[game] if share is None else SAMEGAME_ONE_TURN
     main = MAIN.format(game=file.game, module=module, name=name, label=target,
-                       play=file.play.format(label=target, first_turn=first_turn, turn=turn))
+                       play=file.play.format(label=target, first_turn=first_turn, turn=turn, share=share))
     roots = list(mine) or [module]
     package = package_closure(list(mine.values()), start=(*file.modules, "gridfall.run_seed", "gridfall.user_player",
                                                           *([] if mine else [module])))

@@ -153,8 +153,23 @@ def test_what_the_platform_could_not_run_is_refused_naming_why(tmp_path, name, t
     assert "Traceback" not in done.stderr and not out.exists()
 
 
-def test_the_samegame_player_export_takes_the_turn_flavour_alone(tmp_path):
+def test_a_samegame_player_exported_for_one_turn_sends_its_line_as_the_bot_does(tmp_path, bare_python):
     write(tmp_path, "biggest.py", BIGGEST)
-    done = gridfall("samegame", "export", str(tmp_path / "bot.py"), "--player", "biggest.py:Biggest", "--one-turn",
-                    cwd=tmp_path)
-    assert done.returncode == 2 and "--player plays the turn flavour" in done.stderr
+    out = tmp_path / "bot.py"
+    made = gridfall("samegame", "export", str(out), "--player", "biggest.py:Biggest", "--one-turn", "--move-share",
+                    "0.5", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "one-turn flavour, each move given 0.5 of the time left" in made.stdout and "share=0.5" in out.read_text()
+    lines = {}
+    for how, command in (("exported", f"{bare_python} -I {out}"),
+                         ("bot", f"{sys.executable} -m gridfall samegame bot --one-turn --player "
+                                 f"{tmp_path}/biggest.py:Biggest")):
+        done = gridfall("samegame", "referee", "--bot", command, "standard:1", "--one-turn", "--json")
+        assert done.returncode == 0, done.stderr
+        [board] = json.loads(done.stdout)["boards"]
+        assert board["outcome"] == "ok", board
+        lines[how] = (board["score"], board["actions"])
+    assert lines["exported"] == lines["bot"] and lines["bot"][0] > 0
+    refused = gridfall("samegame", "export", str(tmp_path / "other.py"), "--player", "biggest.py:Biggest",
+                       "--move-share", "0.5", cwd=tmp_path)
+    assert refused.returncode == 2 and "give it with --player and --one-turn" in refused.stderr

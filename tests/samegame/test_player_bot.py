@@ -1,10 +1,12 @@
 """A user's player, written against the interface, as a SameGame bot (`gridfall samegame bot
 --player`): it plays under the referee what it plays through the interface, its answers go to the
-referee as given, and what cannot be a player is named."""
+referee as given, and what cannot be a player is named; in the one-turn flavour it plays its line
+on its own copy of the board, each move given a share of the time left."""
 
 import io
 import json
 import sys
+import time
 
 import gridfall
 from gridfall.samegame import player_bot
@@ -74,13 +76,89 @@ def test_the_players_exception_and_bad_input_end_the_bot_named():
     assert "the input ended inside a board" in log.getvalue()
 
 
-def test_the_bot_command_refuses_the_one_turn_flavour_and_a_target_that_is_not_a_player(tmp_path):
+def test_the_bot_command_refuses_a_target_that_is_not_a_player_and_a_move_share_it_would_not_use(tmp_path):
     (tmp_path / "players.py").write_text(PLAYERS)
-    one_turn = run("samegame", "bot", "--one-turn", "--player", f"{tmp_path / 'players.py'}:make")
-    assert one_turn.returncode == 2 and "--player plays the turn flavour" in one_turn.stderr
+    for args in (["--move-share", "0.5"], ["--player", f"{tmp_path / 'players.py'}:make", "--move-share", "0.5"]):
+        unused = run("samegame", "bot", *args)
+        assert unused.returncode == 2 and "give it with --player and --one-turn" in unused.stderr
     missing = run("samegame", "bot", "--player", f"{tmp_path / 'players.py'}:Nobody")
     assert missing.returncode == 2 and "has no Nobody" in missing.stderr
     corner = run("samegame", "referee", "--bot", f"{sys.executable} -m gridfall samegame bot --player "
                  f"{tmp_path / 'players.py'}:Corner", "tuning:1", "--json")
     [record] = json.loads(corner.stdout)["boards"]
     assert record["outcome"] in ("Region of size 1", "Selected empty tile")  # clicking (0, 0) until it fails
+
+
+# -- the one-turn flavour ------------------------------------------------------------------
+
+
+def test_one_turn_plays_the_same_line_as_the_turn_flavour_under_the_referee(tmp_path):
+    (tmp_path / "players.py").write_text(PLAYERS)
+    bot = f"{sys.executable} -m gridfall samegame bot --player {tmp_path / 'players.py'}:make"
+    records = {}
+    for flavour in ([], ["--one-turn"]):
+        done = run("samegame", "referee", "--bot", " ".join([bot, *flavour]), "tuning:2", "standard:3", "--json",
+                   *flavour)
+        assert done.returncode == 0, done.stderr
+        records[bool(flavour)] = [(b["outcome"], b["score"], b["actions"]) for b in json.loads(done.stdout)["boards"]]
+    assert records[True] == records[False] and records[True][0][1] > 0
+
+
+class Recorder:
+    """Plays the lowest legal action, noting the time each act is given; sleeps (all of its time
+    for its first ``thinks`` moves), fails or answers garbage at a chosen move."""
+
+    def __init__(self, fail_at=None, garbage_at=None, sleep=0.0, thinks=0):
+        self.given, self.fail_at, self.garbage_at, self.sleep, self.thinks = [], fail_at, garbage_at, sleep, thinks
+
+    def act(self, state, seconds):
+        self.given.append(seconds)
+        state.apply_action(state.legal_actions()[0])  # its own copy: the bot's line must not move
+        time.sleep(seconds if len(self.given) <= self.thinks else self.sleep)
+        if len(self.given) == self.fail_at:
+            raise KeyError("oops")
+        if len(self.given) == self.garbage_at:
+            return "7 7 hi\nmore"
+        return state.history()[-1]
+
+
+def one_turn(player, board="tuning:1", seconds=20.0, share=0.05):
+    out, log = io.StringIO(), io.StringIO()
+    ended_well = player_bot.play_one_turn(player, io.StringIO(load_board(board).text() + "\n"), out, seconds=seconds,
+                                          share=share, log=log)
+    return ended_well, out.getvalue(), log.getvalue()
+
+
+def lowest_line(board="tuning:1"):
+    state = gridfall.load_game("samegame", board=board).new_initial_state()
+    cells = []
+    while not state.is_terminal():
+        cells.append(state.action_to_string(state.legal_actions()[0]))
+        state.apply_action(state.legal_actions()[0])
+    return cells
+
+
+def test_each_act_gets_its_share_of_the_time_left_and_the_whole_line_is_sent_at_once():
+    player = Recorder(thinks=6)  # its first six moves take all the time they are given, the rest none
+    ended_well, out, log = one_turn(player, seconds=2.0, share=0.25)
+    line = lowest_line()
+    assert ended_well and out == ";".join(line) + "\n" and log == ""
+    assert len(player.given) == len(line) > 20
+    assert 0.49 < player.given[0] <= 0.5  # a quarter of 2 s
+    assert all(0.7 < later / earlier <= 0.75 for earlier, later in zip(player.given, player.given[1:7]))
+    assert player.given[7:] == sorted(player.given[7:], reverse=True) and player.given[-1] > 0.8 * player.given[6]
+
+
+def test_the_line_ends_at_an_answer_that_is_not_legal_at_an_exception_and_when_time_is_up():
+    line = lowest_line()
+    ended_well, out, _ = one_turn(Recorder(garbage_at=4))
+    assert ended_well and out == ";".join(line[:3] + ["7 7 hi"]) + "\n"  # sent as given, for the referee to judge
+    ended_well, out, log = one_turn(Recorder(fail_at=4))
+    assert not ended_well and out == ";".join(line[:3]) + "\n"  # the moves played so far are not lost
+    assert "the player failed after 3 moves: KeyError('oops')" in log
+    ended_well, out, log = one_turn(Recorder(fail_at=1))
+    assert not ended_well and out == "" and "after 0 moves" in log
+    ended_well, out, log = one_turn(Recorder(sleep=0.6), seconds=0.5, share=1.0)  # its first move overran the time
+    assert ended_well and out == line[0] + "\n" and "the time ran out after 1 move; sending the line" in log
+    ended_well, out, log = one_turn(Recorder(), board="tuning:1", seconds=0.0)
+    assert ended_well and out == "0 0\n" and "after 0 moves" in log  # no move: any click is only a warning

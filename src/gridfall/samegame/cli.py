@@ -16,6 +16,7 @@ from gridfall.cli_options import (PLAYER_EXPORT_HELP, REFEREE_NOTES, SAMEGAME_PR
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
+from gridfall.samegame.player_bot import MOVE_SHARE
 from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig
 from gridfall.samegame.store_cli import open_store, store, store_errors, store_options
 from gridfall.text_file import MOST_BYTES, NotText, read_text
@@ -252,6 +253,21 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     sys.exit(exit_code(solution.interrupted))
 
 
+# how a --player shares the one-turn flavour's time, for `bot` and `export`
+move_share_option = click.option(
+    "--move-share", type=FloatRange(min=0, max=1, min_open=True), default=None,
+    help=f"With --player and --one-turn: the share of the time left that each act is given [default: {MOVE_SHARE:g}: "
+         "the first move gets 1/20 of the time, each later one 1/20 of what remains].  A player that plans its "
+         "whole line on its first call wants 0.9.")
+
+
+def player_only(move_share: float | None, target: str | None, one_turn: bool = False) -> None:
+    """UsageError for --move-share without --player and --one-turn, which alone use it."""
+    if move_share is not None and (target is None or not one_turn):
+        raise click.UsageError("--move-share shares the one-turn flavour's time among your --player's moves: "
+                               "give it with --player and --one-turn")
+
+
 @samegame.command()
 @click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
 @click.option("--first-turn-ms", type=FloatRange(min=100, max=19800),
@@ -270,11 +286,13 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
                    "MODULE:NAME or FILE.py:NAME names a class or function that makes it (given game= and seed= "
                    "if it takes them).  Each turn its act(state, seconds) gets the board's state and the turn's "
                    "time (--first-turn-ms, then 40 ms) and returns an action id (x * 15 + y); its answers are "
-                   "sent as they are, for the referee to judge.  Turn flavour only.")
+                   "sent as they are, for the referee to judge.  With --one-turn it plays its whole line within "
+                   "--first-turn-ms, each act given --move-share of the time left.")
+@move_share_option
 @store_options
 @with_help(SAMEGAME_PROTOCOL)
 def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, target: str | None,
-        store_path: str | None, no_store: bool) -> None:
+        move_share: float | None, store_path: str | None, no_store: bool) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
 
     Plays the stored line for the board if the solution store has one, else
@@ -288,7 +306,8 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     from gridfall import STARTED
 
     if target is not None:
-        _player_bot(target, one_turn, first_turn_ms, seed, STARTED)
+        _player_bot(target, one_turn, move_share, first_turn_ms, seed, STARTED)
+    player_only(move_share, None)
     from gridfall.samegame.codingame import make_planner
     from gridfall.samegame.protocol import BotConfig, play_one_turn, play_turns
 
@@ -299,26 +318,26 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     sys.exit(0 if ended_well else 1)
 
 
-# --player with --one-turn, for `bot` and `export`
-PLAYER_ONE_TURN = ("--player plays the turn flavour, a move a turn; the one-turn flavour wants a whole line at once "
-                   "(gridfall's own bot, or a program of yours)")
-
-
-def _player_bot(target: str, one_turn: bool, first_turn_ms: float, seed: int, started: float) -> None:
-    """``bot --player``: the user's interface player plays the turn flavour, then the process exits."""
+def _player_bot(target: str, one_turn: bool, move_share: float | None, first_turn_ms: float, seed: int,
+                started: float) -> None:
+    """``bot --player``: the user's interface player plays, then the process exits."""
     from gridfall.samegame import player_bot
     from gridfall.samegame.state import SameGameGame
     from gridfall.user_player import TargetError, make_player, protocol_stdout
 
-    if one_turn:
-        raise click.UsageError(PLAYER_ONE_TURN)
+    player_only(move_share, target, one_turn)
     out = protocol_stdout()
     try:
         player = make_player(target, SameGameGame(), seed)
     except TargetError as e:
         raise click.BadParameter(str(e), param_hint="--player") from None
-    sys.exit(0 if player_bot.play(player, sys.stdin, out, first_turn=first_turn_ms / 1000,
-                                  turn=TURN_SECONDS, started=started) else 1)
+    if one_turn:
+        ended_well = player_bot.play_one_turn(player, sys.stdin, out, seconds=first_turn_ms / 1000,
+                                              share=MOVE_SHARE if move_share is None else move_share, started=started)
+    else:
+        ended_well = player_bot.play(player, sys.stdin, out, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS,
+                                     started=started)
+    sys.exit(0 if ended_well else 1)
 
 
 @samegame.command()
@@ -454,11 +473,14 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 @click.option("--first-turn-ms", type=FloatRange(min=100, max=19_500), default=18_500, show_default=True,
               help="How long the exported bot searches an unknown board, from its start (the platform allows 20 s).")
 @click.option("--player", "target", metavar="MODULE:NAME", default=None,
-              help=PLAYER_EXPORT_HELP + "  Turn flavour: its first move within --first-turn-ms, then 50 ms a move.")
+              help=PLAYER_EXPORT_HELP + "  Turn flavour: its first move within --first-turn-ms, then 50 ms a move; "
+                   "with --one-turn, its whole line within --first-turn-ms, each act given --move-share of the time "
+                   "left.")
+@move_share_option
 @store_options
 @store_errors
 def export(out: str, one_turn: bool, results: str | None, set_name: str, first_turn_ms: float, target: str | None,
-           store_path: str | None, no_store: bool) -> None:
+           move_share: float | None, store_path: str | None, no_store: bool) -> None:
     """Write gridfall's pure-Python SameGame bot as one file for CodinGame (Python 3.11, standard library).
 
     It embeds your own best lines (the solution store by default, or --from a
@@ -474,8 +496,9 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     from gridfall.samegame.export import export_source, for_the_platform, known_from_results, known_from_store
 
     if target is not None:
-        _export_player(out, target, one_turn, results, first_turn_ms)
+        _export_player(out, target, one_turn, move_share, results, first_turn_ms)
         return
+    player_only(move_share, None)
     if results:
         known = known_from_results(results, set_name)
     else:
@@ -494,22 +517,24 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
                    "(its boards are the standard set, recoloured, and its 50 test boards)", err=out == "-")
 
 
-def _export_player(out: str, target: str, one_turn: bool, results: str | None, first_turn_ms: float) -> None:
-    """``export --player``: the user's interface player as the file (turn flavour, no stored lines)."""
+def _export_player(out: str, target: str, one_turn: bool, move_share: float | None, results: str | None,
+                   first_turn_ms: float) -> None:
+    """``export --player``: the user's interface player as the file (no stored lines)."""
     from gridfall.export import ExportError
     from gridfall.player_export import export_player
 
-    if one_turn:
-        raise click.UsageError(PLAYER_ONE_TURN)
+    player_only(move_share, target, one_turn)
     if results:
         raise click.UsageError("--from embeds lines for gridfall's own bot; your --player plays its own moves")
+    share = (MOVE_SHARE if move_share is None else move_share) if one_turn else None
     try:
-        source = export_player("samegame", target, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS)
+        source = export_player("samegame", target, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS, share=share)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
+    flavour = f"one-turn flavour, each move given {share:g} of the time left" if one_turn else "turn-by-turn flavour"
     tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), your player {target} with "
-                      "gridfall's modules, turn-by-turn flavour")
+                      f"gridfall's modules, {flavour}")
 
 
 @samegame.command()
