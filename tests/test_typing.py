@@ -43,13 +43,14 @@ def test_mypy_reads_the_interfaces_types_and_reports_a_wrong_call(tmp_path):
 
 
 def test_the_package_itself_reads_clean_under_mypy(tmp_path):
-    """Every module of the package type-checks: an Optional used as if set, a wrong argument,
-    a name imported twice under one name are findings here, not surprises in a user's run.
-    (Libraries without types, such as numba and pyspiel, are read as Any.)"""
+    """Every module of the package type-checks, the bodies of unannotated functions (the numba
+    kernels) included: an Optional used as if set, a wrong argument, a name imported twice under
+    one name are findings here, not surprises in a user's run.  (Libraries without types, such as
+    pyspiel, are read as Any.)"""
     # by name (-p), as installed: given the installed folder's path, mypy would take site-packages
     # for a source root, and a module there (mypy_extensions) for the user's
     done = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--ignore-missing-imports",
-                           "--cache-dir", str(tmp_path / "cache"), "-p", "gridfall"],
+                           "--check-untyped-defs", "--cache-dir", str(tmp_path / "cache"), "-p", "gridfall"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600)
     out = done.stdout + done.stderr
     assert done.returncode == 0 and "Success: no issues found" in out, out

@@ -22,6 +22,7 @@ import os
 import shutil
 import sys
 import tempfile
+from typing import Any, Callable
 
 
 def _source_digest() -> str:
@@ -84,8 +85,8 @@ from numba.extending import intrinsic  # noqa: E402
 # cache folder made every command, and every bot, fail while saving a kernel
 # it had just compiled.  Saving is a saving of time only, and so is loading:
 # a cache file that cannot be read (damaged, cut short) is compiled again.
-_save_overload = getattr(getattr(_caching, "Cache", None), "save_overload", None)
-_load_overload = getattr(getattr(_caching, "Cache", None), "load_overload", None)
+_save_overload: Callable[..., Any] | None = getattr(getattr(_caching, "Cache", None), "save_overload", None)
+_load_overload: Callable[..., Any] | None = getattr(getattr(_caching, "Cache", None), "load_overload", None)
 _CACHE_WARNED: list[str] = []
 
 
@@ -99,6 +100,7 @@ def _cache_trouble(doing: str, error: BaseException) -> None:
 
 
 def _save_or_go_on(self, sig, data):
+    assert _save_overload is not None  # installed only when numba has one
     try:
         _save_overload(self, sig, data)
     except Exception as e:  # noqa: BLE001 - a full disk (OSError), or a damaged index read before writing
@@ -106,6 +108,7 @@ def _save_or_go_on(self, sig, data):
 
 
 def _load_or_compile(self, sig, target_context):
+    assert _load_overload is not None
     try:
         return _load_overload(self, sig, target_context)
     except Exception as e:  # noqa: BLE001 - whatever a bad file raises, compiling again is right
@@ -124,7 +127,13 @@ def njit(*args, **kwargs):
     return numba.njit(*args, **kwargs)
 
 
-@intrinsic
+def kernel_intrinsic(define: Callable[..., Any]) -> Callable[..., Any]:
+    """numba's ``intrinsic``, typed as kernels call it: without the typing context, which numba
+    passes to ``define`` itself."""
+    return intrinsic(define)
+
+
+@kernel_intrinsic
 def popcount(typingctx, x):
     """Number of set bits of a uint64 (one POPCNT instruction)."""
     sig = types.uint64(types.uint64)
@@ -135,7 +144,7 @@ def popcount(typingctx, x):
     return sig, codegen
 
 
-@intrinsic
+@kernel_intrinsic
 def ctz(typingctx, x):
     """Index of the lowest set bit of a uint64 (64 for zero)."""
     sig = types.uint64(types.uint64)
@@ -197,7 +206,7 @@ def uniform(rng):
 # Python calibrates it once against time.perf_counter(); kernels compare ticks.
 
 
-@intrinsic
+@kernel_intrinsic
 def cycle_counter(typingctx):
     """The CPU's cycle/time-stamp counter (0 where the CPU has none)."""
     sig = types.uint64()

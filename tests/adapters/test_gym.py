@@ -98,6 +98,13 @@ def test_illegal_action_changes_nothing_or_ends_the_episode():
         gymnasium.make("gridfall/SameGame-v0", illegal_action="lose")
 
 
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_an_unwrapped_env_stepped_before_reset_says_so(env_id):
+    env = gymnasium.make(env_id).unwrapped  # without gymnasium's order-enforcing wrapper
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        env.step(0)
+
+
 def test_an_action_that_is_no_whole_number_and_unknown_reset_options_are_refused_by_name():
     env = gymnasium.make("gridfall/SameGame-v0", board="standard:1")
     obs, info = env.reset(seed=1)

@@ -89,3 +89,13 @@ def test_gridfalls_player_plays_a_seat_from_the_envs_state():
             action = int(np.flatnonzero(observation["action_mask"])[0])  # the leftmost legal column
         env.step(action)
     assert env.unwrapped.state.returns() == [1.0, -1.0]  # gridfall won as player_0
+
+
+def test_the_raw_env_says_reset_comes_first_and_names_an_unknown_agent():
+    raw = connect4_steal_v0.raw_env()
+    for call in (lambda: raw.step(4), lambda: raw.observe("player_0")):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call()
+    raw.reset()
+    with pytest.raises(ValueError, match=r"agent 0: this environment's agents are \['player_0', 'player_1'\]"):
+        raw.observe(0)

@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
 from gridfall.adapters.raster import board_image  # noqa: E402
-from gridfall.interface import action_id  # noqa: E402
+from gridfall.interface import StateBase, action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
 ILLEGAL = ("ignore", "end")
@@ -62,15 +62,22 @@ class GridfallEnv(gymnasium.Env):
         shape = self.game.observation_shape()
         self.observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
-        self.state = None
+        self.state: StateBase | None = None
         self.ended = False
+
+    def _live(self) -> StateBase:
+        """The episode's state; RuntimeError before the first reset."""
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        return self.state
 
     def _game(self, seed: int):
         """The game this environment plays: each environment class below names its own."""
         raise NotImplementedError
 
     def _observe(self):
-        return self.state.observation_planes(), {"action_mask": np.array(self.state.legal_actions_mask(), dtype=np.int8)}
+        state = self._live()
+        return state.observation_planes(), {"action_mask": np.array(state.legal_actions_mask(), dtype=np.int8)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if options:
@@ -87,19 +94,18 @@ class GridfallEnv(gymnasium.Env):
 
     def _take(self, action):
         """Apply the agent's ``action``; None, or the step's answer when the action is illegal."""
-        if self.state is None:
-            raise RuntimeError("call reset() before step()")
-        if self.state.is_terminal() or self.ended:
+        state = self._live()
+        if state.is_terminal() or self.ended:
             raise RuntimeError("the episode is over: call reset()")
         action = action_id(action)
-        legal = self.action_space.contains(action) and self.state.legal_actions_mask()[action] == 1
+        legal = self.action_space.contains(action) and state.legal_actions_mask()[action] == 1
         if not legal:
             observation, info = self._observe()
             info["illegal_action"] = True
             self.ended = self.illegal_action == "end"
             self._show()
             return observation, 0.0, self.ended, False, info
-        self.state.apply_action(action)
+        state.apply_action(action)
         return None
 
     def step(self, action):
@@ -107,10 +113,11 @@ class GridfallEnv(gymnasium.Env):
         if refused is not None:
             return refused
         observation, info = self._observe()
+        state = self._live()
         info["illegal_action"] = False
-        info["score"] = self.state.returns()[0]
+        info["score"] = state.returns()[0]
         self._show()
-        return observation, float(self.state.rewards()[0]), self.state.is_terminal(), False, info
+        return observation, float(state.rewards()[0]), state.is_terminal(), False, info
 
     def _show(self) -> None:
         """Gymnasium's "human" mode renders at every reset and step, without a call to render()."""
@@ -181,8 +188,9 @@ class Connect4Env(GridfallEnv):
         return load_game("connect4")
 
     def _observe(self):
-        mask = self.state.legal_actions_mask(self.agent_seat)
-        return (self.state.observation_planes(self.agent_seat),
+        state = self._live()
+        mask = state.legal_actions_mask(self.agent_seat)
+        return (state.observation_planes(self.agent_seat),
                 {"action_mask": np.array(mask, dtype=np.int8), "seat": self.agent_seat,
                  "opponent_action": self.opponent_action})
 
@@ -202,8 +210,7 @@ class Connect4Env(GridfallEnv):
         return self._observe()
 
     def _opponent_moves(self) -> None:
-        state = self.state
-        assert state is not None  # reset made it
+        state = self._live()
         while not state.is_terminal() and state.current_player() != self.agent_seat:
             self.opponent_action = self.opponent.act(state, self.opponent_seconds)
             state.apply_action(self.opponent_action)
@@ -216,8 +223,9 @@ class Connect4Env(GridfallEnv):
         observation, info = self._observe()
         info["illegal_action"] = False
         self._show()
-        reward = self.state.returns()[self.agent_seat] if self.state.is_terminal() else 0.0
-        return observation, float(reward), self.state.is_terminal(), False, info
+        state = self._live()
+        reward = state.returns()[self.agent_seat] if state.is_terminal() else 0.0
+        return observation, float(reward), state.is_terminal(), False, info
 
     def render(self):
         if self.state is None or self.render_mode is None:

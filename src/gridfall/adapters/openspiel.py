@@ -37,7 +37,7 @@ SHORT_NAMES = {
     "connect4": "python_gridfall_connect4",
     "match3": "python_gridfall_match3",
 }
-_PARAMETERS = {
+_PARAMETERS: dict[str, dict[str, object]] = {
     "samegame": {"board": "standard:1"},
     "connect4": {"width": 9, "height": 7, "steal": True},
     "match3": {"size": 8, "seed": 370, "moves": 1000},

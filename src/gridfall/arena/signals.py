@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from typing import Any
 
 _received: list[int] = []
 
@@ -112,7 +113,7 @@ def signals_held():
         return
     held: list[int] = []
     signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-    old = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in signals}
+    old: dict[int, Any] = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in signals}
     try:
         yield
     finally:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 from gridfall.arena.elo import MatchScore, elo_interval_of, elo_text
 
@@ -39,7 +40,7 @@ def pair_cell(first: float, second: float) -> int:
     return round(2 * (first + second))
 
 
-def frequencies(counts: list[float]) -> tuple[float, list[float]]:
+def frequencies(counts: Sequence[float]) -> tuple[float, list[float]]:
     """(N, frequencies): fishtest's regularisation first, an empty cell counts ``PSEUDO``, so that
     every hypothesis's mean lies strictly between the lowest and the highest score."""
     counts = [n if n > 0 else PSEUDO for n in counts]
@@ -68,7 +69,7 @@ def most_likely(q: list[float], mean: float) -> list[float]:
     return [f / (1.0 + lam * d) for f, d in zip(q, shifts)]
 
 
-def llr(counts: list[float], elo0: float, elo1: float) -> float:
+def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     """The generalised log-likelihood ratio of H1 (Elo ``elo1``) over H0 (``elo0``):
     ``N sum_i q_i log(p1_i / p0_i)`` on the regularised frequencies ``q``."""
     if sum(counts) == 0:
@@ -83,7 +84,7 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def elo_interval(counts: list[float]) -> tuple[float, float, float]:
+def elo_interval(counts: Sequence[float]) -> tuple[float, float, float]:
     """(Elo, 95% low, 95% high) from the pairs: the mean score per game, and its variance over
     pairs, in Wilson's score interval (``elo.elo_interval_of``)."""
     pairs = sum(counts)

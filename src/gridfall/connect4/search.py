@@ -72,7 +72,7 @@ def evaluation_terms(cur, mask, g):
     width = np.int64(g[W])
     for i in range(width):
         x = np.int64(g[ORDER + i])
-        weight = 3 - min(3, abs(2 * x - (width - 1)) // 2)
+        weight = 3 - min(np.int64(3), abs(2 * x - (width - 1)) // 2)
         if weight > 0:
             centre += weight * (np.int64(popcount(cur & g[COLUMN + x])) - np.int64(popcount(opp & g[COLUMN + x])))
     threat_term = np.int64(popcount(mine)) - np.int64(popcount(theirs))

@@ -97,16 +97,16 @@ def cascade(g, n, i, j):
     the whole board after each explosion.
     """
     g[i], g[j] = g[j], g[i]
-    changed = (i, j)
+    changed = [i, j]
     total = 0
     while True:
-        marked = set()
+        marked = set()  # type: set
         for k in changed:
             _line_cells(g, n, k, marked)
         if not marked:
             return total
         total += len(marked)
-        lowest = {}  # column -> the lowest row that lost a jewel
+        lowest = {}  # type: dict  # column -> the lowest row that lost a jewel
         for k in marked:
             g[k] = -1
             r, c = divmod(k, n)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass, field
 
 import click
 
@@ -18,6 +19,15 @@ from gridfall.words import counted
 # kept colour give up pairs: +1.4% at 120 s a board; colour_rate=0.3 learns colour-phase weights as
 # well: +1.8% more (docs/samegame-experiments.md).
 DEFAULT_ROUNDS = "nrpa:300:spare=2:colour_rate=0.3,nrpa:300:tabu_rank=2:spare=2:colour_rate=0.3,mcbs:300"
+
+
+@dataclass
+class _Progress:
+    """A campaign's progress while its board passes run."""
+
+    finished: int  # board passes done, stored ones included
+    improved: bool = False  # some pass stored a better line
+    busy: set[str] = field(default_factory=set)  # boards whose pass is under way
 
 
 @click.command()
@@ -91,7 +101,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     say = console()
     line = campaign_line(rounds, threads, seed, passes, boards, note)
 
-    unwritten = []  # the results file's last write failed: the campaign ends with exit code 1
+    unwritten: list[str] = []  # the results file's last write failed: the campaign ends with exit code 1
 
     def results(progress: str, final: bool = True) -> None:
         """Write the results file: after every improved board pass (so a stopped campaign leaves
@@ -117,7 +127,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
                 "threads": threads, "seed": seed, "passes": passes}
     run = open_run(db, "samegame campaign", settings, grows=("passes",))
     done = run.done()
-    state = {"improved": False, "finished": len(done), "busy": set()}
+    state = _Progress(finished=len(done))
     total_jobs = passes * len(numbers)
     executor = open_executor(workers, cluster, run)
     local = executor.local
@@ -129,16 +139,16 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
                 key = f"pass {p + 1} {spec}"
                 if key in done:
                     continue
-                while spec in state["busy"]:  # its last pass is under way: this one continues from it
+                while spec in state.busy:  # its last pass is under way: this one continues from it
                     yield WAIT
                 entry = store.best(load_board(spec))
-                state["busy"].add(spec)
+                state.busy.add(spec)
                 yield BoardPass(key, spec, tuple(planned), (seed + 1000 * p) * 1000, threads,
                                 entry.moves if entry and not fresh else None, entry.score if entry else None,
                                 fresh, local)
 
     def finished(job, result):
-        state["busy"].discard(job.spec)
+        state.busy.discard(job.spec)
         board = load_board(job.spec)
         improved = False
         for r in result.rounds:
@@ -149,7 +159,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         if not local:
             for text in lines:
                 say.print(text)
-        state["improved"] |= improved
+        state.improved |= improved
         if result.stopped:
             say.print(f"{job.spec}: stopped; the round under way stored its best line so far")
             return
@@ -160,9 +170,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
                                                                   "best": best.score if best else None},
                         reason="ok", times=[round(r.took, 2) for r in result.rounds],
                         messages=lines))
-        state["finished"] += 1
-        if improved and state["finished"] < total_jobs:
-            results(f", last written after {state['finished']} of {total_jobs} board passes ({job.key})", final=False)
+        state.finished += 1
+        if improved and state.finished < total_jobs:
+            results(f", last written after {state.finished} of {total_jobs} board passes ({job.key})", final=False)
 
     say.print(f"campaign: {counted(len(numbers), 'board')} x {counted(passes, 'pass', 'passes')}, "
               f"{counted(len(planned), 'round')} each ({counted(len(done), 'board pass', 'board passes')} stored in {run.path}), {executor.describe()}")
@@ -177,14 +187,14 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         executor.close()
     print_total(store, specs, set_name, say)
     if interrupted:
-        where = f", stopped after {state['finished']} of {total_jobs} board passes"
-        if state["improved"]:
+        where = f", stopped after {state.finished} of {total_jobs} board passes"
+        if state.improved:
             results(where)
         else:
             say.print(f"no board improved; {out or 'no results file'} left as it was")
         say.print(f"{where[2:]}; the lines found so far are stored; run the same command to resume")
         sys.exit(exit_code(True))
-    if state["improved"]:
+    if state.improved:
         results("")
     else:
         say.print(f"no board improved; {out or 'no results file'} left as it was")

@@ -396,13 +396,14 @@ def _refresh_moves(b, moves, n, d0, d1, d2, d3, seeds):
     kept = 0
     for i in range(n):
         g0, g1, g2, g3 = moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3]
-        c = np.int64(moves[i, COLOUR])
-        drop = (g0 & touched[c, 0]) | (g1 & touched[c, 1]) | (g2 & touched[c, 2]) | (g3 & touched[c, 3])
+        colour = np.int64(moves[i, COLOUR])
+        drop = ((g0 & touched[colour, 0]) | (g1 & touched[colour, 1]) | (g2 & touched[colour, 2])
+                | (g3 & touched[colour, 3]))
         if drop:
-            seeds[c, 0] |= g0
-            seeds[c, 1] |= g1
-            seeds[c, 2] |= g2
-            seeds[c, 3] |= g3
+            seeds[colour, 0] |= g0
+            seeds[colour, 1] |= g1
+            seeds[colour, 2] |= g2
+            seeds[colour, 3] |= g3
         else:
             if kept != i:
                 for k in range(MOVE_FIELDS):

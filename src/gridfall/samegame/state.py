@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from gridfall.interface import GameBase, IllegalAction, StateBase
-from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, action_text, parse_action
+from gridfall.samegame.rules import COLOURS, EMPTY, HEIGHT, WIDTH, Board, Group, action_text, parse_action
 
 CELLS = WIDTH * HEIGHT
 
@@ -69,7 +69,7 @@ class SameGameState(StateBase):
         self.score = 0
         self.last_points = 0
         self._history: list[int] = []
-        self._groups = None  # the rules' group list for this board, made on first use
+        self._groups: list[Group] | None = None  # the rules' group list for this board, made on first use
 
     def _legal(self):
         if self._groups is None:

@@ -26,7 +26,7 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from gridfall.adapters.raster import board_image  # noqa: E402
-from gridfall.interface import action_id  # noqa: E402
+from gridfall.interface import StateBase, action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
 
@@ -61,7 +61,19 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
             })
             for a in self.possible_agents
         }
-        self.state = None
+        self.state: StateBase | None = None
+
+    def _live(self, doing: str) -> StateBase:
+        """The game's state; RuntimeError before the first reset (the wrapped :func:`env` says so
+        itself, the raw one did not)."""
+        if self.state is None:
+            raise RuntimeError(f"call reset() before {doing}()")
+        return self.state
+
+    def _seat(self, agent) -> int:
+        if agent not in self.possible_agents:
+            raise ValueError(f"agent {agent!r}: this environment's agents are {self.possible_agents}")
+        return self.possible_agents.index(agent)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -70,34 +82,35 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
         return self.action_spaces[agent]
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
-        planes = self.state.observation_planes(seat)  # (2, rows, columns): own chips, then the opponent's
+        seat, state = self._seat(agent), self._live("observe")
+        planes = state.observation_planes(seat)  # (2, rows, columns): own chips, then the opponent's
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask[self.state.legal_actions()] = 1
+        if agent == self.agent_selection and not state.is_terminal():
+            mask[state.legal_actions()] = 1
         return {"observation": np.ascontiguousarray(planes.transpose(1, 2, 0)), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
         self.state = self.game.new_initial_state()
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
 
     def step(self, action):
+        state = self._live("step")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
         self._clear_rewards()
-        self.state.apply_action(action_id(action))  # IllegalAction names the fault (the wrapper catches it first)
-        if self.state.is_terminal():
+        state.apply_action(action_id(action))  # IllegalAction names the fault (the wrapper catches it first)
+        if state.is_terminal():
             for seat, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = self.state.returns()[seat]
+                self.rewards[agent] = state.returns()[seat]
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player()]
+            self.agent_selection = self.possible_agents[state.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

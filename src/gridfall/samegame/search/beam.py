@@ -30,7 +30,7 @@ def potential(b, moves):
     Tuned on the tuning boards against colour-count potentials, which it beats
     by far: it rewards positions whose groups are already large.
     """
-    total = 0
+    total = np.int64(0)
     m = engine.list_moves(b, moves)
     for j in range(m):
         size = np.int64(moves[j, SIZE])
@@ -110,7 +110,7 @@ def greedy_finish(b, moves, out_cells):
         if m == 0:
             return total, count
         best = 0
-        best_key = -1
+        best_key = np.int64(-1)
         for j in range(m):
             size = np.int64(moves[j, SIZE])
             n = 0
