@@ -20,6 +20,27 @@ def test_echo_round_trip_and_timing():
         assert 0 < took < 5
 
 
+def test_each_turns_stderr_is_the_output_written_before_its_answer_bounded_and_escaped():
+    # stderr goes through a pipe of its own, drained by a thread: what the bot wrote before its
+    # answer must be in that turn, never the next, however the thread and the referee interleave
+    code = ("import sys\nprint('loading', file=sys.stderr, flush=True)\n"
+            "for n, line in enumerate(sys.stdin, 1):\n"
+            "    sys.stderr.write(f'turn {n}\\x1b[2J\\n' + ('x' * 3000 if n == 7 else '')); sys.stderr.flush()\n"
+            "    print('ok', n, flush=True)\n")
+    with BotProcess(python_bot(code)) as bot:
+        outputs = []
+        for _ in range(300):
+            bot.ask("go\n", 5)
+            outputs.append(bot.take_output())
+        bot.ask("go\n", 5)
+    assert outputs[0] == "loading\nturn 1\\x1b[2J\n"  # a control character is shown, never sent to a terminal
+    assert outputs[6].startswith("turn 7\\x1b[2J\nxxx") and outputs[6].endswith("\n[... 1,011 more bytes]")
+    assert len(outputs[6]) == 2000 + 3 + len("\n[... 1,011 more bytes]")  # ESC shown as 4 characters
+    assert [o for i, o in enumerate(outputs) if i not in (0, 6)] == [f"turn {n}\\x1b[2J\n" for n in range(2, 301)
+                                                                     if n != 7]
+    assert bot.take_output() == "turn 301\\x1b[2J\n"  # after the close: the thread read the pipe to its end
+
+
 def test_a_limit_too_long_for_the_os_clock_is_no_limit():
     # --time-scale 1e30 ended every game in "internal error: OverflowError" from select
     code = "import sys, time\nfor line in sys.stdin: time.sleep(0.1); print('got', line.strip(), flush=True)"

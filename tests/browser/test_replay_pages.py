@@ -78,7 +78,8 @@ def test_connect4_replay_shows_the_winning_four(browser, screenshot, tmp_path):
 
     moves = [4, -2, 3, 5, 3, 5, 3, 5, 3]
     replay = connect4_replay(moves, ["gridfall", "mcts"], "t", times=[0.05] * 9,
-                             messages=["<b>not markup</b>"] * 9, reason="four in a row")
+                             messages=["<b>not markup</b>"] * 9, output=[f"depth {k}\n<i>nor this</i>" for k in range(9)],
+                             reason="four in a row")
     path = tmp_path / "connect4.html"
     page.write(path, "connect4", "a game", [replay])
     body = _open(browser, path)
@@ -91,6 +92,7 @@ def test_connect4_replay_shows_the_winning_four(browser, screenshot, tmp_path):
              for kind in ("chip0", "chip1", "hole")}  # the colours the rgb_array images use too
     assert fills == {"chip0": {palette.CONNECT4["0"]}, "chip1": {palette.CONNECT4["1"]}, "hole": {palette.CONNECT4["hole"]}}
     assert "<b>not markup</b>" in browser.find_element("id", "info").text
+    assert browser.find_element("css selector", "#info td.output").text == "depth 8\n<i>nor this</i>"  # its stderr
     screenshot("connect4-end")
     _key(browser, Keys.HOME)
     assert body.get_attribute("data-frame") == "0" and _count(browser, "circle.hole") == 63

@@ -28,6 +28,15 @@ class Corner:
 class Says:
     def act(self, state, seconds):
         return "7 7 hello\\nsecond line"
+
+class Chatty:
+    def __init__(self, game, seed):
+        self.greedy, self.turns = gridfall.load_player(game, "greedy", seed=seed), 0
+
+    def act(self, state, seconds):
+        self.turns += 1
+        print(f"turn {self.turns}: <i>{len(state.legal_actions())} groups</i>")  # to stderr, as debug output
+        return self.greedy.act(state)
 '''
 
 
@@ -162,3 +171,27 @@ def test_the_line_ends_at_an_answer_that_is_not_legal_at_an_exception_and_when_t
     assert ended_well and out == line[0] + "\n" and "the time ran out after 1 move; sending the line" in log
     ended_well, out, log = one_turn(Recorder(), board="tuning:1", seconds=0.0)
     assert ended_well and out == "0 0\n" and "after 0 moves" in log  # no move: any click is only a warning
+
+
+def test_what_a_bot_writes_to_stderr_is_kept_turn_by_turn_in_the_record_and_the_replay(tmp_path):
+    from gridfall.viewer import page
+
+    (tmp_path / "players.py").write_text(PLAYERS)
+    bot = f"{sys.executable} -m gridfall samegame bot --player {tmp_path / 'players.py'}:Chatty"
+    for flavour in ([], ["--one-turn"]):
+        html = tmp_path / "page.html"
+        done = run("samegame", "referee", "--bot", " ".join([bot, *flavour]), "tuning:2", "--json", "--replay",
+                   str(html), *flavour)
+        assert done.returncode == 0, done.stderr
+        [record] = json.loads(done.stdout)["boards"]
+        frames = page.read_data(html.read_text())["games"][0]["frames"]
+        if flavour:  # one turn: the whole line's thinking, in frame 0
+            assert len(record["output"]) == 1 and record["output"][0].startswith("loading\nturn 1: <i>")
+            assert [line.split(":")[0] for line in record["output"][0].splitlines()[1:]] == [
+                f"turn {k + 1}" for k in range(record["actions"])]
+            assert frames[0]["output"] == record["output"][0] and all(f["output"] == "" for f in frames[1:])
+        else:
+            assert len(record["output"]) == record["actions"] and record["output"][0].startswith("loading\n")
+            assert [out.splitlines()[-1].split(":")[0] for out in record["output"]] == [
+                f"turn {k + 1}" for k in range(record["actions"])]
+            assert [f["output"] for f in frames[:-1]] == record["output"]

@@ -25,6 +25,13 @@ def test_a_league_database_becomes_a_replay_of_each_game(tmp_path):
     assert [g["turns"] for g in data["games"]] == [turns[job] for job in schedule]
     one = gridfall("view", str(db), "--job", "pair 1 game 0", "-o", str(tmp_path / "one.html"))
     assert one.returncode == 0 and len(page.read_data((tmp_path / "one.html").read_text())["games"]) == 1
+    # each bot turn shows what the bot wrote to stderr in that turn (its input's turn counts from 0), as
+    # text; the opening's moves, which the referee played, show none
+    game, rule = data["games"][0], {"a": "first", "b": "centre"}
+    assert [f["output"] for f in game["frames"][1:]] == [
+        "" if f["opening"] else f"{rule[game['names'][f['player']]]} at turn {f['turn'] - 1}: <b>{f['action']}</b>\n"
+        for f in game["frames"][1:]]
+    assert sum(bool(f["output"]) for f in game["frames"]) == game["turns"] - 2  # a two-move opening
 
 
 def test_a_page_leaves_nothing_beside_the_database_it_read(tmp_path):

@@ -96,6 +96,12 @@ class GameRow:
     finished: float = 0.0
 
 
+def stored_output(output: list[str]) -> dict[str, list[str]]:
+    """The ``output`` entry of a row's result: each bot turn's stderr, as the referee took it, stored
+    only when some turn wrote any (a quiet bot's rows stay as they were)."""
+    return {"output": output} if any(output) else {}
+
+
 class RunDatabase:
     """The games of one run.  ``kind`` and ``settings`` identify the run: opening a file made with
     others raises RunDatabaseError, and so does one that another process plays now, unless not
@@ -332,6 +338,8 @@ def _shape_fault(fields: dict) -> str:
     for column, (ok, shape) in checks.items():
         if not ok(fields[column]):
             return f"its {column} is not {shape}"
+    if "output" in fields["result"] and not texts(fields["result"]["output"]):
+        return "its result's output (each turn's stderr) is not a list of texts"
     if fields["game"] == "connect4":  # what every Connect Four reader takes: a winner by seat, two seats
         winner = fields["result"].get("winner", "none given")
         if winner not in (0, 1, None) or isinstance(winner, bool) or len(fields["seats"]) != 2:

@@ -9,8 +9,9 @@ that prints without end, one that never reads its input.  So:
   does not read cannot stall the referee on a full pipe;
 * with ``memory_mb``, the memory the bot's processes hold is measured while the
   referee waits for an answer (:mod:`gridfall.arena.memory`), and a bot over it loses;
-* stderr is drained by a thread that keeps only its tail (for crash reports),
-  shown with its control characters as escapes (:mod:`gridfall.printable`);
+* stderr is drained by a thread that keeps its tail (for crash reports) and each
+  turn's debug output (:meth:`BotProcess.take_output`), both shown with their
+  control characters as escapes (:mod:`gridfall.printable`);
 * every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
   SIGTERM) ends a wait at once instead of at the turn's limit;
 * the bot runs in its own session, and on close everything it started is
@@ -124,6 +125,7 @@ def _machine_fault(command, e: BaseException) -> MachineCannotStartBot:
 
 MEMORY_CHECK_SECONDS = 0.02  # a bot's memory is measured this often while the referee waits for it
 LONGEST_WAIT = 60.0  # one select at most: a limit too long for the OS's clock (1e30 s) is waited out in steps
+TURN_OUTPUT_BYTES = 2000  # of a turn's stderr kept for the record (the tail for crash reports is apart)
 
 
 class BotProcess:
@@ -146,6 +148,8 @@ class BotProcess:
         self._buffer = bytearray()
         self._stderr_tail: deque[bytes] = deque()
         self._stderr_size = 0
+        self._turn_output = bytearray()  # stderr since the last take_output, its first TURN_OUTPUT_BYTES
+        self._turn_output_cut = 0  # bytes of it beyond those
         self._lock = threading.Lock()
         self._closed = False
         self._waiting = 0  # threads inside send or read_line, which close() lets out before closing pipes
@@ -246,19 +250,55 @@ class BotProcess:
     # -- plumbing -------------------------------------------------------------
 
     def _drain_stderr(self) -> None:
+        # The pipe is read only under the lock, and take_output empties it there too: so what the
+        # bot wrote before its answer, which is in the pipe once the answer is read, is in that turn.
         fd = self._tail_stream.fileno()
+        try:
+            os.set_blocking(fd, False)
+            with selectors.DefaultSelector() as sel:
+                sel.register(fd, selectors.EVENT_READ)
+                while True:
+                    sel.select()
+                    with self._lock:
+                        if not self._read_stderr(fd):
+                            return
+        except (OSError, ValueError):  # the stream was closed under the wait
+            return
+
+    def _read_stderr(self, fd: int) -> bool:
+        """Read what the pipe holds now (under the lock); False at its end."""
         while True:
             try:
                 chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return True
             except OSError:
-                return
+                return False
             if not chunk:
-                return
-            with self._lock:
-                self._stderr_tail.append(chunk)
-                self._stderr_size += len(chunk)
-                while self._stderr_size > 8192 and len(self._stderr_tail) > 1:
-                    self._stderr_size -= len(self._stderr_tail.popleft())
+                return False
+            self._stderr_tail.append(chunk)
+            self._stderr_size += len(chunk)
+            while self._stderr_size > 8192 and len(self._stderr_tail) > 1:
+                self._stderr_size -= len(self._stderr_tail.popleft())
+            room = max(TURN_OUTPUT_BYTES - len(self._turn_output), 0)
+            self._turn_output += chunk[:room]
+            self._turn_output_cut += len(chunk) - min(room, len(chunk))
+
+    def take_output(self) -> str:
+        """What the bot wrote to stderr since the last call (with ``private_channel``: everything it
+        printed), up to TURN_OUTPUT_BYTES and a note of how much more, control characters escaped.
+        Called as an answer is read, it is that turn's debug output, as the platforms' consoles
+        show it."""
+        with self._lock:
+            try:
+                self._read_stderr(self._tail_stream.fileno())
+            except ValueError:  # closed with the bot: the drain thread read it to its end
+                pass
+            data, cut = bytes(self._turn_output), self._turn_output_cut
+            self._turn_output.clear()
+            self._turn_output_cut = 0
+        text = printable(data.decode("utf-8", "replace"))
+        return text + (f"\n[... {cut:,} more bytes]" if cut else "")
 
     def stderr_tail(self, lines: int = 5) -> str:
         with self._lock:

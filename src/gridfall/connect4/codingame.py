@@ -34,6 +34,7 @@ class GameRecord:
     opening: int = 0  # how many of the moves the referee played before the bots started
     times: list[float] = field(default_factory=list)  # seconds of each bot turn (opening moves excluded)
     messages: list[str] = field(default_factory=list)  # each bot turn's debug text (after the action)
+    output: list[str] = field(default_factory=list)  # each bot turn's stderr (BotProcess.take_output)
 
     def points(self, seat: int) -> int:
         if self.winner is None:
@@ -72,6 +73,7 @@ class Turn:
     message: str = ""  # the debug text after the action
     fault: str = ""  # "" or the verdict ("timeout (...)", "invalid action '9': ...")
     answered: bool = True  # False when the bot gave no line at all
+    output: str = ""  # what the bot wrote to stderr during the turn
 
 
 def ask_turn(bot: BotProcess, game: Game, seat: int, first: bool, previous: int, limit: float) -> Turn:
@@ -80,13 +82,13 @@ def ask_turn(bot: BotProcess, game: Game, seat: int, first: bool, previous: int,
         line, took = bot.ask(turn_input(game, seat, first, previous), limit)
     except BotFailure as e:
         return Turn(None, fault=e.reason.lower() + (f" ({e.detail})" if e.detail else ""), answered=False)
-    message = line.strip().partition(" ")[2][:MESSAGE_LIMIT]
+    message, output = line.strip().partition(" ")[2][:MESSAGE_LIMIT], bot.take_output()
     try:
         action = parse_action(line)
         game.check(action)
     except (ValueError, IllegalAction) as e:
-        return Turn(None, took, message, f"invalid action {line[:40]!r}: {e}")
-    return Turn(action, took, message)
+        return Turn(None, took, message, f"invalid action {line[:40]!r}: {e}", output=output)
+    return Turn(action, took, message, output=output)
 
 
 def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits | tuple[Limits, Limits] = LIMITS,
@@ -125,6 +127,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
                     slowest[seat] = max(slowest[seat], turn.seconds)
                 record.times.append(round(turn.seconds, 4))
                 record.messages.append(turn.message)
+                record.output.append(turn.output)
             first[seat] = False
             if turn.fault:
                 record.winner, record.reason = 1 - seat, f"{names[seat]}: {turn.fault}"

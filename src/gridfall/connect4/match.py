@@ -17,7 +17,7 @@ import random
 import sys
 from dataclasses import dataclass
 
-from gridfall.arena.database import GameRow
+from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.codingame import GameRecord, referee_game
@@ -75,7 +75,8 @@ def game_rows(job: PairJob, records: list[GameRecord]) -> list[GameRow]:
         order = (0, 1) if game == 0 else (1, 0)
         rows.append(GameRow(
             job=f"{job.key} game {game}", game="connect4", commands=[job.specs[i] for i in order],
-            seats=list(record.seats), moves=record.moves, result={"winner": record.winner, "opening": record.opening},
+            seats=list(record.seats), moves=record.moves,
+            result={"winner": record.winner, "opening": record.opening, **stored_output(record.output)},
             reason=record.reason, times=record.times, messages=record.messages))
     return rows
 

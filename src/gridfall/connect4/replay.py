@@ -1,8 +1,8 @@
 """A Connect Four game record as replay frames, played through the rules of record.
 
 Frame 0 is the empty board; frame k the board after move k, with who moved, the action (a column
-or STEAL), the turn's time and the bot's debug message (for moves the bots made, not the
-opening's), and on the last frame the result with the winning four outlined.
+or STEAL), the turn's time, the bot's debug message and what it wrote to stderr (for moves the
+bots made, not the opening's), and on the last frame the result with the winning four outlined.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ def _four(rows: list[str], chip: str) -> list[int]:
 
 
 def replay_game(moves: list[int], names: list[str], title: str, *, opening: int = 0, times: list[float] | None = None,
-                messages: list[str] | None = None, reason: str = "", width: int = 9, height: int = 7) -> dict:
+                messages: list[str] | None = None, output: list[str] | None = None, reason: str = "", width: int = 9,
+                height: int = 7) -> dict:
     """The frames of a game: ``moves`` (the opening's first), ``names`` of seats 0 and 1, each bot
-    turn's ``times`` (seconds) and ``messages``, and the referee's ``reason``."""
+    turn's ``times`` (seconds), ``messages`` and ``output`` (stderr), and the referee's ``reason``."""
     game = Game(width, height, steal=True)
-    times, messages = times or [], messages or []
+    times, messages, output = times or [], messages or [], output or []
     frames: list[dict[str, Any]] = [{"cells": "".join(game.position.rows_text()), "turn": 0, "action": None, "player": None,
-               "time": None, "message": "", "last": None, "win": [], "opening": False, "result": None}]
+               "time": None, "message": "", "output": "", "last": None, "win": [], "opening": False, "result": None}]
     for k, action in enumerate(moves):
         player = game.current_player()
         game.apply_action(action)
@@ -40,6 +41,7 @@ def replay_game(moves: list[int], names: list[str], title: str, *, opening: int 
         frames.append({"cells": "".join(rows), "turn": k + 1, "action": action_text(action), "player": player,
                        "time": round(1000 * times[bot_turn]) if 0 <= bot_turn < len(times) else None,
                        "message": messages[bot_turn] if 0 <= bot_turn < len(messages) else "",
+                       "output": output[bot_turn] if 0 <= bot_turn < len(output) else "",
                        "last": _last_cell(rows, frames[-1]["cells"], action), "win": [],
                        "opening": k < opening, "result": None})
     last = frames[-1]

@@ -388,7 +388,8 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         from gridfall.samegame.replay import replay_game
 
         write_replay(replay_path, "samegame", f"gridfall samegame referee: {command}",
-                     [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})") for r in done])
+                     [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})", output=r.output)
+                      for r in done])
     if as_json:
         click.echo(json.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault),

@@ -43,6 +43,7 @@ class GameRecord:
     moves: list[tuple[int, int]] = field(default_factory=list)  # the clicks applied, in order
     times: list[float] = field(default_factory=list)  # seconds of each turn
     messages: list[str] = field(default_factory=list)  # each turn's text after the action (turn flavour)
+    output: list[str] = field(default_factory=list)  # each answered turn's stderr (BotProcess.take_output)
 
     @property
     def ok(self) -> bool:
@@ -75,6 +76,7 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: 
         else:
             report.slowest_turn_seconds = max(report.slowest_turn_seconds, took)
         report.times.append(round(took, 4))
+        report.output.append(bot.take_output())
         action = line.strip()
         report.messages.append(" ".join(action.split()[2:])[:MESSAGE_LIMIT])
         if not action:
@@ -95,6 +97,7 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: 
 def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: Limits) -> None:
     line, report.first_turn_seconds = bot.ask(board.text() + "\n", limits.first_turn)
     report.times.append(round(report.first_turn_seconds, 4))
+    report.output.append(bot.take_output())
     if not line.strip():
         report.outcome = EMPTY_ACTION
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from gridfall.arena.database import GameRow
+from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.codingame import referee_game
@@ -49,5 +49,6 @@ def play_board(job: BoardJob) -> GameRow:
     return GameRow(job=job.key, game="samegame", commands=[job.spec], seats=[job.name],
                    moves=[action_text(x, y) for x, y in record.moves],
                    result={"score": record.score if record.ok else 0, "played": record.score, "ok": record.ok,
-                           "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn},
+                           "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn,
+                           **stored_output(record.output)},
                    reason=reason, times=record.times, messages=record.messages)

@@ -1,7 +1,8 @@
 """A SameGame line as replay frames, played through the rules of record.
 
 Frame k shows the board after k clicks: its cells (rows top first, ``.`` empty), the group that
-click k + 1 removes (outlined on the page), the score so far, and what that click gains.
+click k + 1 removes (outlined on the page), the score so far, what that click gains, and what
+the bot wrote to stderr in the turn that chose it (the one-turn flavour's single turn: frame 0).
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ def _index(x: int, y: int) -> int:
     return (HEIGHT - 1 - y) * WIDTH + x
 
 
-def replay_game(board: Board, moves: list[Cell], title: str, plot: list[tuple[float, int]] | None = None) -> dict:
-    """The frames of ``moves`` from ``board`` (IllegalMove if a click is not legal there), and an
-    optional plot of the best score over time (seconds, score) for a search."""
-    frames, score = [], 0
+def replay_game(board: Board, moves: list[Cell], title: str, plot: list[tuple[float, int]] | None = None,
+                output: list[str] | None = None) -> dict:
+    """The frames of ``moves`` from ``board`` (IllegalMove if a click is not legal there), an
+    optional plot of the best score over time (seconds, score) for a search, and each turn's
+    ``output`` (stderr) for a bot's game."""
+    frames, score, output = [], 0, output or []
     for k in range(len(moves) + 1):
         frame = {"cells": _cells(board), "move": k, "score": score, "cleared": board.is_cleared(),
-                 "left": board.cell_count()}
+                 "left": board.cell_count(), "output": output[k] if k < len(output) else ""}
         if k < len(moves):
             x, y = moves[k]
             group = board.check(x, y)

@@ -49,7 +49,8 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
 
         title = f"{row.job}: {row.seats[0]} vs {row.seats[1]}"
         return [connect4_game(_listed(row.moves), row.seats, title, opening=row.result.get("opening", 0),
-                              times=row.times, messages=row.messages, reason=row.reason)]
+                              times=row.times, messages=row.messages, output=row.result.get("output"),
+                              reason=row.reason)]
     if kind == "samegame":
         from gridfall.samegame.boards import load_board
         from gridfall.samegame.line import Line
@@ -58,7 +59,8 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         board = row.result.get("board") or row.seats[0]
         moves = row.moves if isinstance(row.moves, list) else [row.moves]
         line = list(Line.from_text(";".join(moves))) if moves and moves != [""] else []
-        return [samegame_game(load_board(board), line, f"{row.job}: {row.seats[0]} on {board}")]
+        return [samegame_game(load_board(board), line, f"{row.job}: {row.seats[0]} on {board}",
+                              output=row.result.get("output"))]
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 

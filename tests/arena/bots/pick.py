@@ -1,8 +1,8 @@
 """A Connect Four bot for the arena tests: always the same rule, so games are reproducible.
 
 python3 pick.py first|centre|last [DELAY_SECONDS]: the lowest, most central or highest open
-column (never STEAL), after sleeping DELAY_SECONDS each turn; its message looks like markup and
-SQL, which the arena must store and show as plain text.  With PICK_RECORD_CPUS set, it first
+column (never STEAL), after sleeping DELAY_SECONDS each turn; its message and its stderr look like
+markup and SQL, which the arena must store and show as plain text.  With PICK_RECORD_CPUS set, it first
 appends to that file the CPUs a thread it starts may run on (the one-CPU tests).
 """
 
@@ -39,4 +39,5 @@ while True:
     else:
         choice = min(columns, key=lambda c: (abs(c - 4), c))
     time.sleep(delay)
+    print(f"{rule} at turn {turn.strip()}: <b>{choice}</b>", file=sys.stderr, flush=True)  # its debug output
     print(f"{choice} [bold]{rule}[/bold]'); DROP TABLE games; --", flush=True)

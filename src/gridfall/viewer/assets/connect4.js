@@ -20,6 +20,7 @@ var GAME = {
     }
     if (frame.time !== null) { rows.push(["time", frame.time + " ms"]); }
     if (frame.message) { rows.push(["message", frame.message, "message"]); }
+    if (frame.output) { rows.push(["stderr", frame.output, "output"]); }
     if (frame.result) { rows.push(["result", frame.result, "", "result"]); }
     SVG.rows(info, rows);
   }

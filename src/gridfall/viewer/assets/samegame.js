@@ -14,6 +14,7 @@ var GAME = {
     }
     var rows = [["move", frame.move + " of " + game.moves], ["score", String(frame.score), "", "score"]];
     if (frame.next) { rows.push(["next click", frame.next + " removes " + frame.size + " for " + frame.gain]); }
+    if (frame.output) { rows.push(["stderr", frame.output, "output"]); }
     if (frame.cleared) { rows.push(["cleared", "+1000 bonus included"]); }
     if (frame.move === game.moves && !frame.cleared) { rows.push(["left", frame.left + " cells, no bonus"]); }
     SVG.rows(info, rows);
