@@ -157,6 +157,7 @@ def test_damaged_settings_are_refused_naming_the_file(tmp_path, settings, why):
     ("result", '{"winner": "x"}', r"its Connect Four result is not a winner of two seats \(0, 1 or null"),
     ("result", '{"winner": true}', "its Connect Four result is not a winner of two seats"),
     ("seats", '["A"]', "its Connect Four result is not a winner of two seats"),
+    ("result", '{"winner": 0, "output": "turn 1"}', r"its result's output \(each turn's stderr\) is not a list of texts"),
 ])
 def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, value, why):
     path = tmp_path / "run.sqlite"
