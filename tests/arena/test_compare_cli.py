@@ -90,6 +90,29 @@ def test_match3_compare_over_seeds(tmp_path):
     assert out["comparison"]["wins"] + out["comparison"]["ties"] + out["comparison"]["losses"] == 4
     standing = gridfall_json("standings", str(tmp_path / "m.sqlite"))  # in the measure the run used
     assert standing["measure"] == "log2(1 + total)" and standing["comparison"] == out["comparison"]
+    assert all("output" not in s[name] for s in out["seeds"] for name in ("fast", "greedy"))  # they print nothing
+
+
+def test_a_match3_players_prints_are_stored_and_replayed_board_by_board(tmp_path):
+    from gridfall.viewer import page
+
+    assert gridfall("match3", "export", str(tmp_path / "fast.py"), "--agent", "fast").returncode == 0
+    chatty = (tmp_path / "fast.py").read_text().replace("def suggest(board, boardNo=1, move=1, elapsed=0.0):",
+                                                        "def suggest(board, boardNo=1, move=1, elapsed=0.0):\n"
+                                                        "    print(boardNo, move)")
+    assert chatty != (tmp_path / "fast.py").read_text()
+    (tmp_path / "chatty.py").write_text(chatty)
+    db = tmp_path / "m.sqlite"
+    gridfall_json("match3", "compare", "--bot", f"chatty={tmp_path / 'chatty.py'}", "--bot",
+                  f"fast={tmp_path / 'fast.py'}", "--seeds", "1", "--db", str(db))
+    done = gridfall("view", str(db), "-o", str(tmp_path / "page.html"))
+    assert done.returncode == 0, done.stderr
+    games = page.read_data((tmp_path / "page.html").read_text())["games"]
+    chatty_boards = [g for g in games if ": chatty" in g["title"]]
+    assert len(chatty_boards) == 4
+    for number, game in enumerate(chatty_boards, start=1):
+        swaps = [f for f in game["frames"] if f["phase"] == "swap"]
+        assert swaps and [f["output"] for f in swaps] == [f"{number} {k}\n" for k in range(1, len(swaps) + 1)]
 
 
 def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):

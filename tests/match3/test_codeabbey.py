@@ -55,6 +55,24 @@ def test_a_correct_player_plays_four_games(tmp_path):
     assert all(g.moves > 0 and g.score >= g.moves and not g.error for g in report.games)
 
 
+def test_what_the_player_prints_is_kept_with_each_move_and_shown_in_the_replay(tmp_path):
+    from gridfall.match3.replay import replay_run
+
+    body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):",
+                               "import sys\nprint('loading')\n\ndef suggest(board, boardNo, move, elapsed):\n"
+                               "    print('board', boardNo, 'move', move, '<b>', file=sys.stderr if move % 2 else sys.stdout)")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    assert not report.failed
+    for game in report.games:
+        expected = [f"board {game.board_no} move {k} <b>\n" for k in range(1, game.moves + 1)]
+        if game.board_no == 1:
+            expected[0] = "loading\n" + expected[0]  # its prints while it loaded go with its first move
+        assert game.output == expected
+    frames = replay_run(3, [g.actions for g in report.games], "t", output=[g.output for g in report.games])[1]["frames"]
+    assert [f["output"] for f in frames if f["phase"] == "swap"] == report.games[1].output
+    assert all(f.get("output", "") == "" for f in frames if f["phase"] != "swap")
+
+
 def test_one_argument_suggest_is_accepted(tmp_path):
     body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):", "def suggest(board):")
     report = referee_file(player(tmp_path, body), seed=3, time_limit=None)

@@ -111,7 +111,7 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
 
         write_replay(replay_path, "match3", f"gridfall match3 referee: {file}, seed {seed}",
                      replay_run(seed, [g.actions for g in report.games], Path(file).name,
-                                sizes=[g.size for g in report.games]))
+                                sizes=[g.size for g in report.games], output=[g.output for g in report.games]))
     _print_report(report, f"{file}, seed {seed}", as_json)
     sys.exit(exit_code(report.interrupted))
 

@@ -82,14 +82,17 @@ Ask = Callable[[list[str], int, int, float], tuple[object, float]]  # -> (return
 
 def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | None = 1.0,
                    per_call: float | None = None, sizes=BOARD_SIZES, moves: int = MOVES_PER_GAME,
-                   on_move: Callable[[int, int], None] | None = None) -> RunReport:
+                   on_move: Callable[[int, int], None] | None = None,
+                   printed: Callable[[], str] | None = None) -> RunReport:
     """Play the four games, asking ``ask`` for each move; never raises for the player's faults.
+    ``printed``, called after each call, gives what the player printed during it (each played
+    move's is kept).
 
     Ctrl-C (or SIGTERM, SIGHUP under :func:`~gridfall.arena.signals.stopping_on_signals`) ends the
     run with ``interrupted`` set and the games so far kept."""
     report = RunReport()
     try:
-        _play(ask, report, seed, time_limit, per_call, sizes, moves, on_move)
+        _play(ask, report, seed, time_limit, per_call, sizes, moves, on_move, printed or _nothing)
     except KeyboardInterrupt:
         report.interrupted = True
         if report.games and not report.games[-1].end:
@@ -97,7 +100,11 @@ def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | No
     return report
 
 
-def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves, on_move) -> None:
+def _nothing() -> str:
+    return ""
+
+
+def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves, on_move, printed) -> None:
     gen = Generator(seed)
     for board_no, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
@@ -125,6 +132,7 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
                 report.failed = f"board {board_no}, move {move_no}: {e}"
                 return
             report.seconds += took
+            output = printed()
             if time_limit is not None and report.seconds > time_limit:
                 report.failed = (f"board {board_no}, move {move_no}: over the time limit "
                                  f"({report.seconds:.3f} s > {time_limit:g} s)")
@@ -147,6 +155,7 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
             record.cascades.append(result.removed)
             record.actions.append((col, row, direction))
             record.times.append(round(took, 6))
+            record.output.append(output)
             board = refilled(result.board_after, gen)
             if on_move is not None:
                 on_move(board_no, record.moves)
@@ -282,6 +291,7 @@ def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | Non
     except KeyboardInterrupt:
         return RunReport(interrupted=True)
     try:
-        return play_challenge(player.ask, seed=seed, time_limit=time_limit, per_call=per_call, on_move=on_move)
+        return play_challenge(player.ask, seed=seed, time_limit=time_limit, per_call=per_call, on_move=on_move,
+                              printed=player.bot.take_output)
     finally:
         player.close()

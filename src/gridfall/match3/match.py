@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gridfall.arena.database import GameRow
+from gridfall.arena.database import GameRow, stored_output
 from gridfall.match3.codeabbey import referee_file
 
 
@@ -32,7 +32,9 @@ def play_seed(job: SeedJob) -> GameRow:
         raise KeyboardInterrupt
     moves = [[list(a) for a in g.actions] for g in report.games]
     times = [t for g in report.games for t in g.times]
+    output = [o for g in report.games for o in g.output]  # as times: each board's moves in turn
     return GameRow(job=job.key, game="match3", commands=[job.path], seats=[job.name], moves=moves,
                    result={"score": 0 if report.failed else report.total, "played": report.total,
-                           "ok": not report.failed, "seed": job.seed, "boards": [g.score for g in report.games]},
+                           "ok": not report.failed, "seed": job.seed, "boards": [g.score for g in report.games],
+                           **stored_output(output)},
                    reason=report.failed or "ok", times=times, messages=[g.end for g in report.games])

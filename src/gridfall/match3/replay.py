@@ -3,7 +3,7 @@
 The run is the seed and each board's moves (as the referee recorded them): the boards and every
 refill come from the generator, in the referee's order.  Each move gives frames for the swap,
 each cascade step (the lines that explode, then the jewels that fall) and the refill, with the
-move's points and the run's total.
+move's points and the run's total; the swap's frame shows what the player printed while choosing it.
 """
 
 from __future__ import annotations
@@ -24,16 +24,20 @@ def _cells(grid) -> str:
     return "".join("".join(row) for row in grid)
 
 
-def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES) -> list[dict]:
+def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
+               output: list[list[str]] | None = None) -> list[dict]:
     """One game (page entry) per board of the run; ``actions[b]`` is board b's moves as
-    (col, row, dir).  IllegalMove if a recorded move is not legal where it was played."""
+    (col, row, dir), ``output[b]`` what the player printed for each.  IllegalMove if a recorded
+    move is not legal where it was played."""
     gen = Generator(seed)
+    output = output or []
     games, total = [], 0
     for number, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
         moves = actions[number - 1] if number - 1 < len(actions) else []
         frames = [{"cells": board.text().replace("\n", ""), "n": size, "board": number, "move": 0, "moves": len(moves),
                    "phase": "start", "points": 0, "total": total, "marked": [], "swap": None}]
+        printed = output[number - 1] if number - 1 < len(output) else []
         for k, (col, row, direction) in enumerate(moves, start=1):
             board.play(col, row, direction)  # the rules' own check: IllegalMove names the move
             grid = board.swapped(col, row, direction)
@@ -41,7 +45,8 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES) ->
             swap = f"({col}, {row}) {direction} with ({col2}, {row2})"
             base = {"n": size, "board": number, "move": k, "moves": len(moves), "swap": swap}
             frames.append({**base, "cells": _cells(grid), "phase": "swap", "points": 0, "total": total,
-                           "marked": [(row - 1) * size + col - 1, (row2 - 1) * size + col2 - 1]})
+                           "marked": [(row - 1) * size + col - 1, (row2 - 1) * size + col2 - 1],
+                           "output": printed[k - 1] if k <= len(printed) else ""})
             removed = 0
             for step, cells in cascade(grid):
                 if step == "explode":

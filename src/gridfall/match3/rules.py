@@ -276,6 +276,7 @@ class GameRecord:
     cascades: list[list[int]] = field(default_factory=list)
     actions: list[tuple[int, int, str]] = field(default_factory=list)  # (col, row, dir) of each move played
     times: list[float] = field(default_factory=list)  # seconds of each call that played a move
+    output: list[str] = field(default_factory=list)  # what the player printed in each call that played a move
 
     @property
     def best_move(self) -> int:

@@ -64,7 +64,12 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 
-        return replay_run(row.result["seed"], _listed(row.moves), f"{row.job}: {row.seats[0]}")
+        moves, printed = _listed(row.moves), row.result.get("output", [])
+        output = []  # stored as the times are, each board's moves in turn
+        for board in moves:
+            output.append(printed[:len(board)])
+            printed = printed[len(board):]
+        return replay_run(row.result["seed"], moves, f"{row.job}: {row.seats[0]}", output=output)
     raise ValueError(f"no replay for {kind!r} games")
 
 

@@ -15,6 +15,7 @@ var GAME = {
     var rows = [["board", frame.board + " (" + n + "x" + n + ")"], ["move", frame.move + " of " + frame.moves],
                 ["step", frame.phase], ["move's points", String(frame.points)], ["total", String(frame.total), "", "total"]];
     if (frame.swap) { rows.push(["swap", frame.swap]); }
+    if (frame.output) { rows.push(["printed", frame.output, "output"]); }
     SVG.rows(info, rows);
   }
 };
