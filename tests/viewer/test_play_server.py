@@ -55,6 +55,39 @@ def test_a_whole_game_against_greedy_is_played_and_stored(server):
     assert play.games[state["game"]].bot.proc.poll() is not None  # the bot was killed with its game
 
 
+def test_the_bots_stderr_of_its_last_turn_is_on_the_page_and_every_turns_in_the_stored_game(tmp_path):
+    from tests.arena.arena_cli import pick
+
+    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
+    play = PlayServer(pick("first"), RELAXED, database=run)
+    httpd = serve(play, "<html>page</html>")
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        port = httpd.server_address[1]
+        status, state = request(port, "POST", "/api/new", {"seat": 1})  # the bot moves first
+        assert status == 200 and state["bot_output"] == "first at turn 0: <b>0</b>\n"
+        while not state["result"]:
+            _, state = request(port, "POST", "/api/move", {"game": state["game"], "action": state["legal"][-1]})
+        [row] = run.rows()
+        bot_turns = [o for o, seat in zip(row.result["output"], _seats(row.moves)) if seat == 0]
+        assert bot_turns and all(o.startswith("first at turn ") for o in bot_turns)
+        assert all(o == "" for o, seat in zip(row.result["output"], _seats(row.moves)) if seat == 1)  # the person's
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        play.close()
+
+
+def _seats(moves):
+    from gridfall.connect4.rules import Game
+
+    game, seats = Game(steal=True), []
+    for action in moves:
+        seats.append(game.current_player())
+        game.apply_action(action)
+    return seats
+
+
 def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
     port, play, run = server
     _, other = request(port, "POST", "/api/new", {"seat": 0})

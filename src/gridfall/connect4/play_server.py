@@ -37,7 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 from gridfall import json_text
-from gridfall.arena.database import GameRow, RunDatabaseError
+from gridfall.arena.database import GameRow, RunDatabaseError, stored_output
 from gridfall.arena.limits import Limits
 from gridfall.arena.process import BotFailure, BotProcess, MachineCannotStartBot
 from gridfall.connect4.codingame import LIMITS, ask_turn
@@ -67,6 +67,7 @@ class PlayedGame:
     moves: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)  # the bot's turns
     messages: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)  # the bot's stderr, turn by turn
     result: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -80,7 +81,8 @@ class PlayedGame:
                 "width": g.width, "height": g.height, "turn": g.turn, "to_move": None if self.over else g.current_player(),
                 "legal": [] if self.over or g.current_player() != self.person else g.legal_actions(),
                 "moves": [action_text(m) for m in self.moves], "winner": g.winner, "result": self.result,
-                "bot_message": self.messages[-1] if self.messages else "", "opponent": self.opponent}
+                "bot_message": self.messages[-1] if self.messages else "",
+                "bot_output": self.outputs[-1] if self.outputs else "", "opponent": self.opponent}
 
 
 class PlayServer:
@@ -183,6 +185,7 @@ class PlayServer:
         if turn.answered:
             played.times.append(round(turn.seconds, 4))
             played.messages.append(turn.message)
+            played.outputs.append(turn.output)
         if turn.fault:
             self._finish(played, f"you won: the bot's {turn.fault}")
             return
@@ -202,7 +205,9 @@ class PlayServer:
                 with self.lock:
                     self.database.add(GameRow(
                         job=f"game {played.id}", game="connect4", commands=commands, seats=seats,
-                        moves=played.moves, result={"winner": winner, "opening": 0}, reason=result,
+                        moves=played.moves,
+                        result={"winner": winner, "opening": 0, **stored_output(_by_turn(played, played.outputs, ""))},
+                        reason=result,
                         times=_bot_times_by_turn(played), messages=_bot_messages_by_turn(played)))
             except RunDatabaseError as e:  # a full disk: the game ends as played, and the page says so
                 played.result += "; not stored (the terminal says why)"

@@ -99,7 +99,8 @@ def build_play(title: str) -> str:
 <div id="main">
 <div id="board"></div>
 <div id="info"><p id="status">Start a game; click a column to drop a chip.</p>
-<p id="bot-message" class="message"></p></div>
+<p id="bot-message" class="message"></p>
+<div id="bot-output" class="output"></div></div>
 </div>
 <script>
 {_palette_script()}

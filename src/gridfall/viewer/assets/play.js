@@ -5,6 +5,7 @@
   var state = null, busy = false;
   var board = document.getElementById("board"), status = document.getElementById("status");
   var message = document.getElementById("bot-message"), steal = document.getElementById("steal");
+  var output = document.getElementById("bot-output");
 
   function post(path, body) {
     busy = true;
@@ -34,6 +35,7 @@
     }
     steal.hidden = state.legal.indexOf(-2) < 0;
     message.textContent = state.bot_message ? "bot: " + state.bot_message : "";
+    output.textContent = state.bot_output;  // what the bot wrote to stderr in its last turn
     if (state.result) { status.textContent = state.result; }
     else if (state.to_move === state.person) { status.textContent = "your move (you are " + (state.person === 0 ? "yellow, first" : "red, second") + ")"; }
     else { status.textContent = "the bot is thinking"; }
