@@ -20,6 +20,7 @@ from typing import IO
 from gridfall.actions import whole_number
 from gridfall.samegame.boards import BoardError
 from gridfall.samegame.protocol import read_board
+from gridfall.samegame.rules import Board
 from gridfall.samegame.state import CELLS, SameGameGame, action_cell
 
 TURN_MARGIN = 0.010  # of each later 50 ms turn, kept for reading the board and printing the answer
@@ -41,13 +42,9 @@ def play(player, inp: IO[str], out: IO[str], *, first_turn: float, turn: float, 
     started = time.monotonic() if started is None else started
     first = True
     while True:
-        try:
-            board = read_board(inp)
-        except BoardError as e:
-            print(f"gridfall bot: {e}", file=log)
-            return False
-        if board is None:
-            return True
+        board = _board_or_verdict(inp, log)
+        if isinstance(board, bool):
+            return board
         budget = started + first_turn - time.monotonic() if first else turn - TURN_MARGIN
         first = False
         try:
@@ -78,13 +75,9 @@ def play_one_turn(player, inp: IO[str], out: IO[str], *, seconds: float, share: 
     sending the line played until then.
     """
     started = time.monotonic() if started is None else started
-    try:
-        board = read_board(inp)
-    except BoardError as e:
-        print(f"gridfall bot: {e}", file=log)
-        return False
-    if board is None:
-        return True
+    board = _board_or_verdict(inp, log)
+    if isinstance(board, bool):
+        return board
     deadline = started + seconds
     state = SameGameGame(board).new_initial_state()
     answers: list[str] = []
@@ -109,6 +102,17 @@ def play_one_turn(player, inp: IO[str], out: IO[str], *, seconds: float, share: 
         out.write(";".join(answers or ["0 0"]) + "\n")  # no move at all: any click is only a warning here
         out.flush()
     return not failed
+
+
+def _board_or_verdict(inp: IO[str], log: IO[str]) -> Board | bool:
+    """The next board; else how the bot ends: True at the end of input, False (said on ``log``) at
+    input that is not a board."""
+    try:
+        board = read_board(inp)
+    except BoardError as e:
+        print(f"gridfall bot: {e}", file=log)
+        return False
+    return True if board is None else board
 
 
 def _moves(answers: list[str]) -> str:
