@@ -9,6 +9,7 @@ import pytest
 from gridfall.connect4.agents import GreedyAgent, RandomAgent, make_agent
 from gridfall.connect4.codingame import Limits, parse_action, referee_game
 from gridfall.connect4.protocol import play, turn_input
+from gridfall.connect4.replay import replay_game as connect4_replay
 from gridfall.connect4.rules import STEAL, Game
 
 RELAXED = Limits(first_turn=20, turn=3)
@@ -63,9 +64,14 @@ def test_a_game_to_the_end(tmp_path):
 
 
 def test_timeout_loses(tmp_path):
-    slow = script(tmp_path, "slow", "if turn >= 2: time.sleep(5)\n" + FIRST_VALID)
+    slow = script(tmp_path, "slow", "print('turn', turn, file=sys.stderr, flush=True)\nif turn >= 2: time.sleep(5)\n"
+                  + FIRST_VALID)
     record = referee_game((slow, script(tmp_path, "b", CENTRE)), ("slow", "b"), Limits(first_turn=20, turn=0.3))
     assert record.winner == 1 and "timeout" in record.reason and record.reason.startswith("slow")
+    # each turn's stderr, and one past the moves made: what it wrote in the turn it lost
+    assert record.output == ["turn 0\n", "", "turn 2\n"] and len(record.moves) == 2
+    replay = connect4_replay(record.moves, list(record.seats), "t", output=record.output, reason=record.reason)
+    assert replay["frames"][-1]["lost_output"] == "turn 2\n"
 
 
 def test_limits_per_seat_give_one_program_more_time(tmp_path):

@@ -73,6 +73,22 @@ def test_what_the_player_prints_is_kept_with_each_move_and_shown_in_the_replay(t
     assert all(f.get("output", "") == "" for f in frames if f["phase"] != "swap")
 
 
+def test_the_prints_of_the_call_that_ended_a_game_are_kept_after_its_moves(tmp_path):
+    from gridfall.match3.replay import replay_run
+
+    body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):",
+                               "def suggest(board, boardNo, move, elapsed):\n"
+                               "    print('thinking', move)\n"
+                               "    if boardNo == 1 and move == 3:\n"
+                               "        raise KeyError('oops')")
+    report = referee_file(player(tmp_path, body), seed=3, time_limit=None)
+    first = report.games[0]
+    assert first.moves == 2 and "suggest raised KeyError" in first.end
+    assert first.output == ["thinking 1\n", "thinking 2\n", "thinking 3\n"]  # the call that raised, last
+    frames = replay_run(3, [g.actions for g in report.games], "t", output=[g.output for g in report.games])[0]["frames"]
+    assert frames[-1]["last_output"] == "thinking 3\n"
+
+
 def test_one_argument_suggest_is_accepted(tmp_path):
     body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):", "def suggest(board):")
     report = referee_file(player(tmp_path, body), seed=3, time_limit=None)

@@ -29,6 +29,18 @@ class Says:
     def act(self, state, seconds):
         return "7 7 hello\\nsecond line"
 
+class Stuck:
+    def __init__(self, game, seed):
+        self.greedy, self.turns = gridfall.load_player(game, "greedy", seed=seed), 0
+
+    def act(self, state, seconds):
+        self.turns += 1
+        if self.turns == 3:
+            print("stuck at turn 3")
+            import time
+            time.sleep(1)
+        return self.greedy.act(state)
+
 class Chatty:
     def __init__(self, game, seed):
         self.greedy, self.turns = gridfall.load_player(game, "greedy", seed=seed), 0
@@ -195,3 +207,16 @@ def test_what_a_bot_writes_to_stderr_is_kept_turn_by_turn_in_the_record_and_the_
             assert [out.splitlines()[-1].split(":")[0] for out in record["output"]] == [
                 f"turn {k + 1}" for k in range(record["actions"])]
             assert [f["output"] for f in frames[:-1]] == record["output"]
+
+
+def test_the_stderr_of_the_turn_a_bot_lost_is_kept_past_its_moves(tmp_path):
+    from gridfall.viewer import page
+
+    (tmp_path / "players.py").write_text(PLAYERS)
+    bot = f"{sys.executable} -m gridfall samegame bot --player {tmp_path / 'players.py'}:Stuck"
+    done = run("samegame", "referee", "--bot", bot, "tuning:2", "--json", "--replay", str(tmp_path / "p.html"))
+    [record] = json.loads(done.stdout)["boards"]
+    assert record["outcome"] == "Timeout" and record["actions"] == 2
+    assert len(record["output"]) == 3 and record["output"][2] == "stuck at turn 3\n"  # the turn it lost
+    frames = page.read_data((tmp_path / "p.html").read_text())["games"][0]["frames"]
+    assert frames[-1]["move"] == 2 and frames[-1]["output"] == "stuck at turn 3\n"

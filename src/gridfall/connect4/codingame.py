@@ -34,7 +34,8 @@ class GameRecord:
     opening: int = 0  # how many of the moves the referee played before the bots started
     times: list[float] = field(default_factory=list)  # seconds of each bot turn (opening moves excluded)
     messages: list[str] = field(default_factory=list)  # each bot turn's debug text (after the action)
-    output: list[str] = field(default_factory=list)  # each bot turn's stderr (BotProcess.take_output)
+    # each bot turn's stderr (BotProcess.take_output); one past the moves made is the turn that lost
+    output: list[str] = field(default_factory=list)
 
     def points(self, seat: int) -> int:
         if self.winner is None:
@@ -81,7 +82,8 @@ def ask_turn(bot: BotProcess, game: Game, seat: int, first: bool, previous: int,
     try:
         line, took = bot.ask(turn_input(game, seat, first, previous), limit)
     except BotFailure as e:
-        return Turn(None, fault=e.reason.lower() + (f" ({e.detail})" if e.detail else ""), answered=False)
+        return Turn(None, fault=e.reason.lower() + (f" ({e.detail})" if e.detail else ""), answered=False,
+                    output=bot.take_output())
     message, output = line.strip().partition(" ")[2][:MESSAGE_LIMIT], bot.take_output()
     try:
         action = parse_action(line)
@@ -127,7 +129,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
                     slowest[seat] = max(slowest[seat], turn.seconds)
                 record.times.append(round(turn.seconds, 4))
                 record.messages.append(turn.message)
-                record.output.append(turn.output)
+            record.output.append(turn.output)
             first[seat] = False
             if turn.fault:
                 record.winner, record.reason = 1 - seat, f"{names[seat]}: {turn.fault}"

@@ -185,7 +185,7 @@ class PlayServer:
         if turn.answered:
             played.times.append(round(turn.seconds, 4))
             played.messages.append(turn.message)
-            played.outputs.append(turn.output)
+        played.outputs.append(turn.output)  # a turn it lost too: the page shows why
         if turn.fault:
             self._finish(played, f"you won: the bot's {turn.fault}")
             return

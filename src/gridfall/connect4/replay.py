@@ -45,6 +45,9 @@ def replay_game(moves: list[int], names: list[str], title: str, *, opening: int 
                        "last": _last_cell(rows, frames[-1]["cells"], action), "win": [],
                        "opening": k < opening, "result": None})
     last = frames[-1]
+    lost = len(moves) - opening  # an output past the bot moves made: the turn that lost the game
+    if 0 <= lost < len(output) and output[lost]:
+        last["lost_output"] = output[lost]
     winner = game.winner
     if winner is not None:
         last["win"] = _four(game.position.rows_text(), str(winner))

@@ -85,14 +85,14 @@ def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | No
                    on_move: Callable[[int, int], None] | None = None,
                    printed: Callable[[], str] | None = None) -> RunReport:
     """Play the four games, asking ``ask`` for each move; never raises for the player's faults.
-    ``printed``, called after each call, gives what the player printed during it (each played
-    move's is kept).
+    ``printed``, called after each call, gives what the player printed during it (kept in each
+    game's ``output``, the call that ended a game included).
 
     Ctrl-C (or SIGTERM, SIGHUP under :func:`~gridfall.arena.signals.stopping_on_signals`) ends the
     run with ``interrupted`` set and the games so far kept."""
     report = RunReport()
     try:
-        _play(ask, report, seed, time_limit, per_call, sizes, moves, on_move, printed or _nothing)
+        _play(ask, report, seed, time_limit, per_call, sizes, moves, on_move, printed)
     except KeyboardInterrupt:
         report.interrupted = True
         if report.games and not report.games[-1].end:
@@ -100,11 +100,8 @@ def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | No
     return report
 
 
-def _nothing() -> str:
-    return ""
-
-
-def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves, on_move, printed) -> None:
+def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves, on_move,
+          printed: Callable[[], str] | None) -> None:
     gen = Generator(seed)
     for board_no, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
@@ -119,7 +116,11 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
                 break
             move_no = record.moves + 1
             try:
-                value, took = ask(list(board.rows), board_no, move_no, report.seconds)
+                try:
+                    value, took = ask(list(board.rows), board_no, move_no, report.seconds)
+                finally:  # every call's prints, the call's that ends the game (time, raise, death) included
+                    if printed is not None:
+                        record.output.append(printed())
             except TimeExceeded as e:
                 report.failed = f"board {board_no}, move {move_no}: time limit exceeded ({e})"
                 record.end, record.error = "time limit exceeded", True
@@ -132,7 +133,6 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
                 report.failed = f"board {board_no}, move {move_no}: {e}"
                 return
             report.seconds += took
-            output = printed()
             if time_limit is not None and report.seconds > time_limit:
                 report.failed = (f"board {board_no}, move {move_no}: over the time limit "
                                  f"({report.seconds:.3f} s > {time_limit:g} s)")
@@ -155,7 +155,6 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
             record.cascades.append(result.removed)
             record.actions.append((col, row, direction))
             record.times.append(round(took, 6))
-            record.output.append(output)
             board = refilled(result.board_after, gen)
             if on_move is not None:
                 on_move(board_no, record.moves)

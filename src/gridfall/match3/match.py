@@ -32,9 +32,12 @@ def play_seed(job: SeedJob) -> GameRow:
         raise KeyboardInterrupt
     moves = [[list(a) for a in g.actions] for g in report.games]
     times = [t for g in report.games for t in g.times]
-    output = [o for g in report.games for o in g.output]  # as times: each board's moves in turn
+    # each board's calls in turn, and how many of them are each board's
+    output: dict[str, list] = {**stored_output([o for g in report.games for o in g.output])}
+    if output:
+        output["calls"] = [len(g.output) for g in report.games]
     return GameRow(job=job.key, game="match3", commands=[job.path], seats=[job.name], moves=moves,
                    result={"score": 0 if report.failed else report.total, "played": report.total,
                            "ok": not report.failed, "seed": job.seed, "boards": [g.score for g in report.games],
-                           **stored_output(output)},
+                           **output},
                    reason=report.failed or "ok", times=times, messages=[g.end for g in report.games])

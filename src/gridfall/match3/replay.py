@@ -27,8 +27,9 @@ def _cells(grid) -> str:
 def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
                output: list[list[str]] | None = None) -> list[dict]:
     """One game (page entry) per board of the run; ``actions[b]`` is board b's moves as
-    (col, row, dir), ``output[b]`` what the player printed for each.  IllegalMove if a recorded
-    move is not legal where it was played."""
+    (col, row, dir), ``output[b]`` what the player printed in each call (one more than the moves:
+    the call that ended the game, shown on its last frame).  IllegalMove if a recorded move is not
+    legal where it was played."""
     gen = Generator(seed)
     output = output or []
     games, total = [], 0
@@ -59,6 +60,8 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
             board = Board(tuple("".join(r) for r in grid))
             frames.append({**base, "cells": _cells(grid), "phase": "refill", "points": points(removed), "total": total,
                            "marked": []})
+        if len(printed) > len(moves) and printed[len(moves)]:
+            frames[-1]["last_output"] = printed[len(moves)]
         games.append({"title": f"{title}, board {number} ({size}x{size}, {counted(len(moves), 'move')})", "frames": frames})
     return games
 

@@ -276,7 +276,8 @@ class GameRecord:
     cascades: list[list[int]] = field(default_factory=list)
     actions: list[tuple[int, int, str]] = field(default_factory=list)  # (col, row, dir) of each move played
     times: list[float] = field(default_factory=list)  # seconds of each call that played a move
-    output: list[str] = field(default_factory=list)  # what the player printed in each call that played a move
+    # what the player printed in each call: the moves' in order, then the call's that ended the game, if one did
+    output: list[str] = field(default_factory=list)
 
     @property
     def best_move(self) -> int:

@@ -43,7 +43,8 @@ class GameRecord:
     moves: list[tuple[int, int]] = field(default_factory=list)  # the clicks applied, in order
     times: list[float] = field(default_factory=list)  # seconds of each turn
     messages: list[str] = field(default_factory=list)  # each turn's text after the action (turn flavour)
-    output: list[str] = field(default_factory=list)  # each answered turn's stderr (BotProcess.take_output)
+    # each answered turn's stderr (BotProcess.take_output), and the unanswered turn's that lost the board
+    output: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -56,6 +57,7 @@ class GameRecord:
 def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS) -> GameRecord:
     """Run one game of ``command`` on ``board`` under the platform's rules."""
     report = GameRecord(name)
+    bot = None
     try:
         with BotProcess(command, memory_mb=limits.memory_mb, one_cpu=limits.one_cpu) as bot:
             if one_turn:
@@ -64,6 +66,8 @@ def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool 
                 _turn_game(bot, board, report, limits)
     except BotFailure as e:
         report.outcome, report.detail = e.reason, e.detail
+        if bot is not None:  # it started: what it wrote in the turn it did not answer (read to its end)
+            report.output.append(bot.take_output())
     return report
 
 

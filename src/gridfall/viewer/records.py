@@ -64,11 +64,10 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 
-        moves, printed = _listed(row.moves), row.result.get("output", [])
-        output = []  # stored as the times are, each board's moves in turn
-        for board in moves:
-            output.append(printed[:len(board)])
-            printed = printed[len(board):]
+        moves, printed, output = _listed(row.moves), row.result.get("output", []), []
+        for calls in row.result.get("calls", []):  # stored one list for the run: each board's calls in turn
+            output.append(printed[:calls])
+            printed = printed[calls:]
         return replay_run(row.result["seed"], moves, f"{row.job}: {row.seats[0]}", output=output)
     raise ValueError(f"no replay for {kind!r} games")
 

@@ -21,6 +21,7 @@ var GAME = {
     if (frame.time !== null) { rows.push(["time", frame.time + " ms"]); }
     if (frame.message) { rows.push(["message", frame.message, "message"]); }
     if (frame.output) { rows.push(["stderr", frame.output, "output"]); }
+    if (frame.lost_output) { rows.push(["stderr of the lost turn", frame.lost_output, "output"]); }
     if (frame.result) { rows.push(["result", frame.result, "", "result"]); }
     SVG.rows(info, rows);
   }

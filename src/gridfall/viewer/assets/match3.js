@@ -16,6 +16,7 @@ var GAME = {
                 ["step", frame.phase], ["move's points", String(frame.points)], ["total", String(frame.total), "", "total"]];
     if (frame.swap) { rows.push(["swap", frame.swap]); }
     if (frame.output) { rows.push(["printed", frame.output, "output"]); }
+    if (frame.last_output) { rows.push(["printed in the call that ended the game", frame.last_output, "output"]); }
     SVG.rows(info, rows);
   }
 };
