@@ -41,6 +41,23 @@ def test_each_turns_stderr_is_the_output_written_before_its_answer_bounded_and_e
     assert bot.take_output() == "turn 301\\x1b[2J\n"  # after the close: the thread read the pipe to its end
 
 
+def test_a_bot_that_floods_stderr_without_end_cannot_hold_up_the_referee():
+    code = ("import sys, threading\n"
+            "def flood():\n"
+            "    while True: sys.stderr.write('x' * 65536)\n"
+            "threading.Thread(target=flood, daemon=True).start()\n"
+            "for line in sys.stdin:\n"
+            "    sys.stderr.write('x' * 65536); sys.stderr.flush()  # this turn's, for certain\n"
+            "    print('ok', flush=True)\n")
+    start = time.monotonic()
+    with BotProcess(python_bot(code)) as bot:
+        for _ in range(20):
+            assert bot.ask("go\n", 10)[0] == "ok"
+            output = bot.take_output()
+            assert output.startswith("x" * 2000) and output.endswith(" more bytes]")
+    assert time.monotonic() - start < 60  # each take reads a bounded amount, then lets go
+
+
 def test_a_limit_too_long_for_the_os_clock_is_no_limit():
     # --time-scale 1e30 ended every game in "internal error: OverflowError" from select
     code = "import sys, time\nfor line in sys.stdin: time.sleep(0.1); print('got', line.strip(), flush=True)"

@@ -126,6 +126,7 @@ def _machine_fault(command, e: BaseException) -> MachineCannotStartBot:
 MEMORY_CHECK_SECONDS = 0.02  # a bot's memory is measured this often while the referee waits for it
 LONGEST_WAIT = 60.0  # one select at most: a limit too long for the OS's clock (1e30 s) is waited out in steps
 TURN_OUTPUT_BYTES = 2000  # of a turn's stderr kept for the record (the tail for crash reports is apart)
+TAKE_CHUNKS = 64  # reads of 64 KiB at most when a turn's output is taken: a bot that floods stderr ends it
 
 
 class BotProcess:
@@ -259,15 +260,15 @@ class BotProcess:
                 sel.register(fd, selectors.EVENT_READ)
                 while True:
                     sel.select()
-                    with self._lock:
-                        if not self._read_stderr(fd):
+                    with self._lock:  # a chunk at a time: a flood must not keep the lock from the referee
+                        if not self._read_stderr(fd, 1):
                             return
         except (OSError, ValueError):  # the stream was closed under the wait
             return
 
-    def _read_stderr(self, fd: int) -> bool:
-        """Read what the pipe holds now (under the lock); False at its end."""
-        while True:
+    def _read_stderr(self, fd: int, chunks: int) -> bool:
+        """Read what the pipe holds now, up to ``chunks`` reads (under the lock); False at its end."""
+        for _ in range(chunks):
             try:
                 chunk = os.read(fd, 65536)
             except BlockingIOError:
@@ -283,6 +284,7 @@ class BotProcess:
             room = max(TURN_OUTPUT_BYTES - len(self._turn_output), 0)
             self._turn_output += chunk[:room]
             self._turn_output_cut += len(chunk) - min(room, len(chunk))
+        return True
 
     def take_output(self) -> str:
         """What the bot wrote to stderr since the last call (with ``private_channel``: everything it
@@ -291,7 +293,7 @@ class BotProcess:
         show it."""
         with self._lock:
             try:
-                self._read_stderr(self._tail_stream.fileno())
+                self._read_stderr(self._tail_stream.fileno(), TAKE_CHUNKS)
             except ValueError:  # closed with the bot: the drain thread read it to its end
                 pass
             data, cut = bytes(self._turn_output), self._turn_output_cut
