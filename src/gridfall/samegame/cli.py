@@ -261,11 +261,15 @@ move_share_option = click.option(
          "whole line on its first call wants 0.9.")
 
 
-def player_only(move_share: float | None, target: str | None, one_turn: bool = False) -> None:
-    """UsageError for --move-share without --player and --one-turn, which alone use it."""
+def move_share_of(move_share: float | None, target: str | None, one_turn: bool = False) -> float | None:
+    """The share each act of a --player gets in the one-turn flavour (None: the turn flavour, or no
+    --player); UsageError for --move-share without --player and --one-turn, which alone use it."""
     if move_share is not None and (target is None or not one_turn):
         raise click.UsageError("--move-share shares the one-turn flavour's time among your --player's moves: "
                                "give it with --player and --one-turn")
+    if target is None or not one_turn:
+        return None
+    return MOVE_SHARE if move_share is None else move_share
 
 
 @samegame.command()
@@ -307,7 +311,7 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
 
     if target is not None:
         _player_bot(target, one_turn, move_share, first_turn_ms, seed, STARTED)
-    player_only(move_share, None)
+    move_share_of(move_share, None)  # refused without --player
     from gridfall.samegame.codingame import make_planner
     from gridfall.samegame.protocol import BotConfig, play_one_turn, play_turns
 
@@ -325,15 +329,15 @@ def _player_bot(target: str, one_turn: bool, move_share: float | None, first_tur
     from gridfall.samegame.state import SameGameGame
     from gridfall.user_player import TargetError, make_player, protocol_stdout
 
-    player_only(move_share, target, one_turn)
+    share = move_share_of(move_share, target, one_turn)
     out = protocol_stdout()
     try:
         player = make_player(target, SameGameGame(), seed)
     except TargetError as e:
         raise click.BadParameter(str(e), param_hint="--player") from None
-    if one_turn:
-        ended_well = player_bot.play_one_turn(player, sys.stdin, out, seconds=first_turn_ms / 1000,
-                                              share=MOVE_SHARE if move_share is None else move_share, started=started)
+    if share is not None:
+        ended_well = player_bot.play_one_turn(player, sys.stdin, out, seconds=first_turn_ms / 1000, share=share,
+                                              started=started)
     else:
         ended_well = player_bot.play(player, sys.stdin, out, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS,
                                      started=started)
@@ -499,7 +503,7 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     if target is not None:
         _export_player(out, target, one_turn, move_share, results, first_turn_ms)
         return
-    player_only(move_share, None)
+    move_share_of(move_share, None)  # refused without --player
     if results:
         known = known_from_results(results, set_name)
     else:
@@ -524,16 +528,15 @@ def _export_player(out: str, target: str, one_turn: bool, move_share: float | No
     from gridfall.export import ExportError
     from gridfall.player_export import export_player
 
-    player_only(move_share, target, one_turn)
+    share = move_share_of(move_share, target, one_turn)
     if results:
         raise click.UsageError("--from embeds lines for gridfall's own bot; your --player plays its own moves")
-    share = (MOVE_SHARE if move_share is None else move_share) if one_turn else None
     try:
         source = export_player("samegame", target, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS, share=share)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
-    flavour = f"one-turn flavour, each move given {share:g} of the time left" if one_turn else "turn-by-turn flavour"
+    flavour = "turn-by-turn flavour" if share is None else f"one-turn flavour, each move given {share:g} of the time left"
     tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), your player {target} with "
                       f"gridfall's modules, {flavour}")
 
