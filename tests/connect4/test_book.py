@@ -118,6 +118,14 @@ def test_a_corrupt_tree_is_refused_by_name():
         Book.from_data({key: value for key, value in data.items() if key not in ("first_move", "stolen")})
 
 
+def test_the_packaged_book_is_read_once_and_shared():
+    # every agent reads it: a seeded Connect4-v0 reset makes one, and must not walk the tree again
+    from gridfall.connect4.agents import GridfallAgent
+
+    first, second = GridfallAgent(seed=1), GridfallAgent(seed=2)
+    assert first.book is second.book is Book.load()
+
+
 def test_the_packaged_book_covers_the_files_tree_as_it_says():
     book = Book.load()
     assert book.depth >= 12 and book.turns >= 6

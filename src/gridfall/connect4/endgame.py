@@ -70,10 +70,19 @@ def exact_move(solver: Solver, cur: int, mask: int, seconds: float, preferred: i
     return None
 
 
+_warmed = False  # warm has run in this process
+
+
 def warm(solver: Solver) -> None:
     """Load every kernel exact play calls from Python now (numba loads each on its first call,
-    which inside a 100 ms turn would cost a tenth of it)."""
+    which inside a 100 ms turn would cost a tenth of it).  Once a process: a loaded kernel stays
+    loaded, and the solve below costs 10 ms that every new agent (a seeded ``Connect4-v0``
+    reset makes one) would pay again."""
+    global _warmed
+    if _warmed:
+        return
     g = solver.g
     engine.has_four(np.uint64(0), g)
     engine.column_move(np.uint64(0), 0, g)
     solver.solve(0, 0, weak=True, seconds=0.01)  # the empty board: the search runs until the time is up
+    _warmed = True
