@@ -100,7 +100,7 @@ def test_a_campaign_stopped_by_a_term_signal_writes_where_it_stopped_and_resumes
     128 + SIGTERM; the same command again plays only the board passes not yet done."""
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")
-    args = [*CAMPAIGN, "--rounds", "nrpa:3", "--workers", "1", "--seed", "7", "--boards", "1,2,3,4", "--passes",
+    args = [*CAMPAIGN, "--rounds", "nrpa:1", "--workers", "1", "--seed", "7", "--boards", "1,2,3,4", "--passes",
             "2", "--store", str(tmp_path / "store.sqlite"), "--out", str(out), "--db", str(tmp_path / "run.sqlite")]
     run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
