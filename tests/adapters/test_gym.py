@@ -159,6 +159,26 @@ print(rewards["sync"] == rewards["async"] and min(rewards["sync"]) > 0, rewards)
     assert done.stdout.startswith("True"), done.stdout
 
 
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_a_vector_env_stacks_every_info_through_episode_ends(env_id):
+    # a vector env stacks each info key into one array: a None among numbers (Connect4-v0's
+    # opponent_action before the opponent moved) broke the step that met it
+    parameters = {"gridfall/Match3-v0": {"moves": 10}, "gridfall/Connect4-v0": {"opponent": "greedy"}}
+    envs = gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", **parameters.get(env_id, {}))
+    obs, info = envs.reset(seed=4)
+    ends = 0
+    for _ in range(150):
+        # the step after an episode's end resets it (its mask, at the end, is empty) and the action is ignored
+        actions = [int(np.flatnonzero(mask)[0]) if mask.any() else 0 for mask in info["action_mask"]]
+        obs, reward, terminated, truncated, info = envs.step(np.array(actions))
+        ends += int(terminated.sum())
+        assert obs.shape == (2, *envs.single_observation_space.shape) and info["action_mask"].shape == (2, envs.single_action_space.n)
+    envs.close()
+    assert ends >= 2
+    if env_id == "gridfall/Connect4-v0":
+        assert info["opponent_action"].dtype.kind == "i" and set(info["seat"]) <= {0, 1}
+
+
 def test_gridfalls_player_steps_the_env_from_its_state():
     env = gymnasium.make("gridfall/Match3-v0", size=8, moves=100)
     obs, info = env.reset(seed=3)
@@ -174,7 +194,7 @@ def test_gridfalls_player_steps_the_env_from_its_state():
 def test_connect4_plays_a_seat_against_a_player_and_rewards_the_result():
     env = gymnasium.make("gridfall/Connect4-v0", opponent="gridfall:20000", seat=0)
     obs, info = env.reset(seed=2)
-    assert info["seat"] == 0 and info["opponent_action"] is None and obs.sum() == 0
+    assert info["seat"] == 0 and info["opponent_action"] == -1 and obs.sum() == 0
     obs, reward, terminated, _, info = env.step(4)  # a central first chip: gridfall steals it
     assert info["opponent_action"] == 9 and obs[:, 6, 4].tolist() == [0, 1]  # the chip is now the opponent's
     assert info["action_mask"][9] == 0 and info["action_mask"].sum() == 9 and reward == 0 and not terminated

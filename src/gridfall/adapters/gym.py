@@ -43,6 +43,7 @@ from gridfall.interface import StateBase, action_id  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
 ILLEGAL = ("ignore", "end")
+NO_ACTION = -1  # Connect4Env's info["opponent_action"] before the opponent's first move
 
 
 class GridfallEnv(gymnasium.Env):
@@ -164,7 +165,8 @@ class Connect4Env(GridfallEnv):
     ``gridfall:100000``, ...).  The agent plays ``seat`` 0 (first), 1 (second), or by default a
     seat drawn at each reset (``info["seat"]``).  The opponent moves inside ``reset`` (when it
     moves first) and ``step``, each move within ``opponent_seconds`` (None: the player's own
-    default); ``info["opponent_action"]`` is its last action (9: it stole the agent's first chip).
+    default); ``info["opponent_action"]`` is its last action (9: it stole the agent's first chip;
+    -1: it has not moved yet; a number always, so that vector environments can stack it).
     Observations are the planes from the agent's side (its chips, then the opponent's); the reward
     comes at the end: +1 for a win, -1 for a loss, 0 for a draw.  A seeded reset makes the
     opponent again with that seed, so the same seed and actions give the same game with any
@@ -182,7 +184,7 @@ class Connect4Env(GridfallEnv):
         self.opponent_name, self.seat, self.opponent_seconds = opponent, seat, opponent_seconds
         self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
         self.agent_seat: int = 0
-        self.opponent_action: int | None = None
+        self.opponent_action = NO_ACTION
 
     def _game(self, seed: int):
         return load_game("connect4")
@@ -204,7 +206,7 @@ class Connect4Env(GridfallEnv):
         if seed is not None:
             self.opponent = load_player(self.game, self.opponent_name, seed=seed)
         self.agent_seat = self.seat if self.seat is not None else int(self.np_random.integers(0, 2))
-        self.state, self.ended, self.opponent_action = self.game.new_initial_state(), False, None
+        self.state, self.ended, self.opponent_action = self.game.new_initial_state(), False, NO_ACTION
         self._opponent_moves()
         self._show()
         return self._observe()
