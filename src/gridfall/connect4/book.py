@@ -116,10 +116,7 @@ class Book:
 
     @classmethod
     def load(cls) -> "Book":
-        """The book shipped in the package, read once a process and shared by every caller (so
-        read it, never change it).  Reading it replays the rules through the book's 18,000
-        positions, 70 ms that a seeded ``Connect4-v0`` reset (which makes its ``gridfall``
-        opponent again) would otherwise pay every time."""
+        """The book shipped in the package, shared: read once a process (70 ms), never changed."""
         return _shipped_book()
 
     @classmethod
