@@ -11,6 +11,7 @@ from tests.adapters.extras import need
 gymnasium = need("gymnasium", "gym")
 
 import gridfall.adapters.gym  # noqa: E402  (registers the ids)
+from gridfall.interface import IllegalAction  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 IDS = ["gridfall/SameGame-v0", "gridfall/Match3-v0"]  # the one-player games
@@ -218,6 +219,53 @@ def test_connect4_as_second_player_and_the_same_seed_gives_the_same_game():
     assert games[0] == games[1]
     seats = {gymnasium.make("gridfall/Connect4-v0").reset(seed=s)[1]["seat"] for s in range(8)}
     assert seats == {0, 1}  # by default a seat is drawn at each reset
+
+
+class Leftmost:
+    """A player of the user's own: the leftmost open column, never STEAL; it counts its moves."""
+
+    name = "leftmost"
+
+    def __init__(self):
+        self.moves = 0
+
+    def act(self, state, seconds=None):
+        self.moves += 1
+        state.apply_action(min(state.legal_actions()))  # it may play on what it is given: a clone
+        return state.history()[-1]
+
+
+def test_connect4_plays_against_a_player_of_ones_own_kept_across_resets():
+    leftmost = Leftmost()
+    env = gymnasium.make("gridfall/Connect4-v0", opponent=leftmost, seat=1)
+    obs, info = env.reset(seed=3)
+    assert info["opponent_action"] == 0 and obs[1, 6, 0] == 1 and leftmost.moves == 1
+    obs, reward, terminated, _, info = env.step(5)
+    assert info["opponent_action"] == 0 and env.unwrapped.state.history() == [0, 5, 0]  # no STEAL: column 0 again
+    env.reset(seed=4)  # a seeded reset keeps the player given: its seed is the user's
+    assert env.unwrapped.opponent is leftmost and leftmost.moves == 3
+    shown = gymnasium.make("gridfall/Connect4-v0", opponent=leftmost, seat=0, render_mode="ansi")
+    shown.reset(seed=1)
+    assert shown.render().endswith("you are player 0 (the 0 chips), against leftmost")
+    # gridfall's own players are players too; a move as soon as it is the opponent's turn
+    greedy = gridfall.load_player("connect4", "greedy")
+    env = gymnasium.make("gridfall/Connect4-v0", opponent=greedy, seat=0)
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, _, info = env.step(4)
+    assert info["opponent_action"] in range(10) and len(env.unwrapped.state.history()) == 2
+
+
+def test_connect4_names_an_opponent_that_is_no_player_or_chooses_an_illegal_action():
+    with pytest.raises(TypeError, match="opponent=42: a name of gridfall.load_player .* or a player"):
+        gymnasium.make("gridfall/Connect4-v0", opponent=42)
+
+    class Stealer:
+        def act(self, state, seconds=None):
+            return 9  # STEAL, even where it is not offered
+
+    env = gymnasium.make("gridfall/Connect4-v0", opponent=Stealer(), seat=1)
+    with pytest.raises(IllegalAction, match=r"the opponent Stealer chose 9, not one of the legal actions \[0, 1"):
+        env.reset(seed=0)
 
 
 def test_connect4_refuses_a_wrong_opponent_seat_or_time_by_name():

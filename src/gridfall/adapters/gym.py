@@ -39,7 +39,8 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
 from gridfall.adapters.raster import board_image  # noqa: E402
-from gridfall.interface import StateBase, action_id  # noqa: E402
+from gridfall.interface import IllegalAction, StateBase, action_id  # noqa: E402
+from gridfall.players import Player  # noqa: E402
 from gridfall.registry import load_game  # noqa: E402
 
 ILLEGAL = ("ignore", "end")
@@ -160,9 +161,11 @@ class Match3Env(GridfallEnv):
 
 
 class Connect4Env(GridfallEnv):
-    """Connect Four 7x9 with STEAL, one seat against gridfall's ``opponent`` (a name of
-    :func:`gridfall.load_player`: ``random``, ``greedy``, ``mcts:200``, ``mcts-solver:1000``,
-    ``gridfall:100000``, ...).  The agent plays ``seat`` 0 (first), 1 (second), or by default a
+    """Connect Four 7x9 with STEAL, one seat against ``opponent``: a name of
+    :func:`gridfall.load_player` (``random``, ``greedy``, ``mcts:200``, ``mcts-solver:1000``,
+    ``gridfall:100000``, ...), or a player of your own, any object with ``act(state, seconds)``
+    that returns a legal action of the interface's state (an earlier copy of the agent being
+    trained, say).  The agent plays ``seat`` 0 (first), 1 (second), or by default a
     seat drawn at each reset (``info["seat"]``).  The opponent moves inside ``reset`` (when it
     moves first) and ``step``, each move within ``opponent_seconds`` (None: the player's own
     default); ``info["opponent_action"]`` is its last action (9: it stole the agent's first chip;
@@ -171,9 +174,9 @@ class Connect4Env(GridfallEnv):
     comes at the end: +1 for a win, -1 for a loss, 0 for a draw.  A seeded reset makes the
     opponent again with that seed, so the same seed and actions give the same game with any
     opponent whose play depends on its seed alone (every name above but a timed one: ``mcts``,
-    ``gridfall``)."""
+    ``gridfall``).  A player of your own is used as given, never made again: its seed is yours."""
 
-    def __init__(self, render_mode: str | None = None, opponent: str = "random", seat: int | None = None,
+    def __init__(self, render_mode: str | None = None, opponent: str | Player = "random", seat: int | None = None,
                  opponent_seconds: float | None = None, illegal_action: str = "ignore"):
         from gridfall.players import load_player, move_seconds
 
@@ -181,8 +184,16 @@ class Connect4Env(GridfallEnv):
             raise ValueError(f"seat {seat!r}: 0 (first), 1 (second), or None for a seat drawn at each reset")
         move_seconds(opponent_seconds, 0.0, "opponent_seconds")  # checked now, not at the first move
         super().__init__("connect4", render_mode, illegal_action)
-        self.opponent_name, self.seat, self.opponent_seconds = opponent, seat, opponent_seconds
-        self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
+        self.seat, self.opponent_seconds = seat, opponent_seconds
+        if isinstance(opponent, str):
+            self.opponent_name, self.named = opponent, True
+            self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
+        elif callable(getattr(opponent, "act", None)):
+            self.opponent_name, self.named = getattr(opponent, "name", type(opponent).__name__), False
+            self.opponent = opponent
+        else:
+            raise TypeError(f"opponent={opponent!r:.60}: a name of gridfall.load_player ('random', 'gridfall:100000', "
+                            "...) or a player, an object with act(state, seconds)")
         self.agent_seat: int = 0
         self.opponent_action = NO_ACTION
 
@@ -203,7 +214,7 @@ class Connect4Env(GridfallEnv):
             raise ValueError(f"reset(options={options!r}): this environment takes no options (give opponent=, "
                              "seat= or opponent_seconds= to gym.make)")
         gymnasium.Env.reset(self, seed=seed)
-        if seed is not None:
+        if seed is not None and self.named:
             self.opponent = load_player(self.game, self.opponent_name, seed=seed)
         self.agent_seat = self.seat if self.seat is not None else int(self.np_random.integers(0, 2))
         self.state, self.ended, self.opponent_action = self.game.new_initial_state(), False, NO_ACTION
@@ -214,7 +225,11 @@ class Connect4Env(GridfallEnv):
     def _opponent_moves(self) -> None:
         state = self._live()
         while not state.is_terminal() and state.current_player() != self.agent_seat:
-            self.opponent_action = self.opponent.act(state, self.opponent_seconds)
+            action = self.opponent.act(state.clone(), self.opponent_seconds)  # a clone: a player may play it on
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in state.legal_actions():
+                raise IllegalAction(f"the opponent {self.opponent_name} chose {action!r:.60}, not one of the legal "
+                                    f"actions {state.legal_actions()}")
+            self.opponent_action = int(action)
             state.apply_action(self.opponent_action)
 
     def step(self, action):
