@@ -11,6 +11,7 @@ and at the end, returns() equals the score the rules of record (or the referee) 
 """
 
 import copy as copy_module
+import json
 import pickle
 import random
 import re
@@ -238,6 +239,28 @@ def test_load_game_names_parameters_and_string_form():
         other.deserialize_state(state.serialize().replace('"history": []', '"history": null'))
     with pytest.raises(ValueError, match="not a serialised gridfall state: JSON nested too deeply"):
         other.deserialize_state("[" * 100_000)  # was a RecursionError
+
+
+def test_a_samegame_board_from_a_file_or_an_object_is_named_by_its_cells(tmp_path):
+    """A game's parameters name its board on any machine: a file's board (or a Board's) by its
+    rows: spec, so its string form and serialised states replay once the file is gone."""
+    from gridfall.samegame.boards import load_board
+
+    path = tmp_path / "board.txt"
+    path.write_text(load_board("standard:2").text() + "\n")
+    for board in (str(path), path, load_board("standard:2")):
+        game = gridfall.load_game("samegame", board=board)
+        assert game.get_parameters()["board"].startswith("rows:") and game.board == load_board("standard:2")
+        state = game.new_initial_state()
+        state.apply_action(state.legal_actions()[3])
+        path.unlink(missing_ok=True)  # the text must not need the file any more
+        record = json.loads(state.serialize())
+        again = gridfall.load_game(record["game"], **record["parameters"]).deserialize_state(state.serialize())
+        assert (str(again), again.returns()) == (str(state), state.returns())
+        assert gridfall.load_game(str(game)).board == game.board
+        path.write_text(load_board("standard:2").text() + "\n")
+    # a spec that names a board anywhere stays as it was given
+    assert gridfall.load_game("samegame", board="random:7").get_parameters() == {"board": "random:7"}
 
 
 @pytest.mark.parametrize("name", ["samegame", "connect4", "match3"])

@@ -25,6 +25,20 @@ def test_registered_and_loadable_by_name_with_parameters():
     assert pyspiel.load_game("python_gridfall_match3(size=11,seed=4)").num_distinct_actions() == 242
 
 
+def test_a_samegame_state_from_a_board_file_replays_once_the_file_is_gone(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(gridfall.load_game("samegame", board="standard:4").board.text() + "\n")
+    game = pyspiel.load_game("python_gridfall_samegame", {"board": str(path)})
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    text = pyspiel.serialize_game_and_state(game, state)
+    path.unlink()
+    again_game, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again) == str(state) and again.returns() == state.returns() and again.history() == state.history()
+    assert str(again_game) == str(game) and "rows:" in str(game)
+
+
 @pytest.mark.parametrize("name", ["python_gridfall_connect4", "python_gridfall_samegame(board=random:3)",
                                   "python_gridfall_match3(size=8,seed=2,moves=40)"])
 def test_openspiels_own_random_simulation_test(name):

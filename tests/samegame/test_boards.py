@@ -101,6 +101,11 @@ def test_settled_partial_board_is_accepted():
     ("a\0b", "no such board file"),  # a NUL byte: was a ValueError of pathlib's
     ("", "'': an empty board spec; give standard:1-20, .* or a board file's path"),  # was "a directory"
     (" standard:1", r"no such board file \(without the spaces around it: 'standard:1'\?\)"),
+    ("rows:01234/01234", "2 rows; a rows: spec has 15, each of 15 cells, separated by /"),
+    ("rows:" + "/".join(["0" * 15] * 14 + ["0" * 14]), r"row 15 \(from the top\): 14 cells"),
+    ("rows:" + "/".join(["0" * 15] * 14 + ["0" * 14 + "5"]), r"row 15 \(from the top\): '5' is no colour 0-4"),
+    ("rows:" + "/".join(["0" * 15] * 14 + ["." + "0" * 14]), "rows: spec: line 14, column 1 .*: a cell above an empty cell"),
+    ("rows:" + "/".join(["." + "0" * 14] * 15), "rows: spec: line 15, column 2 .*: a filled column right of an empty one"),
 ])
 def test_bad_specs(spec, message):
     with pytest.raises(BoardError, match=message):
@@ -110,3 +115,17 @@ def test_bad_specs(spec, message):
 def test_expand_specs():
     assert boards.expand_specs(["standard", "random:3"])[-2:] == ["standard:20", "random:3"]
     assert len(boards.expand_specs(["tuning"])) == 250
+
+
+def test_a_rows_spec_names_any_settled_board_and_reads_it_back():
+    board = load_board("random:5")
+    while True:  # the full board, then every position of a game, to its end
+        spec = boards.rows_spec(board)
+        assert len(spec) == len("rows:") + 15 * 16 - 1 and load_board(spec) == board
+        if board.is_over():
+            break
+        group = board.groups()[-1]  # the rightmost group: columns empty from the right
+        board, _ = board.play(group.x, group.y)
+    assert spec.count(".") > 100 and board.cells[14][0] == -1  # empty cells, and an empty column
+    assert boards.portable_spec("standard:3", load_board("standard:3")) == "standard:3"
+    assert boards.portable_spec("some/file.txt", board) == spec

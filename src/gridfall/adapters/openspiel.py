@@ -95,7 +95,9 @@ class _Game(pyspiel.Game):
             utility_sum=0.0 if two_players else None,
             max_game_length=self.gridfall.max_game_length(),
         )
-        super().__init__(_game_type(self.gridfall_name), info, parameters)
+        # the game's own parameters: a SameGame file's board is named by its cells, so that
+        # serialize_game_and_state replays where the file is not
+        super().__init__(_game_type(self.gridfall_name), info, self.gridfall.get_parameters())
 
     def new_initial_state(self):
         return _State(self, self.gridfall.new_initial_state())

@@ -10,8 +10,15 @@ A board is named by a *spec*:
 ``balanced:SEED``  45 cells of each colour, shuffled (like standard 11-15)
 ``dominant:SEED``  one colour of 65 cells and four of 40, shuffled (like
                    standard 16-20; the 65 go to colour ``SEED % 5``)
+``rows:R/R/...``   the board itself: 15 rows of 15 cells, top row first,
+                   each cell a colour ``0``-``4`` or ``.`` for empty
 a file path        15 lines of 15 integers, top row first
 =================  ========================================================
+
+``rows:`` is how a game names a board that no other spec names (a file's, or
+one given as a Board): :func:`portable_spec` writes it, so that a game's string
+form and a serialised state replay on a machine without the file, or after it
+changed.
 
 The random tuning boards hold no board like standard 11-20, where the colour
 counts are fixed; ``balanced`` and ``dominant`` boards let a rule that depends
@@ -159,7 +166,35 @@ def _set_text(set_name: str, number: int) -> str:
     raise AssertionError(set_name)
 
 
-SPEC_FORMS = ", ".join([*(f"{kind}:1-{count}" for kind, count in SETS.items()), *(f"{kind}:SEED" for kind in GENERATED)])
+SPEC_FORMS = ", ".join([*(f"{kind}:1-{count}" for kind, count in SETS.items()),
+                        *(f"{kind}:SEED" for kind in GENERATED), "rows:R/R/..."])
+ROWS = "rows"  # the spec kind that holds the board itself
+
+
+def rows_spec(board: Board) -> str:
+    """The ``rows:`` spec of ``board``: its 15 rows, top row first, ``.`` for an empty cell."""
+    return ROWS + ":" + "/".join("".join("." if c == EMPTY else str(c) for c in row) for row in board.rows())
+
+
+def _rows_board(spec: str, rows_text: str) -> Board:
+    rows = rows_text.split("/")
+    if len(rows) != HEIGHT:
+        raise BoardError(f"{spec:.60}: {len(rows)} rows; a rows: spec has {HEIGHT}, each of {WIDTH} cells, "
+                         "separated by /")
+    for number, row in enumerate(rows, start=1):
+        bad = next((c for c in row if c != "." and c not in "01234"), None)
+        if len(row) != WIDTH or bad is not None:
+            what = f"{len(row)} cells" if bad is None else f"{bad!r} is no colour 0-4 and not . (empty)"
+            raise BoardError(f"rows: spec, row {number} (from the top): {what}; a row is {WIDTH} cells of 0-4 or .")
+    # parse_board checks that the board is settled, naming the cell
+    return parse_board("\n".join(" ".join("-1" if c == "." else c for c in row) for row in rows), "rows: spec")
+
+
+def portable_spec(spec: str, board: Board) -> str:
+    """A spec that names ``board`` on any machine: ``spec`` if it names a bundled, generated or
+    written-out board, else (a file's path) the board's ``rows:`` spec."""
+    kind, _, arg = spec.partition(":")
+    return spec if (kind in SETS or kind in GENERATED or kind == ROWS) and arg else rows_spec(board)
 
 
 def load_board(spec: str) -> Board:
@@ -182,6 +217,8 @@ def load_board(spec: str) -> Board:
         except ValueError:
             raise BoardError(f"{spec}: the seed must be an integer") from None
         return GENERATED[kind](seed)
+    if kind == ROWS and arg:
+        return _rows_board(spec, arg)
     path = Path(spec)
     try:
         is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()

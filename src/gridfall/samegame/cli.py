@@ -39,7 +39,9 @@ def samegame() -> None:
     (the puzzle's test cases), tuning:1-250 (random boards for tuning),
     random:SEED, balanced:SEED (45 cells of each colour, like standard 11-15),
     dominant:SEED (65 cells of one colour, 40 of the others, like standard
-    16-20), or a file of 15 lines of 15 integers, top row first.
+    16-20), rows:R/R/... (the board itself: 15 rows of 0-4 or . for empty, top
+    first, as a game's string form writes a file's board), or a file of 15
+    lines of 15 integers, top row first.
     Coordinates are the platform's: x y, with 0 0 bottom-left.
     """
 

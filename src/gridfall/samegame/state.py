@@ -25,17 +25,22 @@ def action_cell(action: int) -> tuple[int, int]:
 
 
 class SameGameGame(GameBase):
-    """One board of SameGame; ``board`` is a spec (``standard:3``, ``random:7``, a file) or a Board."""
+    """One board of SameGame; ``board`` is a spec (``standard:3``, ``random:7``, a file) or a Board.
+
+    The game names its board by a spec that holds on any machine: a file's board, or a Board's,
+    by its ``rows:`` spec (:func:`gridfall.samegame.boards.portable_spec`), so its string form and
+    its serialised states replay where the file is not, or after it changed."""
 
     short_name = "samegame"
 
     def __init__(self, board: "str | Board" = "standard:1"):
-        from gridfall.samegame.boards import BoardError, load_board
+        from gridfall.samegame.boards import BoardError, load_board, portable_spec, rows_spec
 
         if isinstance(board, Board):
-            self.board, self.board_spec = board, None
+            self.board, self.board_spec = board, rows_spec(board)
         elif isinstance(board, (str, os.PathLike)):
-            self.board, self.board_spec = load_board(str(board)), str(board)
+            self.board = load_board(str(board))
+            self.board_spec = portable_spec(str(board), self.board)
         else:
             raise BoardError(f"board={board!r:.60}: give a spec (standard:3, random:7, a file's path) or a "
                              "Board (gridfall.samegame.boards.parse_board reads 15 rows of text)")
@@ -50,8 +55,7 @@ class SameGameGame(GameBase):
         return CELLS // 2  # every click removes two cells at least
 
     def get_parameters(self) -> dict:
-        # A board given as an object is named by its text, so that a serialised state still replays.
-        return {"board": self.board_spec if self.board_spec is not None else self.board.text()}
+        return {"board": self.board_spec}
 
     def observation_shape(self) -> tuple[int, int, int]:
         return (COLOURS, HEIGHT, WIDTH)
