@@ -47,6 +47,34 @@ def test_samegame_compare_says_which_bot_is_better_and_stores_each_board(tmp_pat
     assert again.returncode == 0 and "smallest is better" in again.stdout
 
 
+def test_a_board_file_travels_as_its_cells_and_its_games_replay_once_it_changed(tmp_path):
+    """A worker on another machine has no such file, and the replay must show the board played."""
+    from gridfall.arena.limits import Limits
+    from gridfall.samegame.boards import load_board, rows_spec
+    from gridfall.samegame.match import BoardJob, play_board
+    from gridfall.viewer.records import run_games
+
+    largest, smallest = _samegame_bots(tmp_path)
+    board, cells = tmp_path / "mine.txt", rows_spec(load_board("tuning:3"))
+    board.write_text(load_board("tuning:3").text() + "\n")
+    db = tmp_path / "compare.sqlite"
+    gridfall_json("samegame", "compare", "--bot", largest, "--bot", smallest, str(board), "--db", str(db),
+                  "--turn-ms", "2000")
+    stored = {json.loads(seats)[0]: json.loads(result)
+              for seats, result in sqlite3.connect(db).execute("SELECT seats, result FROM games")}
+    assert set(stored) == {"largest", "smallest"} and stored["largest"]["played"] != stored["smallest"]["played"]
+    assert all(r["board"] == str(board) and r["cells"] == cells for r in stored.values())
+    board.write_text(load_board("tuning:4").text() + "\n")  # the file changes after the run
+    kind, games, _ = run_games(db, ())
+    assert kind == "samegame" and all(str(board) in game["title"] for game in games)
+    assert sorted(game["score"] for game in games) == sorted(r["played"] for r in stored.values())
+    # what a worker elsewhere is given: the cells, not the path (which is not there)
+    board.unlink()
+    row = play_board(BoardJob("j", str(board), cells, "largest", largest.partition("=")[2], False,
+                              Limits(first_turn=5.0, turn=2.0), 0))
+    assert row.result["ok"] and row.result["played"] == stored["largest"]["played"]
+
+
 def test_two_equal_bots_cannot_be_told_apart(tmp_path):
     largest, _ = _samegame_bots(tmp_path)
     twin = largest.replace("largest=", "twin=", 1)

@@ -7,7 +7,7 @@ import click
 
 from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.cli_options import limit_options, with_help
-from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.boards import BoardError, expand_specs, load_board, portable_spec
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option
 
@@ -41,15 +41,14 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     bots = parse_bots(bots, BUILT_IN)
     try:
         specs = expand_specs(list(boards))
-        for spec in specs:
-            load_board(spec)
+        cells = {spec: portable_spec(spec, load_board(spec)) for spec in specs}  # a file is read here, once
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
     settings = {"bots": bots, "boards": specs, "one_turn": one_turn, "limits": limits.setting(),
                 "seed": seed}
 
     def make_job(board, name, spec):
-        return BoardJob(f"{board} {name}", board, name, spec, one_turn, limits, seed)
+        return BoardJob(f"{board} {name}", board, cells[board], name, spec, one_turn, limits, seed)
 
     prepare = None
     if any(spec in BUILT_IN for _, spec in bots):

@@ -2,7 +2,10 @@
 
 A :class:`BoardJob` is everything a worker needs (it is pickled to Dask workers): the bot as the
 user gave it (``gridfall`` is turned into a command on the worker), the board spec, the flavour
-and the limits.  :func:`play_board` plays it and returns the database row.
+and the limits.  A board file is read where the run starts and travels as its ``rows:`` spec:
+a worker on another machine has no such file, and the stored game keeps the board it was
+played on, for its replay, whatever becomes of the file.  :func:`play_board` plays it and
+returns the database row.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ def bot_command(spec: str, one_turn: bool, seed: int) -> str:
 @dataclass(frozen=True)
 class BoardJob:
     key: str
-    board: str  # a board spec
+    board: str  # the board's spec as the user gave it: the job's name
+    cells: str  # a spec that holds on any machine (boards.portable_spec): what is played
     name: str
     spec: str
     one_turn: bool
@@ -44,11 +48,12 @@ class BoardJob:
 
 def play_board(job: BoardJob) -> GameRow:
     command = bot_command(job.spec, job.one_turn, job.seed)
-    record = referee_game(command, load_board(job.board), job.board, one_turn=job.one_turn, limits=job.limits)
+    record = referee_game(command, load_board(job.cells), job.board, one_turn=job.one_turn, limits=job.limits)
     reason = record.outcome + (f": {record.detail}" if record.detail else "")
     return GameRow(job=job.key, game="samegame", commands=[job.spec], seats=[job.name],
                    moves=[action_text(x, y) for x, y in record.moves],
                    result={"score": record.score if record.ok else 0, "played": record.score, "ok": record.ok,
                            "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn,
+                           **({"cells": job.cells} if job.cells != job.board else {}),
                            **stored_output(record.output)},
                    reason=reason, times=record.times, messages=record.messages)

@@ -57,9 +57,12 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         from gridfall.samegame.replay import replay_game as samegame_game
 
         board = row.result.get("board") or row.seats[0]
+        played = row.result.get("cells") or board  # a file's board is stored as it was played
+        if not isinstance(played, str) or not isinstance(board, str):
+            raise ValueError(f"its board is {played!r:.40}, not a board spec")
         moves = row.moves if isinstance(row.moves, list) else [row.moves]
         line = list(Line.from_text(";".join(moves))) if moves and moves != [""] else []
-        return [samegame_game(load_board(board), line, f"{row.job}: {row.seats[0]} on {board}",
+        return [samegame_game(load_board(played), line, f"{row.job}: {row.seats[0]} on {board}",
                               output=row.result.get("output"))]
     if kind == "match3":
         from gridfall.match3.replay import replay_run
