@@ -186,10 +186,10 @@ class Connect4Env(GridfallEnv):
         super().__init__("connect4", render_mode, illegal_action)
         self.seat, self.opponent_seconds = seat, opponent_seconds
         if isinstance(opponent, str):
-            self.opponent_name, self.named = opponent, True
+            self.opponent_name, self.opponent_by_name = opponent, True
             self.opponent = load_player(self.game, opponent)  # a wrong name is named now, not at the first reset
         elif callable(getattr(opponent, "act", None)):
-            self.opponent_name, self.named = getattr(opponent, "name", type(opponent).__name__), False
+            self.opponent_name, self.opponent_by_name = getattr(opponent, "name", type(opponent).__name__), False
             self.opponent = opponent
         else:
             raise TypeError(f"opponent={opponent!r:.60}: a name of gridfall.load_player ('random', 'gridfall:100000', "
@@ -214,7 +214,7 @@ class Connect4Env(GridfallEnv):
             raise ValueError(f"reset(options={options!r}): this environment takes no options (give opponent=, "
                              "seat= or opponent_seconds= to gym.make)")
         gymnasium.Env.reset(self, seed=seed)
-        if seed is not None and self.named:
+        if seed is not None and self.opponent_by_name:  # a player given as an object is kept
             self.opponent = load_player(self.game, self.opponent_name, seed=seed)
         self.agent_seat = self.seat if self.seat is not None else int(self.np_random.integers(0, 2))
         self.state, self.ended, self.opponent_action = self.game.new_initial_state(), False, NO_ACTION
