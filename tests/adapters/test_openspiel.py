@@ -117,3 +117,18 @@ def test_gridfalls_players_are_openspiel_bots_that_beat_openspiels_mcts():
     assert score > 1000 and bot.player.plans == 1
     with pytest.raises(ValueError, match="a GridfallBot plays the games this module registers"):
         gridfall.adapters.openspiel.GridfallBot(pyspiel.load_game("tic_tac_toe"))
+
+
+@pytest.mark.parametrize("name", ["python_gridfall_samegame(board=standard:2)", "python_gridfall_match3(size=8,seed=3,moves=30)"])
+def test_openspiels_rl_environment_pays_each_move_and_sums_to_the_return(name):
+    """The one-player games pay points at every move (RewardModel.REWARDS, as OpenSpiel's own 2048
+    and morpion_solitaire do), which is what OpenSpiel's RL environment hands its agents."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(name)
+    assert env.observation_spec()["info_state"] == (int(np.prod(env.game.observation_tensor_shape())),)
+    step, total, rng = env.reset(), 0.0, random.Random(2)
+    while not step.last():
+        step = env.step([rng.choice(step.observations["legal_actions"][0])])
+        total += step.rewards[0]
+    assert total > 0 and total == env.get_state.returns()[0]
