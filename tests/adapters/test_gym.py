@@ -127,6 +127,18 @@ def test_a_fixed_board_and_a_seeded_random_board():
     assert env.render().startswith(gridfall.load_game("samegame", board="random:9").board.text())
 
 
+def test_a_board_file_is_read_once_when_the_env_is_made(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(gridfall.load_game("samegame", board="standard:5").board.text() + "\n")
+    env = gymnasium.make("gridfall/SameGame-v0", board=str(path), render_mode="ansi")
+    path.unlink()  # training goes on if the file goes (or changes)
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        assert env.render().startswith(gridfall.load_game("samegame", board="standard:5").board.text())
+    with pytest.raises(ValueError, match="no such board file"):
+        gymnasium.make("gridfall/SameGame-v0", board=str(path))  # named when the env is made
+
+
 def test_the_entry_point_registers_the_ids():
     (entry,) = [e for e in importlib.metadata.entry_points(group="gymnasium.envs") if e.value.startswith("gridfall")]
     for env_id in ALL_IDS:

@@ -139,14 +139,15 @@ class GridfallEnv(gymnasium.Env):
 
 
 class SameGameEnv(GridfallEnv):
-    """SameGame on a random board per reset, or on ``board`` (a spec such as ``standard:3``) always."""
+    """SameGame on a random board per reset, or on ``board`` (a spec such as ``standard:3``, a
+    file's path) always: read once, when the environment is made."""
 
     def __init__(self, render_mode: str | None = None, board: str | None = None, illegal_action: str = "ignore"):
+        self.fixed = None if board is None else load_game("samegame", board=board)
         super().__init__("samegame", render_mode, illegal_action, board=board)
 
     def _game(self, seed: int):
-        board = self.parameters["board"]
-        return load_game("samegame", board=board if board is not None else f"random:{seed}")
+        return self.fixed if self.fixed is not None else load_game("samegame", board=f"random:{seed}")
 
 
 class Match3Env(GridfallEnv):
