@@ -278,6 +278,19 @@ def test_solve_anneals_the_stored_line(tmp_path):
     assert annealed["search_score"] >= first["score"] and annealed["score"] == max(annealed["search_score"], first["score"])
 
 
+def test_json_output_is_strict_json_an_infinite_elo_included():
+    """Two wins in two games are an Elo of +inf, which Python's json writes as Infinity: not JSON,
+    so jq and a browser's JSON.parse refused the referee's --json."""
+    from gridfall import json_text
+    from tests.arena.arena_cli import strict_json
+
+    result = run("connect4", "referee", "--p1", "alphabeta:2", "--p2", "random", "--games", "2", "--json")
+    data = strict_json(result.output)
+    assert data["wins"] == 2 and data["elo"] == data["elo_high"] == "inf"
+    assert strict_json(json_text.dumps({"a": [float("inf"), -float("inf"), float("nan"), 1.5], "b": (2,)})) == {
+        "a": ["inf", "-inf", "nan", 1.5], "b": [2]}
+
+
 def test_connect4_solve_and_analyze():
     result = run("connect4", "solve", "44444", "--size", "7x6", "--json")
     data = json.loads(result.output)

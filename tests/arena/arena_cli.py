@@ -20,10 +20,20 @@ def gridfall(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
                           env={**os.environ, "COLUMNS": "200"})
 
 
+def strict_json(text: str):
+    """``json.loads`` as any JSON reader does it: Infinity and NaN, which Python writes and reads,
+    are not JSON (jq and a browser's JSON.parse refuse them)."""
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
 def gridfall_json(*args: str, timeout: float = 300) -> dict:
     done = gridfall(*args, "--json", timeout=timeout)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return strict_json(done.stdout)
 
 
 def start(*args: str) -> subprocess.Popen:

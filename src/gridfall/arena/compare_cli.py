@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import TYPE_CHECKING, Callable
 
 import click
 
+from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
@@ -109,7 +109,7 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
             "measure": transform_label or "score", "db": db, "interrupted": interrupted}
         if len(bots) == 2:
             report["comparison"] = pairs[0].to_json()
-        click.echo(json.dumps(report))
+        click.echo(json_text.dumps(report))
         return
     out = console()
     table = Table(title=Text("   ".join(f"{name} = {command}" for name, command in bots)))

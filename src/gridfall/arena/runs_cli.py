@@ -7,7 +7,6 @@ command that started it, read without a write or a lock (a run that plays is lis
 
 from __future__ import annotations
 
-import json
 import shlex
 import time
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import click
 
+from gridfall import json_text
 from gridfall.cli_options import console
 from gridfall.words import counted
 
@@ -53,7 +53,7 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
         found.append({"file": str(file), "kind": stored.kind, "games": len(stored.rows), "started": stored.started,
                       "last_game": last, "command": shlex.join(_as_typed(stored.command))})
     if as_json:
-        click.echo(json.dumps({"runs": found, "not_runs": others}))
+        click.echo(json_text.dumps({"runs": found, "not_runs": others}))
         return
     out = console()
     table = Table(title=f"{counted(len(found), 'run')} in {', '.join(paths) or '.'}")

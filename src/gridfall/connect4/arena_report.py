@@ -6,10 +6,9 @@ The commands that play a run (``league``, ``sprt``) and the one that reads it wh
 
 from __future__ import annotations
 
-import json
-import math
 from collections import Counter
 
+from gridfall import json_text
 from gridfall.arena.database import GameRow, job_order
 from gridfall.arena.elo import elo_text
 from gridfall.connect4.match import fault_of, points_of
@@ -65,8 +64,7 @@ def pairs_json(table) -> list[dict]:
     for (a, b), score in table.pairs.items():
         elo, low, high = score.elo()
         out.append({"bot": a, "against": b, "games": score.games, "wins": score.wins, "draws": score.draws,
-                    "losses": score.losses, "elo": json_number(elo), "elo_low": json_number(low),
-                    "elo_high": json_number(high)})
+                    "losses": score.losses, "elo": elo, "elo_low": low, "elo_high": high})
     return out
 
 
@@ -99,13 +97,9 @@ def faults_json(faults: dict[str, Counter]) -> list[dict]:
             for name, reasons in sorted(faults.items())]
 
 
-def json_number(v: float):
-    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
-
-
 def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool, retired=frozenset()) -> str:
     board = [{**s.to_json(), "retired": s.name in retired} for s in table.standings()]
-    return json.dumps({"leaderboard": board, "pairs": pairs_json(table), "faults": faults_json(faults), "db": db,
+    return json_text.dumps({"leaderboard": board, "pairs": pairs_json(table), "faults": faults_json(faults), "db": db,
                        "interrupted": interrupted})
 
 
@@ -150,11 +144,12 @@ def sprt_json(test, faults: dict[str, Counter], db: str, interrupted: bool) -> s
 
     elo, low, high = elo_interval(test.penta)
     lower, upper = test.bounds
-    return json.dumps({"verdict": test.verdict(), "llr": test.llr, "bounds": [lower, upper], "elo": json_number(elo),
-                       "elo_low": json_number(low), "elo_high": json_number(high), "games": test.games.games,
-                       "wins": test.games.wins, "losses": test.games.losses, "draws": test.games.draws,
-                       "penta": test.penta, "faults": faults_json(faults), "db": db, "interrupted": interrupted,
-                       "report": test.report()})
+    # an Elo or a bound that is not finite is written "inf" or "-inf" (json_text.dumps)
+    return json_text.dumps({"verdict": test.verdict(), "llr": test.llr, "bounds": [lower, upper], "elo": elo,
+                            "elo_low": low, "elo_high": high, "games": test.games.games,
+                            "wins": test.games.wins, "losses": test.games.losses, "draws": test.games.draws,
+                            "penta": test.penta, "faults": faults_json(faults), "db": db, "interrupted": interrupted,
+                            "report": test.report()})
 
 
 def print_sprt(out, test, faults: dict[str, Counter], conclusion: str) -> None:

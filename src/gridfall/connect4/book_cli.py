@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from gridfall import json_text
 from gridfall.cli_options import WORKERS, console, output_path, write_file
 from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
@@ -74,7 +75,7 @@ def book(rebuild, depth, turns, stolen_turns, extend, workers, out, as_json):
 
 def _show(made, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(made.to_data()))
+        click.echo(json_text.dumps(made.to_data()))
         return
     click.echo(f"Connect Four {made.width}x{made.height}: {len(made.moves):,} positions in the exported file's "
                f"opening book, searched to depth {made.depth}, up to {made.turns} actions into a game "

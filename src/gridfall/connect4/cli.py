@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 import click
 
+from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE_NOTES, WORKERS, FloatRange, console,
                                   limit_options, output_path_for, tell_written, with_help, write_file)
@@ -105,7 +105,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
             return "  -" if v is None else f"{v:3d}" if isinstance(v, int) else f"{v[0]}..{v[1]}"
 
         if as_json:
-            click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "seconds": elapsed,
+            click.echo(json_text.dumps({"moves": moves, "size": size, "weak": weak, "seconds": elapsed,
                                    "scores": {x: v if not isinstance(v, tuple) else {"low": v[0], "high": v[1]}
                                               for x, v in scores.items()}}))
         else:
@@ -115,7 +115,7 @@ def solve(moves: str, size: str, seconds: float | None, weak: bool, analyze: boo
         return
     rate = result.nodes / result.seconds if result.seconds > 0 else 0.0
     if as_json:
-        click.echo(json.dumps({"moves": moves, "size": size, "weak": weak, "score": result.score,
+        click.echo(json_text.dumps({"moves": moves, "size": size, "weak": weak, "score": result.score,
                                "exact": result.exact, "low": result.low, "high": result.high,
                                "nodes": result.nodes, "seconds": result.seconds}))
     elif result.exact:
@@ -282,7 +282,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     points = [a_points, b_points]
     elo, low, high = score.elo()
     if as_json:
-        click.echo(json.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,
+        click.echo(json_text.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,
                                "draws": score.draws, "losses": score.losses, "points": points,
                                "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault)}))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
@@ -39,7 +40,7 @@ def _show(table, as_json: bool, played: bool = True) -> None:
         data = table.to_data()
         data["first_move"] = table.first_move
         data["steal"] = [x for x in sorted(table.values) if table.should_steal(x)]
-        click.echo(json.dumps(data))
+        click.echo(json_text.dumps(data))
         return
     from rich.table import Table
 

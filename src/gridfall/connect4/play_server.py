@@ -27,7 +27,6 @@ as an arena game is (replay it with ``gridfall view``).
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 import threading
@@ -258,7 +257,7 @@ def make_handler(server: PlayServer, page: str):
             self.wfile.write(body)
 
         def _json(self, status: int, data: dict) -> None:
-            self._send(status, json.dumps(data).encode(), "application/json")
+            self._send(status, json_text.dumps(data).encode(), "application/json")
 
         def _answer(self, call) -> None:
             try:

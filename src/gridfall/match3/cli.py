@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import math
 import sys
 import time
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from gridfall import json_text
 from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, renamed, tell_written, with_help,
@@ -35,7 +35,7 @@ def match3() -> None:
 
 def _print_report(report, title: str, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(report.to_json()))
+        click.echo(json_text.dumps(report.to_json()))
         return
     from rich.table import Table
     from rich.text import Text
@@ -147,7 +147,7 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
     except (ValueError, IllegalMove) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        click.echo(json.dumps({"removed": result.removed, "total": result.total, "points": result.points,
+        click.echo(json_text.dumps({"removed": result.removed, "total": result.total, "points": result.points,
                                "board": list(result.board_after.rows)}))
         return
     click.echo(f"removed {' + '.join(map(str, result.removed))} = {result.total} jewels: {result.points:,} points")

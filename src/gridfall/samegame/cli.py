@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -10,6 +9,7 @@ from typing import Any
 
 import click
 
+from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (PLAYER_EXPORT_HELP, REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console,
                                   limit_options, output_path_for, renamed, tell_written, with_help, write_file)
@@ -55,7 +55,7 @@ def show(board: str, as_json: bool) -> None:
 
     b = _board(board)
     if as_json:
-        click.echo(json.dumps({
+        click.echo(json_text.dumps({
             "board": board, "rows": b.rows(), "colour_counts": b.colour_counts(),
             "moves": [{"x": g.x, "y": g.y, "colour": g.colour, "size": g.size} for g in b.groups()],
         }))
@@ -104,7 +104,7 @@ def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool
         result["groups"] = [{"move": number, "x": g.x, "y": g.y, "colour": g.colour, "size": g.size,
                              "points": g.points} for number, g in enumerate(groups, start=1)]
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json_text.dumps(result))
     else:
         click.echo(f"score {judged.score}  moves {len(judged.actions)}  cleared {'yes' if judged.cleared else 'no'}"
                    f"  cells left {result['cells_left']}")
@@ -237,7 +237,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
         write_replay(replay_path, "samegame", f"gridfall samegame solve {board}",
                      [replay_game(b, list(Line.from_text(moves)), f"{board}: {score} ({source})", plot=progress)])
     if as_json:
-        click.echo(json.dumps({
+        click.echo(json_text.dumps({
             "board": board, "score": score, "moves": moves, "n_moves": n_moves, "source": source,
             "search_score": solution.score, "stored_score": stored.score if stored else None, "improved_store": improved,
             "cleared": rules.judge(b, rules.split_one_turn(moves), strict=True).cleared,
@@ -397,7 +397,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
                      [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})", output=r.output)
                       for r in done])
     if as_json:
-        click.echo(json.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
+        click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault),
                                "boards": [r.to_json() for r in done]}))
     else:
@@ -457,7 +457,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     done = [r for r in reports if r is not None]
     total = sum(r.score for r in done if r.ok)
     if as_json:
-        click.echo(json.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
+        click.echo(json_text.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault),
                                "boards": [r.to_json() for r in done]}))
         exit_after(finished, "boards")
@@ -583,7 +583,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
         raise click.ClickException(f"{path} holds no results row (BOARD<TAB>SCORE<TAB>MOVES)")
     total = sum(r["replayed"] for r in rows)
     if as_json:
-        click.echo(json.dumps({"file": path, "total": total, "boards": rows, "problems": problems}))
+        click.echo(json_text.dumps({"file": path, "total": total, "boards": rows, "problems": problems}))
     else:
         table = Table(title=Text(path))
         for column in ("board", "claimed", "replayed", "moves", "cleared", "check"):

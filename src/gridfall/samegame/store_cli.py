@@ -4,11 +4,11 @@ each board), and the store options and errors that ``solve``, ``bot``, ``bench``
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 
 import click
 
+from gridfall import json_text
 from gridfall.atomic_file import replacing
 from gridfall.cli_options import cannot_write, console, output_path
 from gridfall.printable import printable
@@ -80,7 +80,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
     entries = s.entries()
     sound = [e.replays() for e in entries]
     if as_json:
-        click.echo(json.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
+        click.echo(json_text.dumps([{"names": e.names(), "score": e.score, "moves": e.moves, "algo": e.algo,
                                 "seconds": e.seconds, "seed": e.seed, "found": e.found, "replays": ok}
                                for e, ok in zip(entries, sound)]))
         return
