@@ -123,3 +123,5 @@ def test_bad_settings_are_refused():
         SPRT(10, 0)
     with pytest.raises(ValueError, match="alpha"):
         SPRT(0, 10, alpha=1.5)
+    with pytest.raises(ValueError, match=r"alpha \+ beta"):
+        SPRT(0, 10, alpha=0.6, beta=0.4)  # Wald's bounds would meet at 0: decided before a game

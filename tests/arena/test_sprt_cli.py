@@ -26,6 +26,8 @@ def test_a_much_stronger_candidate_is_accepted_and_the_counts_add_up(tmp_path):
 def test_the_block_and_bad_settings():
     done = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--elo0", "10", "--elo1", "0")
     assert done.returncode == 2 and "elo1" in done.stderr
+    crossed = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--alpha", "0.9", "--beta", "0.9")
+    assert crossed.returncode == 2 and "alpha + beta" in crossed.stderr  # it used to accept H1 after 0 games
 
 
 def test_the_printed_block(tmp_path):

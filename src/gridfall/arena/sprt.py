@@ -107,6 +107,10 @@ class SPRT:
     def __post_init__(self):
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError(f"alpha and beta must lie between 0 and 1 (got {self.alpha}, {self.beta})")
+        if self.alpha + self.beta >= 1:
+            # Wald's lower bound log(beta / (1 - alpha)) then lies at or above the upper one, and the
+            # empty test (LLR 0) would already accept H1.
+            raise ValueError(f"alpha + beta must be below 1 (got {self.alpha} + {self.beta})")
         if self.elo1 <= self.elo0:
             raise ValueError(f"elo1 must be above elo0 (got elo0 {self.elo0}, elo1 {self.elo1})")
         self.penta = [0, 0, 0, 0, 0]

@@ -261,6 +261,9 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     check_program(base, "--base")
     if elo1 <= elo0:
         raise click.BadParameter(f"elo1 ({elo1:g}) must be above elo0 ({elo0:g})", param_hint="--elo1")
+    if alpha + beta >= 1:
+        raise click.BadParameter(f"alpha + beta ({alpha:g} + {beta:g}) must be below 1: Wald's bounds would cross, "
+                                 "and the test would decide before a game", param_hint="--alpha/--beta")
     settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                 "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
                 "limits": limits.setting()}
