@@ -274,3 +274,16 @@ def with_help(*paragraphs: str):
         return command
 
     return decorate
+
+
+def refuse_without(flag: str, *, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse the options given on the command line that only mean something with ``flag`` (for
+    example ``--pairs`` without ``--rebuild``), naming them, rather than ignore them silently.
+    ``allowed`` names the parameters that also apply without it (``--json``)."""
+    ctx = click.get_current_context()
+    given = [p.opts[0] for p in ctx.command.params
+             if p.name not in allowed and p.opts[0] != flag and isinstance(p, click.Option)
+             and ctx.get_parameter_source(p.name) in (click.core.ParameterSource.COMMANDLINE,
+                                                     click.core.ParameterSource.ENVIRONMENT)]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} with {flag}")

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from gridfall import json_text
-from gridfall.cli_options import WORKERS, console, output_path, write_file
+from gridfall.cli_options import WORKERS, console, output_path, refuse_without, write_file
 from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
 
@@ -51,8 +51,7 @@ def book(rebuild, depth, turns, stolen_turns, extend, workers, out, as_json):
     from gridfall.connect4.book import BOOK_FILE, Book
 
     if not rebuild:
-        if depth is not None or turns is not None or stolen_turns is not None or extend:
-            raise click.UsageError("--depth, --turns, --stolen-turns and --extend go with --rebuild")
+        refuse_without("--rebuild", allowed=("as_json",))
         _show(Book.load(), as_json)
         return
     from gridfall.connect4.book_build import build

@@ -14,7 +14,7 @@ from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import FloatRange, console, output_path, with_help, write_file
+from gridfall.cli_options import FloatRange, console, output_path, refuse_without, with_help, write_file
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.words import counted
 
@@ -101,6 +101,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     from gridfall.connect4.pie import play_pie_game, schedule, table_from
 
     if not rebuild:
+        refuse_without("--rebuild", allowed=("as_json",))
         _show(OpeningTable.load(), as_json)
         return
     settings = {"pairs": pairs, "turn": turn_ms / 1000, "engines": list(_engines(engines)), "plies": plies,
