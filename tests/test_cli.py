@@ -355,6 +355,8 @@ def test_renamed_time_flags_keep_their_old_spelling_hidden(tmp_path):
     assert result.exit_code == 0 and "planning for 0.5 s" in result.stdout
     assert "--time-budget is now --time" in result.stderr
     assert "--time-budget" not in run("match3", "export-suggest", "--help").output
+    both = run("match3", "export-suggest", str(tmp_path / "both.py"), "--time", "1", "--time-budget", "2")
+    assert both.exit_code == 2 and "give --time alone" in both.output  # not one silently winning
     # A call limit of 0.1 ms ends every game at its first move: both spellings give that limit.
     via_old = run("match3", "referee", str(old), "--seed", "4", "--per-call", "0.0001", "--time-limit", "5", "--json")
     via_new = run("match3", "referee", str(old), "--seed", "4", "--turn-ms", "0.1", "--time", "5", "--json")
@@ -784,3 +786,16 @@ def test_dash_is_standard_output_for_an_export_or_a_page_and_refused_where_a_fil
     refused = gridfall("connect4", "referee", "--p1", "greedy", "--p2", "random", "--games", "2", "--replay", "-")
     assert refused.returncode == 2 and "-: this writes a file, not standard output: name one" in refused.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.txt"]
+
+
+def test_solve_refuses_settings_that_would_be_ignored(tmp_path):
+    """A setting that the run cannot honour is refused by name, not dropped without a word."""
+    store = str(tmp_path / "s.sqlite")
+    cases = [(["--store", store, "--no-store"], "--store and --no-store"),
+             (["--algo", "beam", "--level", "3"], "only nmcs and nrpa have levels"),
+             (["--time", "0.5", "--level", "3"], "auto: beam under 1 s"),
+             (["--algo", "nrpa", "--level", "2", "--param", "level=3"], "given twice")]
+    for flags, message in cases:
+        result = run("samegame", "solve", "standard:1", *flags)
+        assert result.exit_code == 2 and message in result.output, (flags, result.output)
+    assert not (tmp_path / "s.sqlite").exists()

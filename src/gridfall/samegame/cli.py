@@ -187,8 +187,16 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     b = _board(board)
     try:
         params = parse_params(list(param_options), "--param")
-        if level and resolve_algo(algo, seconds) in ("nmcs", "nrpa"):
-            params.setdefault("level", level)
+        if level:
+            searched = resolve_algo(algo, seconds)
+            if searched not in ("nmcs", "nrpa"):
+                raise click.BadParameter(f"{level}: only nmcs and nrpa have levels, and this run searches with "
+                                         f"{searched}" + (" (auto: beam under 1 s)" if algo == "auto" else ""),
+                                         param_hint="--level")
+            if "level" in params:
+                raise click.BadParameter("given twice, as --level and --param level=: give one",
+                                         param_hint="--level")
+            params["level"] = level
         check_request(algo, seconds, params)  # a parameter the search does not take, or out of its range
     except ValueError as e:
         raise click.BadParameter(str(e).removeprefix("--param: "), param_hint="--param") from None
