@@ -315,9 +315,9 @@ def test_connect4_openings_table():
     assert result.exit_code == 0 and "gridfall opens in column" in result.output
     # a rebuild's settings without --rebuild are refused by name, not ignored
     result = run("connect4", "openings", "--pairs", "50", "--engines", "mcts,random")
-    assert result.exit_code == 2 and "--pairs, --engines go with --rebuild" in result.output
+    assert result.exit_code == 2 and "--pairs, --engines: only with --rebuild" in result.output
     result = run("connect4", "book", "--out", "book.json")
-    assert result.exit_code == 2 and "--out goes with --rebuild" in result.output
+    assert result.exit_code == 2 and "--out: only with --rebuild" in result.output
 
 
 def test_match3_move_and_export(tmp_path):

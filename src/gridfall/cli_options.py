@@ -280,14 +280,25 @@ def with_help(*paragraphs: str):
     return decorate
 
 
-def refuse_without(flag: str, *, allowed: tuple[str, ...] = ()) -> None:
-    """Refuse the options given on the command line that only mean something with ``flag`` (for
-    example ``--pairs`` without ``--rebuild``), naming them, rather than ignore them silently.
-    ``allowed`` names the parameters that also apply without it (``--json``)."""
+def given(*names: str) -> list[str]:
+    """The options among parameter ``names`` that the user gave (on the command line or through
+    the environment, not by default), spelt as on the command line."""
     ctx = click.get_current_context()
-    given = [p.opts[0] for p in ctx.command.params
-             if p.name not in allowed and p.opts[0] != flag and isinstance(p, click.Option)
-             and ctx.get_parameter_source(p.name) in (click.core.ParameterSource.COMMANDLINE,
-                                                     click.core.ParameterSource.ENVIRONMENT)]
-    if given:
-        raise click.UsageError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} with {flag}")
+    typed = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+    return [p.opts[0] for p in ctx.command.params
+            if p.name in names and isinstance(p, click.Option) and ctx.get_parameter_source(p.name) in typed]
+
+
+def refuse_given(names, why: str) -> None:
+    """Refuse the options among ``names`` that the user gave, which this run would ignore, naming
+    them and ``why`` (for example "only with --rebuild"), rather than drop them without a word."""
+    options = given(*names)
+    if options:
+        raise click.UsageError(f"{', '.join(options)}: {why}")
+
+
+def refuse_without(flag: str, *, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse every option given that only means something with ``flag`` (``--pairs`` without
+    ``--rebuild``); ``allowed`` names the parameters that also apply without it (``as_json``)."""
+    params = click.get_current_context().command.params
+    refuse_given([p.name for p in params if p.name not in allowed and p.opts[0] != flag], f"only with {flag}")

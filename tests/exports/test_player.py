@@ -173,3 +173,7 @@ def test_a_samegame_player_exported_for_one_turn_sends_its_line_as_the_bot_does(
     refused = gridfall("samegame", "export", str(tmp_path / "other.py"), "--player", "biggest.py:Biggest",
                        "--move-share", "0.5", cwd=tmp_path)
     assert refused.returncode == 2 and "give it with --player and --one-turn" in refused.stderr
+    for flags, message in ((["--player", "biggest.py:Biggest", "--set", "tuning"], "--set: the lines of gridfall's"),
+                           (["--set", "tuning"], "--set: only with --from")):
+        refused = gridfall("samegame", "export", str(tmp_path / "other.py"), *flags, cwd=tmp_path)
+        assert refused.returncode == 2 and message in refused.stderr, refused.stderr

@@ -102,6 +102,8 @@ def test_the_bot_command_refuses_a_target_that_is_not_a_player_and_a_move_share_
     for args in (["--move-share", "0.5"], ["--player", f"{tmp_path / 'players.py'}:make", "--move-share", "0.5"]):
         unused = run("samegame", "bot", *args)
         assert unused.returncode == 2 and "give it with --player and --one-turn" in unused.stderr
+    ignored = run("samegame", "bot", "--player", f"{tmp_path / 'players.py'}:make", "--algo", "beam")
+    assert ignored.returncode == 2 and "--algo: gridfall's own search only" in ignored.stderr
     missing = run("samegame", "bot", "--player", f"{tmp_path / 'players.py'}:Nobody")
     assert missing.returncode == 2 and "has no Nobody" in missing.stderr
     corner = run("samegame", "referee", "--bot", f"{sys.executable} -m gridfall samegame bot --player "

@@ -12,7 +12,7 @@ import click
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import (PLAYER_EXPORT_HELP, REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console,
-                                  limit_options, output_path_for, renamed, tell_written, with_help, write_file)
+                                  limit_options, output_path_for, refuse_given, renamed, tell_written, with_help, write_file)
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.line import Line
@@ -320,6 +320,7 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     from gridfall import STARTED
 
     if target is not None:
+        refuse_given(("algo", "workers", "store_path"), "gridfall's own search only, not your --player")
         _player_bot(target, one_turn, move_share, first_turn_ms, seed, STARTED)
     move_share_of(move_share, None)  # refused without --player
     from gridfall.samegame.codingame import make_planner
@@ -511,9 +512,12 @@ def export(out: str, one_turn: bool, results: str | None, set_name: str, first_t
     from gridfall.samegame.export import export_source, for_the_platform, known_from_results, known_from_store
 
     if target is not None:
+        refuse_given(("set_name", "store_path"), "the lines of gridfall's own bot only, not your --player")
         _export_player(out, target, one_turn, move_share, results, first_turn_ms)
         return
     move_share_of(move_share, None)  # refused without --player
+    refuse_given(("set_name",) if not results else ("store_path",),
+                 "only with --from" if not results else "the store is not read with --from")
     if results:
         known = known_from_results(results, set_name)
     else:
