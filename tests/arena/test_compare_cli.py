@@ -119,6 +119,29 @@ def test_match3_compare_over_seeds(tmp_path):
     standing = gridfall_json("standings", str(tmp_path / "m.sqlite"))  # in the measure the run used
     assert standing["measure"] == "log2(1 + total)" and standing["comparison"] == out["comparison"]
     assert all("output" not in s[name] for s in out["seeds"] for name in ("fast", "greedy"))  # they print nothing
+    assert out["faults"] == []
+
+
+def test_a_broken_bot_is_told_from_a_weak_one(tmp_path):
+    """A bot whose games fail scores 0 on them, as a weak one might: the faults table says why."""
+    assert gridfall("match3", "export", str(tmp_path / "greedy.py"), "--agent", "greedy").returncode == 0
+    (tmp_path / "broken.py").write_text("def suggest(board):\n    raise RuntimeError('<b>no</b> idea ' + 'x' * 90)\n")
+    bots = ["--bot", f"greedy={tmp_path / 'greedy.py'}", "--bot", f"broken={tmp_path / 'broken.py'}", "--seeds", "1-2",
+            "--db", str(tmp_path / "m.sqlite")]
+    out = gridfall_json("match3", "compare", *bots)
+    [fault] = out["faults"]
+    assert fault["bot"] == "broken" and fault["games"] == 2
+    [(reason, count)] = fault["reasons"].items()
+    assert "RuntimeError: <b>no</b> idea" in reason and count == 2
+    text = gridfall("match3", "compare", *bots).stdout
+    assert "seeds where a bot failed" in text and "<b>no</b> idea" in text  # bot text shown as text
+    assert "0 (4 errors)" in text  # each of its four games ended on the raise
+
+
+def test_a_reason_cut_to_fit_its_cell_says_so():
+    from gridfall.arena.compare_cli import shortened
+
+    assert shortened("x" * 60, 60) == "x" * 60 and shortened("x" * 61, 60) == "x" * 59 + "…"
 
 
 def test_a_match3_players_prints_are_stored_and_replayed_board_by_board(tmp_path):

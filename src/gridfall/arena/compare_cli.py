@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import math
 import sys
+from collections import Counter
 from typing import TYPE_CHECKING, Callable
 
 import click
 
 from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
+from gridfall.arena.faults import faults_json, faults_table
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import console
 from gridfall.viewer.options import write_run_replay
+from gridfall.words import counted
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -101,12 +104,13 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     scores = {name: [transform(row[i].result["score"]) for _, row in complete] for i, name in enumerate(names)}
     ranking = rank(scores)
     pairs = [compare((a, b), scores[a], scores[b]) for k, a in enumerate(names) for b in names[k + 1:]]
+    faults = _faults(rows)
     if as_json:
         report = {
             item_label + "s": [{item_label: item, **{names[i]: (game.result if game else None) for i, game in enumerate(row)}}
                                for item, row in rows],
             "ranking": [place.to_json() for place in ranking], "comparisons": [pair.to_json() for pair in pairs],
-            "measure": transform_label or "score", "db": db, "interrupted": interrupted}
+            "measure": transform_label or "score", "faults": faults_json(faults), "db": db, "interrupted": interrupted}
         if len(bots) == 2:
             report["comparison"] = pairs[0].to_json()
         click.echo(json_text.dumps(report))
@@ -125,6 +129,9 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
                          if row[0] is not None and row[1] is not None else "")
         table.add_row(Text(item), *cells)
     out.print(table)
+    if faults:  # scored 0 above, like a bad game: this says it was a broken bot
+        out.print(faults_table(faults, f"{item_label}s where a bot failed (a failed run scores 0; a Match-3 game "
+                                       "that ends on an error keeps its points)"))
     measure = f" of {transform_label}" if transform_label else ""
     if len(bots) == 2:
         result = pairs[0]
@@ -176,8 +183,35 @@ def _cell(row) -> Text | str:
     if row is None:
         return Text("not played")
     if not row.result.get("ok", True):
-        return Text(f"0 ({row.reason[:60]})", "red")
+        return Text(f"0 ({shortened(row.reason, 60)})", "red")
+    if errors := row.result.get("errors"):  # games that ended on an error, their points kept
+        return Text(f"{row.result['score']:,} ({counted(len(errors), 'error')})", "yellow")
     return f"{row.result['score']:,}"
+
+
+def _faults(rows: list[tuple[str, list]]) -> dict[str, Counter]:
+    """{bot: Counter of what went wrong} over the games that failed (a crash, a timeout, an illegal
+    answer, a file that would not load), or that went on past an error (a Match-3 game that ended on
+    a raise keeps its points, and the run plays the next board: ``result["errors"]``)."""
+    faults: dict[str, Counter] = {}
+    for _, games in rows:
+        for game in games:
+            if game is None:
+                continue
+            errors = game.result.get("errors", [])
+            if not game.result.get("ok", True):
+                reason = game.reason
+            elif errors:
+                reason = errors[0] + (f" (and {counted(len(errors) - 1, 'board')} more)" if len(errors) > 1 else "")
+            else:
+                continue
+            faults.setdefault(game.seats[0], Counter())[reason] += 1
+    return faults
+
+
+def shortened(text: str, width: int) -> str:
+    """``text``, cut to ``width`` characters with an ellipsis that says it was cut."""
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def log2_score(score: float) -> float:

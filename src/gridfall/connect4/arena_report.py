@@ -11,6 +11,7 @@ from collections import Counter
 from gridfall import json_text
 from gridfall.arena.database import GameRow, job_order
 from gridfall.arena.elo import elo_text
+from gridfall.arena.faults import faults_json, faults_table
 from gridfall.connect4.match import fault_of, points_of
 from gridfall.words import counted
 
@@ -77,24 +78,6 @@ def faults_of(rows) -> dict[str, Counter]:
         if fault is not None:
             faults.setdefault(fault[0], Counter())[fault[1]] += 1
     return faults
-
-
-def faults_table(faults: dict[str, Counter]):
-    from rich.table import Table
-    from rich.text import Text
-
-    out = Table(title="games lost by a fault (a timeout, a crash, memory, an answer refused)")
-    for column in ("bot", "games", "what went wrong (the most frequent)"):
-        out.add_column(column, justify="right" if column == "games" else "left")
-    for name, reasons in sorted(faults.items()):
-        common = "\n".join(f"{n} x {reason[:160]}" for reason, n in reasons.most_common(2))
-        out.add_row(Text(name), str(sum(reasons.values())), Text(common))  # Text: a bot's words are not markup
-    return out
-
-
-def faults_json(faults: dict[str, Counter]) -> list[dict]:
-    return [{"bot": name, "games": sum(reasons.values()), "reasons": dict(reasons.most_common())}
-            for name, reasons in sorted(faults.items())]
 
 
 def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool, retired=frozenset()) -> str:

@@ -36,8 +36,11 @@ def play_seed(job: SeedJob) -> GameRow:
     output: dict[str, list] = {**stored_output([o for g in report.games for o in g.output])}
     if output:
         output["calls"] = [len(g.output) for g in report.games]
+    # a game that ended on an error (a raise, an illegal answer) keeps its points, as on the site, and the
+    # run goes on: the run is not failed, but its errors say the bot is broken, not weak
+    errors = [f"board {g.board_no}: {g.end}" for g in report.games if g.error and not report.failed]
     return GameRow(job=job.key, game="match3", commands=[job.path], seats=[job.name], moves=moves,
                    result={"score": 0 if report.failed else report.total, "played": report.total,
                            "ok": not report.failed, "seed": job.seed, "boards": [g.score for g in report.games],
-                           **output},
+                           **({"errors": errors} if errors else {}), **output},
                    reason=report.failed or "ok", times=times, messages=[g.end for g in report.games])
