@@ -347,6 +347,11 @@ def test_match3_referee_json(tmp_path):
 def test_match3_play_greedy_with_a_tiny_budget():
     result = run("match3", "play", "--agent", "greedy", "--time", "0.05", "--json")
     assert result.exit_code == 0 and len(json.loads(result.output)["games"]) == 4
+    for agent, flag in (("strong", "--time"), ("greedy", "--turn-ms")):  # the agent's other clock is refused
+        result = run("match3", "play", "--agent", agent, flag, "5")
+        assert result.exit_code == 2 and f"not a setting of the {agent} agent" in result.output
+    result = run("samegame", "bench", "--bot", "python3 mine.py", "--seed", "2")
+    assert result.exit_code == 2 and "--seed: gridfall's own bot only" in result.output
 
 
 def test_renamed_time_flags_keep_their_old_spelling_hidden(tmp_path):

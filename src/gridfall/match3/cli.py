@@ -13,7 +13,7 @@ import click
 from gridfall import json_text
 from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, renamed, tell_written, with_help,
+from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, refuse_given, renamed, tell_written, with_help,
                                   write_file)
 from gridfall.viewer.options import replay_option, write_replay
 
@@ -171,7 +171,10 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
     from gridfall.match3.agents import make_agent
     from gridfall.match3.codeabbey import play_challenge
 
+    refuse_given(("run_seconds",) if agent == "strong" else ("turn_ms",),
+                 f"not a setting of the {agent} agent (strong thinks --turn-ms a move; the others, --time a run)")
     if budget is not None:
+        refuse_given(("run_seconds", "turn_ms"), "--budget is its old spelling; give one of them")
         click.echo("gridfall: --budget is now --turn-ms for strong and --time for greedy and fast; "
                    "the old spelling goes in the next release", err=True)
         run_seconds, turn_ms = budget, budget * 1000

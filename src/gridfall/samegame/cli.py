@@ -439,6 +439,8 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     (one core, --time seconds), exactly the path a CodinGame submission takes.
     Use --no-store to measure the search alone.
     """
+    if command is not None:
+        refuse_given(("seed", "store_path"), "gridfall's own bot only, not your --bot")
     from rich.progress import Progress
 
     from gridfall.arena.pool import exit_after, run_jobs
