@@ -1,4 +1,5 @@
-"""``gridfall samegame ...``: the SameGame commands."""
+"""``gridfall samegame ...``: the group, and the commands on one board or one file (show, score, solve, verify);
+the bot and its export, the referee and the bench, the store, compare and campaign have modules of their own."""
 
 from __future__ import annotations
 
@@ -11,14 +12,11 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (PLAYER_EXPORT_HELP, REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console,
-                                  limit_options, output_path_for, refuse_given, renamed, tell_written, with_help, write_file)
+from gridfall.cli_options import WORKERS, FloatRange, console
 from gridfall.samegame import rules
-from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.line import Line
-from gridfall.samegame.player_bot import MOVE_SHARE
-from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig
-from gridfall.samegame.store_cli import open_store, store, store_errors, store_options
+from gridfall.samegame.store_cli import open_store, store, store_options
 from gridfall.text_file import MOST_BYTES, NotText, read_text
 from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted
@@ -263,300 +261,6 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
     sys.exit(exit_code(solution.interrupted))
 
 
-# how a --player shares the one-turn flavour's time, for `bot` and `export`
-move_share_option = click.option(
-    "--move-share", type=FloatRange(min=0, max=1, min_open=True), default=None,
-    help=f"With --player and --one-turn: the share of the time left that each act is given [default: {MOVE_SHARE:g}: "
-         "the first move gets 1/20 of the time, each later one 1/20 of what remains].  A player that plans its "
-         "whole line on its first call wants 0.9.")
-
-
-def move_share_of(move_share: float | None, target: str | None, one_turn: bool = False) -> float | None:
-    """The share each act of a --player gets in the one-turn flavour (None: the turn flavour, or no
-    --player); UsageError for --move-share without --player and --one-turn, which alone use it."""
-    if move_share is not None and (target is None or not one_turn):
-        raise click.UsageError("--move-share shares the one-turn flavour's time among your --player's moves: "
-                               "give it with --player and --one-turn")
-    if target is None or not one_turn:
-        return None
-    return MOVE_SHARE if move_share is None else move_share
-
-
-@samegame.command()
-@click.option("--one-turn", is_flag=True, help="Play the one-turn flavour (all actions on one line).")
-@click.option("--first-turn-ms", type=FloatRange(min=100, max=19800),
-              default=round(BotConfig.first_turn_budget * 1000), show_default=True,
-              help="Milliseconds of the 20 s first turn to spend planning, counted from process start (the "
-                   "answer comes within a few ms of it: the rest of the 20 s is the margin).")
-@renamed("--think", "--first-turn-ms", "first_turn_ms", scale=1000)
-@click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
-@click.option("--workers", type=WORKERS, default=1, show_default=True,
-              help="Search threads (CodinGame gives one core).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the search: the same seed searches the same way (how far it gets in a turn "
-                   "depends on the machine).")
-@click.option("--player", "target", metavar="MODULE:NAME", default=None,
-              help="Instead of gridfall's search, your own player written against gridfall's interface: "
-                   "MODULE:NAME or FILE.py:NAME names a class or function that makes it (given game= and seed= "
-                   "if it takes them).  Each turn its act(state, seconds) gets the board's state and the turn's "
-                   "time (--first-turn-ms, then 40 ms) and returns an action id (x * 15 + y); its answers are "
-                   "sent as they are, for the referee to judge.  With --one-turn it plays its whole line within "
-                   "--first-turn-ms, each act given --move-share of the time left.")
-@move_share_option
-@store_options
-@with_help(SAMEGAME_PROTOCOL)
-def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int, target: str | None,
-        move_share: float | None, store_path: str | None, no_store: bool) -> None:
-    """Play on stdin/stdout under the CodinGame protocol.
-
-    Plays the stored line for the board if the solution store has one, else
-    searches.  Turn flavour (default): plans during the 20 s first turn, then
-    answers each 50 ms turn from the plan, planning again if the board is not
-    the expected one; every move is checked legal before it is printed.  Run
-    `gridfall warmup` once beforehand so the first turn is not spent compiling.
-    The bot ends at the end of its input (exit code 0), or at input that is
-    not a board, which it names on stderr (exit code 1).
-    """
-    from gridfall import STARTED
-
-    if target is not None:
-        refuse_given(("algo", "workers", "store_path"), "gridfall's own search only, not your --player")
-        _player_bot(target, one_turn, move_share, first_turn_ms, seed, STARTED)
-    move_share_of(move_share, None)  # refused without --player
-    from gridfall.samegame.codingame import make_planner
-    from gridfall.samegame.protocol import BotConfig, play_one_turn, play_turns
-
-    config = BotConfig(first_turn_budget=first_turn_ms / 1000, seed=seed, workers=workers, algo=algo, store=store_path,
-                       use_store=not no_store)
-    ended_well = (play_one_turn if one_turn else play_turns)(sys.stdin, sys.stdout, config, make_planner(config),
-                                                              started=STARTED)
-    sys.exit(0 if ended_well else 1)
-
-
-def _player_bot(target: str, one_turn: bool, move_share: float | None, first_turn_ms: float, seed: int,
-                started: float) -> None:
-    """``bot --player``: the user's interface player plays, then the process exits."""
-    from gridfall.samegame import player_bot
-    from gridfall.samegame.state import SameGameGame
-    from gridfall.user_player import TargetError, make_player, protocol_stdout
-
-    share = move_share_of(move_share, target, one_turn)
-    out = protocol_stdout()
-    try:
-        player = make_player(target, SameGameGame(), seed)
-    except TargetError as e:
-        raise click.BadParameter(str(e), param_hint="--player") from None
-    if share is not None:
-        ended_well = player_bot.play_one_turn(player, sys.stdin, out, seconds=first_turn_ms / 1000, share=share,
-                                              started=started)
-    else:
-        ended_well = player_bot.play(player, sys.stdin, out, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS,
-                                     started=started)
-    sys.exit(0 if ended_well else 1)
-
-
-@samegame.command()
-@click.option("--bot", "command", required=True, help='The bot\'s command line, e.g. "python3 mybot.py".')
-@click.argument("boards", nargs=-1, required=True)
-@click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
-@click.option("--workers", type=WORKERS, default=1, show_default=True,
-              help="Boards refereed at once (each runs its own bot process).")
-@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@replay_option
-@with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
-def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, limits, as_json: bool,
-            replay_path: str | None) -> None:
-    """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
-
-    BOARDS are board specs; a set name (standard, codingame, tuning) means
-    every board of the set.  Prints per board the score, the actions, the
-    outcome (ok, or the verdict: Timeout, Selected empty tile, Region of size
-    1, a format error, Bot crashed, ...) and the total over the boards that
-    ended ok (a failed board scores 0, as a failed validator).
-    """
-    from gridfall.arena.pool import exit_after, run_jobs
-    from gridfall.samegame.codingame import referee_game
-    from gridfall.samegame.display import reports_table
-
-    try:
-        specs = expand_specs(list(boards))
-        loaded = [(spec, load_board(spec)) for spec in specs]
-    except BoardError as e:
-        raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    err = console(stderr=True)
-    from rich.progress import Progress
-
-    with Progress(console=err, transient=True) as progress:
-        task = progress.add_task("refereeing", total=len(loaded))
-        finished = run_jobs(
-            loaded,
-            lambda job: referee_game(command, job[1], job[0], one_turn=one_turn, limits=limits),
-            workers=workers,
-            on_done=lambda i, r: progress.advance(task),
-        )
-    reports, interrupted = finished.results, finished.interrupted
-    done = [r for r in reports if r is not None]
-    total = sum(r.score for r in done if r.ok)
-    failed = sum(not r.ok for r in done)
-    if replay_path:
-        from gridfall.samegame.replay import replay_game
-
-        write_replay(replay_path, "samegame", f"gridfall samegame referee: {command}",
-                     [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})", output=r.output)
-                      for r in done])
-    if as_json:
-        click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
-                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
-                               "boards": [r.to_json() for r in done]}))
-    else:
-        flavour = "one-turn" if one_turn else "turn-by-turn"
-        out = console()
-        out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
-        out.print(f"total {total} over {counted(len(done) - failed, 'ok board')}; {failed} failed"
-                      + ("; interrupted" if interrupted else ""))
-    exit_after(finished, "boards")
-
-
-@samegame.command()
-@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
-              show_default=True, help="Board set to solve.")
-@click.option("--time", "seconds", type=FloatRange(min=1.5), default=20.0, show_default=True,
-              help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
-@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
-              help="Boards solved at once, one core each.")
-@click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
-@click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed).")
-@store_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None, seed: int,
-          store_path: str | None, no_store: bool, as_json: bool) -> None:
-    """Solve every board of a set under the one-turn protocol and compare with published results.
-
-    Each board runs gridfall's one-turn bot as a subprocess under the referee
-    (one core, --time seconds), exactly the path a CodinGame submission takes.
-    Use --no-store to measure the search alone.
-    """
-    if command is not None:
-        refuse_given(("seed", "store_path"), "gridfall's own bot only, not your --bot")
-    from rich.progress import Progress
-
-    from gridfall.arena.pool import exit_after, run_jobs
-    from gridfall.samegame.anchors import OFFLINE, ONLINE_20S
-    from gridfall.samegame.boards import set_specs
-    from gridfall.samegame.codingame import LIMITS, Limits, referee_game
-    from gridfall.samegame.display import anchors_table, reports_table
-
-    specs = set_specs(set_name)[:first]
-    if command is None:
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --first-turn-ms {(seconds - ANSWER_MARGIN) * 1000:.0f}"
-                   + (f" --seed {seed}" if seed else "")
-                   + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
-        from gridfall.warmup import warm
-
-        warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
-    limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
-    with Progress(console=console(stderr=True), transient=True) as progress:
-        task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
-        finished = run_jobs(
-            specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
-            workers=workers, on_done=lambda i, r: progress.advance(task),
-        )
-    reports, interrupted = finished.results, finished.interrupted
-    done = [r for r in reports if r is not None]
-    total = sum(r.score for r in done if r.ok)
-    if as_json:
-        click.echo(json_text.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
-                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
-                               "boards": [r.to_json() for r in done]}))
-        exit_after(finished, "boards")
-    out = console()
-    out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
-    out.print(f"total {total} over {counted(len(done), 'board')}" + ("; interrupted" if interrupted else ""))
-    if set_name == "standard" and len(done) == 20:
-        out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
-    exit_after(finished, "boards")
-
-
-@samegame.command()
-@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path_for("export"))
-@click.option("--one-turn", is_flag=True, help="The one-turn flavour (all actions on one line).")
-@click.option("--from", "results", type=click.Path(exists=True, dir_okay=False),
-              help="Embed the lines of this results file (e.g. results/samegame-standard.txt) instead of "
-                   "the solution store's.")
-@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
-              show_default=True, help="The set that bare board numbers in --from refer to.")
-@click.option("--first-turn-ms", type=FloatRange(min=100, max=19_500), default=18_500, show_default=True,
-              help="How long the exported bot searches an unknown board, from its start (the platform allows 20 s).")
-@click.option("--player", "target", metavar="MODULE:NAME", default=None,
-              help=PLAYER_EXPORT_HELP + "  Turn flavour: its first move within --first-turn-ms, then 50 ms a move; "
-                   "with --one-turn, its whole line within --first-turn-ms, each act given --move-share of the time "
-                   "left.")
-@move_share_option
-@store_options
-@store_errors
-def export(out: str, one_turn: bool, results: str | None, set_name: str, first_turn_ms: float, target: str | None,
-           move_share: float | None, store_path: str | None, no_store: bool) -> None:
-    """Write gridfall's pure-Python SameGame bot as one file for CodinGame (Python 3.11, standard library).
-
-    It embeds your own best lines (the solution store by default, or --from a
-    results file) for the boards CodinGame plays, compressed and keyed by the
-    board up to recolouring, and plays them at once; any other board gets a
-    pure-Python beam search for --first-turn-ms.
-    The file is bundled from the package's own modules (the rules of record, the
-    protocol loop, the planner) and refused, with the reason, if it would be over
-    100,000 characters or import anything outside the standard library.  OUT - writes it to
-    standard output.
-    """
-    from gridfall.export import ExportError
-    from gridfall.samegame.export import export_source, for_the_platform, known_from_results, known_from_store
-
-    if target is not None:
-        refuse_given(("set_name", "store_path"), "the lines of gridfall's own bot only, not your --player")
-        _export_player(out, target, one_turn, move_share, results, first_turn_ms)
-        return
-    move_share_of(move_share, None)  # refused without --player
-    refuse_given(("set_name",) if not results else ("store_path",),
-                 "only with --from" if not results else "the store is not read with --from")
-    if results:
-        known = known_from_results(results, set_name)
-    else:
-        store = None if no_store else open_store(store_path, or_else="exporting without your stored lines")
-        known = known_from_store(store) if store else {}
-    known, left_out = for_the_platform(known)
-    try:
-        source = export_source(known, one_turn=one_turn, first_turn_ms=first_turn_ms)
-    except ExportError as e:
-        raise click.ClickException(str(e)) from None
-    write_file(out, source, kind="export")
-    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), {counted(len(known), 'known board')}, "
-                      f"{'one-turn' if one_turn else 'turn-by-turn'} flavour, standard library only")
-    if left_out:
-        click.echo(f"left out the lines of {counted(left_out, 'board')} that CodinGame never plays "
-                   "(its boards are the standard set, recoloured, and its 50 test boards)", err=out == "-")
-
-
-def _export_player(out: str, target: str, one_turn: bool, move_share: float | None, results: str | None,
-                   first_turn_ms: float) -> None:
-    """``export --player``: the user's interface player as the file (no stored lines)."""
-    from gridfall.export import ExportError
-    from gridfall.player_export import export_player
-
-    share = move_share_of(move_share, target, one_turn)
-    if results:
-        raise click.UsageError("--from embeds lines for gridfall's own bot; your --player plays its own moves")
-    try:
-        source = export_player("samegame", target, first_turn=first_turn_ms / 1000, turn=TURN_SECONDS, share=share)
-    except ExportError as e:
-        raise click.ClickException(str(e)) from None
-    write_file(out, source, kind="export")
-    flavour = "turn-by-turn flavour" if share is None else f"one-turn flavour, each move given {share:g} of the time left"
-    tell_written(out, f": {len(source):,} characters (CodinGame allows 100,000), your player {target} with "
-                      f"gridfall's modules, {flavour}")
-
-
 @samegame.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
@@ -615,9 +319,11 @@ def _add_commands() -> None:
     from gridfall.samegame.arena_cli import compare
     from gridfall.samegame.campaign_cli import campaign
 
-    samegame.add_command(store)
-    samegame.add_command(compare)
-    samegame.add_command(campaign)
+    from gridfall.samegame.platform_cli import bot, export
+    from gridfall.samegame.referee_cli import bench, referee
+
+    for command in (bot, export, referee, bench, store, compare, campaign):
+        samegame.add_command(command)
 
 
 _add_commands()

@@ -1,0 +1,142 @@
+"""``gridfall samegame referee`` and ``bench``: any bot under the CodinGame protocol, board by board."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gridfall import json_text
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console,
+                                  limit_options, refuse_given, with_help)
+from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS
+from gridfall.samegame.store_cli import store_options
+from gridfall.viewer.options import replay_option, write_replay
+from gridfall.words import counted
+
+
+@click.command()
+@click.option("--bot", "command", required=True, help='The bot\'s command line, e.g. "python3 mybot.py".')
+@click.argument("boards", nargs=-1, required=True)
+@click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help="Boards refereed at once (each runs its own bot process).")
+@limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@replay_option
+@with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
+def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, limits, as_json: bool,
+            replay_path: str | None) -> None:
+    """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
+
+    BOARDS are board specs; a set name (standard, codingame, tuning) means
+    every board of the set.  Prints per board the score, the actions, the
+    outcome (ok, or the verdict: Timeout, Selected empty tile, Region of size
+    1, a format error, Bot crashed, ...) and the total over the boards that
+    ended ok (a failed board scores 0, as a failed validator).
+    """
+    from gridfall.arena.pool import exit_after, run_jobs
+    from gridfall.samegame.codingame import referee_game
+    from gridfall.samegame.display import reports_table
+
+    try:
+        specs = expand_specs(list(boards))
+        loaded = [(spec, load_board(spec)) for spec in specs]
+    except BoardError as e:
+        raise click.BadParameter(str(e), param_hint="BOARDS") from None
+    err = console(stderr=True)
+    from rich.progress import Progress
+
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("refereeing", total=len(loaded))
+        finished = run_jobs(
+            loaded,
+            lambda job: referee_game(command, job[1], job[0], one_turn=one_turn, limits=limits),
+            workers=workers,
+            on_done=lambda i, r: progress.advance(task),
+        )
+    reports, interrupted = finished.results, finished.interrupted
+    done = [r for r in reports if r is not None]
+    total = sum(r.score for r in done if r.ok)
+    failed = sum(not r.ok for r in done)
+    if replay_path:
+        from gridfall.samegame.replay import replay_game
+
+        write_replay(replay_path, "samegame", f"gridfall samegame referee: {command}",
+                     [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})", output=r.output)
+                      for r in done])
+    if as_json:
+        click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
+                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
+                               "boards": [r.to_json() for r in done]}))
+    else:
+        flavour = "one-turn" if one_turn else "turn-by-turn"
+        out = console()
+        out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
+        out.print(f"total {total} over {counted(len(done) - failed, 'ok board')}; {failed} failed"
+                      + ("; interrupted" if interrupted else ""))
+    exit_after(finished, "boards")
+
+
+@click.command()
+@click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
+              show_default=True, help="Board set to solve.")
+@click.option("--time", "seconds", type=FloatRange(min=1.5), default=20.0, show_default=True,
+              help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
+@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
+              help="Boards solved at once, one core each.")
+@click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
+@click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed).")
+@store_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None, seed: int,
+          store_path: str | None, no_store: bool, as_json: bool) -> None:
+    """Solve every board of a set under the one-turn protocol and compare with published results.
+
+    Each board runs gridfall's one-turn bot as a subprocess under the referee
+    (one core, --time seconds), exactly the path a CodinGame submission takes.
+    Use --no-store to measure the search alone.
+    """
+    if command is not None:
+        refuse_given(("seed", "store_path"), "gridfall's own bot only, not your --bot")
+    from rich.progress import Progress
+
+    from gridfall.arena.pool import exit_after, run_jobs
+    from gridfall.samegame.anchors import OFFLINE, ONLINE_20S
+    from gridfall.samegame.boards import set_specs
+    from gridfall.samegame.codingame import LIMITS, Limits, referee_game
+    from gridfall.samegame.display import anchors_table, reports_table
+
+    specs = set_specs(set_name)[:first]
+    if command is None:
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --first-turn-ms {(seconds - ANSWER_MARGIN) * 1000:.0f}"
+                   + (f" --seed {seed}" if seed else "")
+                   + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
+        from gridfall.warmup import warm
+
+        warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
+    limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
+    with Progress(console=console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
+        finished = run_jobs(
+            specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
+            workers=workers, on_done=lambda i, r: progress.advance(task),
+        )
+    reports, interrupted = finished.results, finished.interrupted
+    done = [r for r in reports if r is not None]
+    total = sum(r.score for r in done if r.ok)
+    if as_json:
+        click.echo(json_text.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
+                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
+                               "boards": [r.to_json() for r in done]}))
+        exit_after(finished, "boards")
+    out = console()
+    out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
+    out.print(f"total {total} over {counted(len(done), 'board')}" + ("; interrupted" if interrupted else ""))
+    if set_name == "standard" and len(done) == 20:
+        out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
+    exit_after(finished, "boards")
