@@ -60,6 +60,21 @@ def test_observation_tensor_is_the_one_hot_board():
     assert tensor[1, 6, 4] == 1 and tensor.sum() == 1  # player 1 sees the chip as the opponent's
 
 
+def test_an_information_state_is_perfect_recall_and_an_observation_is_the_board():
+    """Two orders of the same chips reach one board: one observation, two information states
+    (the history, as OpenSpiel's own Python games give it), which CFR and its kin need apart."""
+    game = pyspiel.load_game("python_gridfall_connect4")
+    states = []
+    for order in ([0, 1, 2, 3], [2, 1, 0, 3]):
+        state = game.new_initial_state()
+        for action in order:
+            state.apply_action(action)
+        states.append(state)
+    first, second = states
+    assert first.observation_string(0) == second.observation_string(0)
+    assert first.information_state_string(0) == "0, 1, 2, 3" != second.information_state_string(0)
+
+
 def test_openspiels_mcts_plays_connect4_with_steal_to_the_end():
     from open_spiel.python.algorithms import mcts
 

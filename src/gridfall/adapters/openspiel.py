@@ -29,6 +29,7 @@ require("pyspiel", "openspiel")  # the install command if it is missing
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
+from open_spiel.python.observation import IIGObserverForPublicInfoGame  # noqa: E402
 
 from gridfall.registry import load_game  # noqa: E402
 
@@ -103,7 +104,12 @@ class _Game(pyspiel.Game):
         return _State(self, self.gridfall.new_initial_state())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return _Observer(self.gridfall, params)
+        # An observation is the board.  An information state must be perfect recall: in these
+        # perfect-information games, the history of actions, as OpenSpiel's own games give it
+        # (two histories can reach one board, and CFR and its kin need them told apart).
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return _Observer(self.gridfall, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
 class _State(pyspiel.State):
