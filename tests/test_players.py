@@ -75,6 +75,7 @@ def test_match3_players_are_the_portable_and_numba_players():
     ("connect4", "gridfall:12", {}, "from 1,000"),
     ("connect4", "gridfall", {"nodes": 5}, "budget is in its name"),
     ("samegame", "quantum", {}, "unknown SameGame player 'quantum'"),
+    ("samegame", "nrpa:level=3", {}, "its parameters go as keywords"),
     ("samegame", "nrpa", {"max_plays": 5}, "nrpa takes no parameter 'max_plays'"),
     ("samegame", "greedy", {"level": 2}, "greedy takes no parameters"),
     ("match3", "plan", {}, "plays the challenge"),

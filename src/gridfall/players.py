@@ -123,7 +123,10 @@ class SameGamePlayer(Player):
         elif name in ALGORITHMS:
             check_request(name, SAMEGAME_PLAN_SECONDS, params)  # a parameter the algorithm does not take
         else:
-            raise ValueError(f"unknown SameGame player {name!r}; choose greedy or one of {', '.join(ALGORITHMS)}")
+            algorithm, _, rest = name.partition(":")
+            hint = (f" (its parameters go as keywords: load_player(game, {algorithm!r}, level=3), not in the name)"
+                    if rest and algorithm in ALGORITHMS else "")
+            raise ValueError(f"unknown SameGame player {name!r}; choose greedy or one of {', '.join(ALGORITHMS)}{hint}")
         self.name, self.seed, self.params = name, seed, params
         self.plan: list[tuple[int, int]] = []
         self.expected: object = None  # the board the plan's next move is for
