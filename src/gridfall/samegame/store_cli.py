@@ -15,23 +15,20 @@ from gridfall.printable import printable
 from gridfall.words import counted
 
 
-def store_options(f):
+def store_options(command):
     """``--store FILE`` and ``--no-store``, for the commands that read or fill the store; both
     together are refused, as the user's intent is unclear."""
     import functools
 
-    command = f
-
     @functools.wraps(command)
-    def f(*args, **kwargs):
+    def checked(*args, **kwargs):
         if kwargs.get("no_store") and kwargs.get("store_path"):
             raise click.UsageError("--store and --no-store: give one of them")
         return command(*args, **kwargs)
 
-    f = click.option("--no-store", is_flag=True, help="Neither read nor write the solution store.")(f)
-    f = click.option("--store", "store_path", type=click.Path(dir_okay=False),
-                     help="Solution store file (default: the user's data directory).")(f)
-    return f
+    with_flag = click.option("--no-store", is_flag=True, help="Neither read nor write the solution store.")(checked)
+    return click.option("--store", "store_path", type=click.Path(dir_okay=False),
+                        help="Solution store file (default: the user's data directory).")(with_flag)
 
 
 def open_store(store_path: str | None, *, must_exist: bool = False, or_else: str | None = None):
