@@ -198,6 +198,8 @@ def test_bad_compare_arguments_are_usage_errors(tmp_path):
     for args, words in [(["samegame", "compare", "--bot", "a=x", "tuning:1"], "give at least two bots (got 1)"),
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=z", "--bot", "a=y", "tuning:1"],
                          "the name 'a' is given twice"),
+                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "--one-turn", "--turn-ms", "100",
+                          "tuning:1"], "--turn-ms: the one-turn flavour has a first turn only"),
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "nowhere:3"], "BOARDS"),
                         (["match3", "compare", "--bot", "a=missing.py", "--bot", "b=missing.py"], "is not a file"),
                         (["match3", "compare", "--bot", f"a={real}", "--bot", f"b={real}", "--seeds", "one"], "seeds")]:

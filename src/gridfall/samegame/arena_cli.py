@@ -35,6 +35,9 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     Every game is stored in the run's database; the same command again
     resumes.
     """
+    from gridfall.samegame.referee_cli import one_turn_limits
+
+    one_turn_limits(one_turn)
     from gridfall.arena.compare_cli import parse_bots, run_comparison
     from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
 

@@ -17,6 +17,12 @@ from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted
 
 
+def one_turn_limits(one_turn: bool) -> None:
+    """The one-turn flavour has one turn: a later turn's limit would go unused, so it is refused."""
+    if one_turn:
+        refuse_given(("turn_ms",), "the one-turn flavour has a first turn only (--first-turn-ms)")
+
+
 @click.command()
 @click.option("--bot", "command", required=True, help='The bot\'s command line, e.g. "python3 mybot.py".')
 @click.argument("boards", nargs=-1, required=True)
@@ -37,6 +43,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     1, a format error, Bot crashed, ...) and the total over the boards that
     ended ok (a failed board scores 0, as a failed validator).
     """
+    one_turn_limits(one_turn)
     from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.samegame.codingame import referee_game
     from gridfall.samegame.display import reports_table
