@@ -68,6 +68,16 @@ def test_a_board_file_travels_as_its_cells_and_its_games_replay_once_it_changed(
     kind, games, _ = run_games(db, ())
     assert kind == "samegame" and all(str(board) in game["title"] for game in games)
     assert sorted(game["score"] for game in games) == sorted(r["played"] for r in stored.values())
+    # nothing left to play: the stored verdict stands, whatever the file holds now
+    again = gridfall_json("samegame", "compare", "--bot", largest, "--bot", smallest, str(board), "--db", str(db),
+                          "--turn-ms", "2000")
+    assert again["comparison"]["wins"] + again["comparison"]["ties"] + again["comparison"]["losses"] == 1
+    # a run stopped after one game and resumed now would play the new board against the old: refused, by name
+    with sqlite3.connect(db) as connection:
+        connection.execute("DELETE FROM games WHERE job LIKE '% smallest'")
+    refused = gridfall("samegame", "compare", "--bot", largest, "--bot", smallest, str(board), "--db", str(db),
+                       "--turn-ms", "2000")
+    assert refused.returncode == 2 and f"{board}: the board file changed since the run played" in refused.stderr
     # what a worker elsewhere is given: the cells, not the path (which is not there)
     board.unlink()
     row = play_board(BoardJob("j", str(board), cells, "largest", largest.partition("=")[2], False,

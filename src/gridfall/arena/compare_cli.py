@@ -48,12 +48,15 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
                    settings: dict, db: str | None, workers: int | None, cluster: str | None, as_json: bool,
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
                    prepare: Callable | None = None, replay_path: str | None = None,
-                   grows: tuple[str, ...] = ()) -> None:
+                   grows: tuple[str, ...] = (), changed: Callable | None = None) -> None:
     """Play every item with every bot (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
     GameRow with ``result["score"]``), store each game, then print the comparison of
     ``transform(score)`` and exit: for two bots their paired difference and its verdict, for more a
     ranking by mean, each bot against the first, and every pairing.  ``grows``: the setting that
-    lists the items, which may grow."""
+    lists the items, which may grow.  ``changed(rows, todo)``: a message if games still to play would
+    be played on something other than the stored games of their item were (a board file edited
+    since), which refuses the resume: a paired difference between two versions of an item means
+    nothing."""
     from rich.progress import Progress
 
     run = open_run(db, kind, settings, grows=grows)
@@ -61,6 +64,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     stored = {row.job: row for row in run.rows()}
     jobs = [make_job(item, name, spec) for item in items for name, spec in bots]
     todo = [job for job in jobs if job.key not in stored]
+    if changed is not None and todo and (complaint := changed(stored.values(), todo)):
+        raise click.UsageError(f"{complaint} ({run.path} holds them; another --db starts a clean run)")
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"{kind}: {len(items)} {item_label}s x {len(bots)} bots ({len(jobs) - len(todo)} stored in {run.path}), "

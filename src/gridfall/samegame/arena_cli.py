@@ -53,6 +53,16 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     def make_job(board, name, spec):
         return BoardJob(f"{board} {name}", board, cells[board], name, spec, one_turn, limits, seed)
 
+    def changed(rows, todo) -> str | None:
+        """A board file with games still to play whose cells are not those its stored games were played on."""
+        playing = {job.board for job in todo}
+        edited = sorted({row.result["board"] for row in rows if row.result["board"] in playing
+                         and "cells" in row.result and row.result["cells"] != cells[row.result["board"]]})
+        if edited:
+            return (f"{', '.join(edited)}: the board file changed since the run played games on it, and its "
+                    "other games would be played on another board; restore the file")
+        return None
+
     prepare = None
     if any(spec in BUILT_IN for _, spec in bots):
         import functools
@@ -62,4 +72,4 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
         prepare = functools.partial(warm, "samegame")
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
                    settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
-                   prepare=prepare, replay_path=replay_path, grows=("boards",))
+                   prepare=prepare, replay_path=replay_path, grows=("boards",), changed=changed)
