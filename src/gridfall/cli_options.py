@@ -169,8 +169,7 @@ def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
         def wrapper(*args, **kwargs):
             value = kwargs.pop(hidden_name)
             if value is not None:
-                source = click.get_current_context().get_parameter_source(parameter)
-                if source in (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT):
+                if given(parameter):
                     raise click.UsageError(f"{old} and {new} are one setting ({old} is its old spelling): "
                                            f"give {new} alone")
                 click.echo(f"gridfall: {old} is now {new}; the old spelling goes in the next release", err=True)

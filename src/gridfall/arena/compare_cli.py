@@ -134,7 +134,7 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
                          if row[0] is not None and row[1] is not None else "")
         table.add_row(Text(item), *cells)
     out.print(table)
-    if faults:  # scored 0 above, like a bad game: this says it was a broken bot
+    if faults:  # above, a broken bot's games look like a weak one's: this says what went wrong
         out.print(faults_table(faults, f"{item_label}s where a bot failed (a failed run scores 0; a Match-3 game "
                                        "that ends on an error keeps its points)"))
     measure = f" of {transform_label}" if transform_label else ""
