@@ -1,6 +1,7 @@
 """The `gridfall` command as a user meets it."""
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -246,6 +247,8 @@ def test_store_commands_round_trip(tmp_path):
     out = tmp_path / "results.txt"
     assert run("samegame", "store", "export", str(out), "--format", "results", "--store", store).exit_code == 0
     assert f"\n{number}\t{score}\t" in out.read_text()
+    unused = run("samegame", "store", "export", str(tmp_path / "all.jsonl"), "--set", "tuning", "--store", store)
+    assert unused.exit_code == 2 and "--set: only with --format results" in unused.output
 
 
 def test_solve_uses_and_improves_the_store(tmp_path):
@@ -344,7 +347,7 @@ def test_match3_referee_json(tmp_path):
     assert result.exit_code == 0 and data["total"] > 0 and len(data["games"]) == 4
 
 
-def test_match3_play_greedy_with_a_tiny_budget():
+def test_match3_play_greedy_with_a_tiny_budget(tmp_path):
     result = run("match3", "play", "--agent", "greedy", "--time", "0.05", "--json")
     assert result.exit_code == 0 and len(json.loads(result.output)["games"]) == 4
     for agent, flag in (("strong", "--time"), ("greedy", "--turn-ms")):  # the agent's other clock is refused
@@ -352,6 +355,9 @@ def test_match3_play_greedy_with_a_tiny_budget():
         assert result.exit_code == 2 and f"not a setting of the {agent} agent" in result.output
     result = run("samegame", "bench", "--bot", "python3 mine.py", "--seed", "2")
     assert result.exit_code == 2 and "--seed: gridfall's own bot only" in result.output
+    (tmp_path / "mine.lua").write_text('function suggest(board) return 1, 1, "Q" end\n')
+    result = run("match3", "referee", str(tmp_path / "mine.lua"), "--python", sys.executable)
+    assert result.exit_code == 2 and "--python: a .lua file runs in Lua 5.4" in result.output
 
 
 def test_renamed_time_flags_keep_their_old_spelling_hidden(tmp_path):

@@ -102,6 +102,8 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
 
     if python is not None and shutil.which(python) is None:
         raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
+    if file.lower().endswith(".lua"):
+        refuse_given(("python",), "a .lua file runs in Lua 5.4 (lupa), not in a Python interpreter")
     with stopping_on_signals():
         report = referee_file(file, seed=seed, time_limit=time_limit or None,
                               per_call=turn_ms / 1000 if turn_ms is not None else None, python=python,

@@ -10,7 +10,7 @@ import click
 
 from gridfall import json_text
 from gridfall.atomic_file import replacing
-from gridfall.cli_options import cannot_write, console, output_path
+from gridfall.cli_options import cannot_write, console, output_path, refuse_given
 from gridfall.printable import printable
 from gridfall.words import counted
 
@@ -112,6 +112,8 @@ def store_list(store_path: str | None, as_json: bool) -> None:
 @store_errors
 def store_export(out: str, fmt: str, set_name: str, store_path: str | None) -> None:
     """Write the store to OUT (- for stdout), to share it or to publish results."""
+    if fmt == "jsonl":
+        refuse_given(("set_name",), "only with --format results (jsonl holds every board, each named)")
     s = open_store(store_path, must_exist=True)
     try:
         with contextlib.nullcontext(sys.stdout) if out == "-" else replacing(out) as stream:
