@@ -63,6 +63,10 @@ def test_bad_records_get_clear_errors(tmp_path):
                   "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
     missing = gridfall("view", str(db), "--job", "pair 9 game 0")
     assert missing.returncode == 2 and "no game 'pair 9 game 0'" in missing.stderr
+    for record, flag, value, kind in ((db, "--board", "standard:1", "run database"), (junk, "--job", "pair 1 game 0",
+                                                                                     "results file")):
+        unused = gridfall("view", str(record), flag, value)  # ignored, it would give every game: refused
+        assert unused.returncode == 2 and f"{flag}: not for a {kind}" in unused.stderr
     assert gridfall("view", str(tmp_path / "nowhere.sqlite")).returncode == 2
 
 

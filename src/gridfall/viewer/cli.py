@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import output_path_for, tell_written, write_file
+from gridfall.cli_options import output_path_for, refuse_given, tell_written, write_file
 from gridfall.words import counted
 
 
@@ -42,6 +42,10 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     path = Path(record)
     try:
         kind = records.kind_of_file(path)
+        refuse_given(("boards", "set_name") if kind == "run" else ("jobs", "set_name") if kind == "store" else ("jobs",),
+                     f"not for a {'run database' if kind == 'run' else 'solution store' if kind == 'store' else 'results file'}"
+                     " (--job picks a run's games; --board a store's or a results file's; --set names a results "
+                     "file's bare board numbers)")
         note = ""
         if kind == "run":
             game_kind, games, note = records.run_games(path, jobs)
