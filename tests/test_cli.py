@@ -526,6 +526,9 @@ def test_a_campaign_note_is_one_line(tmp_path):
                  "--note", "hello\nstandard:2\t9999\t0 0")
     assert result.exit_code == 2 and "one line of words, no line break" in result.output
     assert not (tmp_path / "r.txt").exists()
+    result = run("samegame", "campaign", "--set", "standard", "--boards", "1", "--store", str(tmp_path / "s"),
+                 "--db", str(tmp_path / "c.sqlite"), "--rounds", "", "--note", "hello")
+    assert result.exit_code == 2 and "--note: only with --out" in result.output  # no results file to carry it
 
 
 def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tmp_path):

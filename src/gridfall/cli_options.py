@@ -281,8 +281,10 @@ def with_help(*paragraphs: str):
 
 def given(*names: str) -> list[str]:
     """The options among parameter ``names`` that the user gave (on the command line or through
-    the environment, not by default), spelt as on the command line."""
-    ctx = click.get_current_context()
+    the environment, not by default), spelt as on the command line; none outside a command."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return []
     typed = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
     return [p.opts[0] for p in ctx.command.params
             if p.name in names and isinstance(p, click.Option) and ctx.get_parameter_source(p.name) in typed]

@@ -228,6 +228,8 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     assert garbage.returncode == 2 and "neither a scheduler's address (tcp://HOST:PORT) nor local:N" in garbage.stderr
     many = gridfall(*_league(tmp_path / "w.sqlite", ["--cluster", "local:100000"]))  # a typo's zeros: a process each
     assert many.returncode == 2 and "local:N wants a number of workers from 1 to 256" in many.stderr
+    both = gridfall(*_league(tmp_path / "u.sqlite", ["--cluster", "local:1", "--workers", "2"]))  # one is ignored
+    assert both.returncode == 2 and "--workers: not with --cluster" in both.stderr
     # what can be checked without a scheduler is checked before the run's database is made, and a
     # database made for a run that could not start is deleted: nothing is left behind
     assert list(tmp_path.iterdir()) == []

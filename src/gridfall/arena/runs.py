@@ -19,7 +19,7 @@ import click
 
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.arena.executor import ExecutorError, check_address, make_executor
-from gridfall.cli_options import WORKERS
+from gridfall.cli_options import WORKERS, given
 from gridfall.fingerprint import fingerprint
 from gridfall.words import counted
 
@@ -108,6 +108,11 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
 def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | None = None):
     """The executor, as a usage error if it cannot be set up; then ``run`` is discarded if it was
     made for this command and holds no game (a run that never started leaves no file)."""
+    if cluster and given("workers"):
+        if run is not None:
+            run.discard()
+        raise click.UsageError("--workers: not with --cluster (the cluster's workers play the games: local:N "
+                               "starts N of them, and each `dask worker` of a scheduler takes --nworkers)")
     try:
         return make_executor(workers, cluster)
     except ExecutorError as e:

@@ -11,7 +11,7 @@ import click
 from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import WORKERS, console, number_list, output_path, with_help
+from gridfall.cli_options import WORKERS, console, number_list, output_path, refuse_given, with_help
 from gridfall.words import counted
 
 # nrpa alone shares its time between the two most common colours kept for last; a round with the
@@ -75,6 +75,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     from gridfall.samegame.results_file import check_replaceable, write_results
     from gridfall.samegame.store import SolutionStore, StoreError
 
+    if not out:
+        refuse_given(("note",), "only with --out (the note goes on the campaign's line in the results file)")
     if len(note.splitlines()) > 1:  # a second line would be read as a row of the results file
         raise click.BadParameter(f"{note!r}: one line of words, no line break", param_hint="--note")
     try:
