@@ -54,11 +54,14 @@ def test_samegame_and_match3_pages_total_what_the_states_scored():
 @pytest.mark.parametrize("states, names, message", [
     ([], None, "no state to replay"),
     (["4 4"], None, "is not a gridfall state"),
+    ("text", None, "'4 4' is not a gridfall state or a list of them"),  # not taken letter by letter
     ("mixed", None, "the states are of connect4, samegame"),
     ("connect4", ["only one"], "Connect Four has two players"),
 ])
 def test_what_cannot_be_a_replay_is_named(states, names, message):
-    if states == "mixed":
+    if states == "text":
+        states = "4 4"
+    elif states == "mixed":
         states = [played("connect4", 1, moves=3), played("samegame", 1, moves=3)]
     elif states == "connect4":
         states = played("connect4", 1, moves=3)

@@ -23,6 +23,8 @@ def replay_games(states: StateBase | list[StateBase], names: list[str] | None = 
                  title: str = "") -> tuple[str, list[dict]]:
     """(kind, page games) for ``states`` (one, or a list of states of one game); ValueError naming
     what is not a state of the three games, or a mix of games."""
+    if not isinstance(states, (StateBase, list, tuple)):  # a text or a number is not a list of states
+        raise ValueError(f"{states!r:.60} is not a gridfall state or a list of them")
     states = [states] if isinstance(states, StateBase) else list(states)
     if not states:
         raise ValueError("no state to replay")
