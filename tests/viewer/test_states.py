@@ -57,6 +57,7 @@ def test_samegame_and_match3_pages_total_what_the_states_scored():
     ("text", None, "'4 4' is not a gridfall state or a list of them"),  # not taken letter by letter
     ("mixed", None, "the states are of connect4, samegame"),
     ("connect4", ["only one"], "Connect Four has two players"),
+    ("connect4", "ab", "Connect Four has two players"),  # a text is not two names, letter by letter
 ])
 def test_what_cannot_be_a_replay_is_named(states, names, message):
     if states == "text":

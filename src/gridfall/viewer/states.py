@@ -57,8 +57,8 @@ def _games(kind: str, state: StateBase, title: str, names: list[str] | None) -> 
         from gridfall.connect4.rules import STEAL
 
         seats = list(names) if names else ["player 0", "player 1"]
-        if len(seats) != 2:
-            raise ValueError(f"names={names!r}: Connect Four has two players")
+        if isinstance(names, str) or len(seats) != 2 or not all(isinstance(seat, str) for seat in seats):
+            raise ValueError(f"names={names!r}: Connect Four has two players: give a list of two names")
         moves = [STEAL if game.steal and a == game.width else a for a in state.history()]
         return [connect4_replay.replay_game(moves, seats, title, width=game.width, height=game.height)]
     if isinstance(game, SameGameGame):
