@@ -86,6 +86,16 @@ def test_a_wrong_name_or_parameter_is_named(game, name, params, message):
         gridfall.load_player(game, name, **params)
 
 
+def test_a_name_or_seed_of_the_wrong_type_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match="load_game\\(123\\): give a game's name"):
+        gridfall.load_game(123)
+    with pytest.raises(TypeError, match="name=5: give a player's name"):
+        gridfall.load_player("connect4", 5)
+    with pytest.raises(TypeError, match="seed='x': give a whole number"):
+        gridfall.load_player("connect4", "random", seed="x")  # random.Random took it as a seed
+    assert repr(gridfall.load_player("match3", "greedy")) == "<Match3Player 'greedy'>"
+
+
 def test_a_state_of_another_game_or_a_finished_one_is_refused():
     player = gridfall.load_player("match3", "greedy")
     with pytest.raises(ValueError, match="greedy plays match3; it was given SameGameState"):

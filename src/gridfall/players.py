@@ -29,6 +29,7 @@ import abc
 import math
 from typing import TypeVar
 
+from gridfall.actions import whole_number
 from gridfall.interface import GameBase, StateBase
 
 DEFAULT_NAMES = {"connect4": "gridfall", "samegame": "auto", "match3": "strong"}
@@ -47,6 +48,9 @@ class Player(abc.ABC):
         """A legal action of ``state`` (not terminal, of the player's game), chosen within about
         ``seconds`` (None: the player's default); the state is left as it was."""
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
 
 def load_player(game: GameBase | str, name: str | None = None, *, seed: int = 0, **params) -> Player:
     """The player ``name`` for ``game`` (a game, or its name for the default game); ValueError
@@ -59,6 +63,11 @@ def load_player(game: GameBase | str, name: str | None = None, *, seed: int = 0,
         raise TypeError(f"game={game!r:.60}: give a game from gridfall.load_game, or a game's name")
     kind = game.short_name
     name = DEFAULT_NAMES[kind] if name is None else name
+    if not isinstance(name, str):
+        raise TypeError(f"name={name!r:.60}: give a player's name, such as {DEFAULT_NAMES[kind]!r}")
+    if whole_number(seed) is None:
+        raise TypeError(f"seed={seed!r:.60}: give a whole number")
+    seed = int(seed)
     if kind == "connect4":
         return Connect4Player(name, seed, params)
     if kind == "samegame":

@@ -52,7 +52,10 @@ def _parse_game_string(text: str) -> tuple[str, dict]:
 
 
 def load_game(name: str, **parameters) -> GameBase:
-    """The game called ``name`` with ``parameters``; ValueError naming a wrong name or parameter."""
+    """The game called ``name`` with ``parameters``; ValueError naming a wrong name or parameter,
+    TypeError for a name that is not a text."""
+    if not isinstance(name, str):
+        raise TypeError(f"load_game({name!r:.60}): give a game's name, one of {', '.join(GAMES)}")
     if "(" in name:
         name, from_string = _parse_game_string(name)
         parameters = {**from_string, **parameters}
