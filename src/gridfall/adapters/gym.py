@@ -67,6 +67,15 @@ class GridfallEnv(gymnasium.Env):
         self.state: StateBase | None = None
         self.ended = False
 
+    def _no_options(self, options: dict | None) -> None:
+        """reset's ``options`` are refused, naming the settings that go to ``gym.make`` instead."""
+        if options:
+            import inspect
+
+            settings = [p for p in inspect.signature(type(self)).parameters if p != "render_mode"]
+            raise ValueError(f"reset(options={options!r}): this environment takes no options (its settings go to "
+                             f"gym.make: {', '.join(f'{p}=' for p in settings)})")
+
     def _live(self) -> StateBase:
         """The episode's state; RuntimeError before the first reset."""
         if self.state is None:
@@ -82,9 +91,7 @@ class GridfallEnv(gymnasium.Env):
         return state.observation_planes(), {"action_mask": np.array(state.legal_actions_mask(), dtype=np.int8)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if options:
-            raise ValueError(f"reset(options={options!r}): this environment takes no options (give board=, size= "
-                             f"or moves= to gym.make)")
+        self._no_options(options)
         super().reset(seed=seed)
         # The game's own seed comes from the environment's generator: reproducible from reset's seed.
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31))
@@ -211,9 +218,7 @@ class Connect4Env(GridfallEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         from gridfall.players import load_player
 
-        if options:
-            raise ValueError(f"reset(options={options!r}): this environment takes no options (give opponent=, "
-                             "seat= or opponent_seconds= to gym.make)")
+        self._no_options(options)
         gymnasium.Env.reset(self, seed=seed)
         if seed is not None and self.opponent_by_name:  # a player given as an object is kept
             self.opponent = load_player(self.game, self.opponent_name, seed=seed)
