@@ -117,7 +117,7 @@ def test_an_action_that_is_no_whole_number_and_unknown_reset_options_are_refused
     with pytest.raises(ValueError, match=r"takes no options.*board="):
         env.reset(options={"board": "standard:2"})
     with pytest.raises(ValueError, match=r"takes no options.*gym.make: opponent=, seat="):  # each env its own
-        gym.make("gridfall/Connect4-v0").reset(options={"width": 7})
+        gymnasium.make("gridfall/Connect4-v0").reset(options={"width": 7})
 
 
 def test_a_fixed_board_and_a_seeded_random_board():
