@@ -99,5 +99,3 @@ def test_the_raw_env_says_reset_comes_first_and_names_an_unknown_agent():
     raw.reset()
     with pytest.raises(ValueError, match=r"agent 0: this environment's agents are \['player_0', 'player_1'\]"):
         raw.observe(0)
-    with pytest.raises(ValueError, match=r"takes no options \(its settings go to env\(\): width="):
-        raw.reset(options={"width": 7})  # it would be ignored

@@ -90,10 +90,6 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
         return {"observation": np.ascontiguousarray(planes.transpose(1, 2, 0)), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
-        # the game has no chance: a seed changes nothing; options would be ignored, so they are refused
-        if options:
-            raise ValueError(f"reset(options={options!r}): this environment takes no options (its settings go to "
-                             "env(): width=, height=, steal=, render_mode=)")
         self.state = self.game.new_initial_state()
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
