@@ -90,6 +90,8 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 (PettingZoo's own name for it)
         return {"observation": np.ascontiguousarray(planes.transpose(1, 2, 0)), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
+        # The game has no chance, so a seed changes nothing.  Options are taken, not refused as the
+        # Gymnasium envs do: PettingZoo's api_test resets with options={"options": 1} and expects it to pass.
         self.state = self.game.new_initial_state()
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
