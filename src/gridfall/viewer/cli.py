@@ -10,6 +10,11 @@ from gridfall.cli_options import output_path_for, refuse_given, tell_written, wr
 from gridfall.words import counted
 
 
+# what each kind of record cannot use: it would be ignored, and every game written
+UNUSED_WITH = {"run": (("boards", "set_name"), "run database"), "store": (("jobs", "set_name"), "solution store"),
+               "results": (("jobs",), "results file")}
+
+
 @click.command()
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--job", "jobs", multiple=True, metavar="KEY",
@@ -42,10 +47,9 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     path = Path(record)
     try:
         kind = records.kind_of_file(path)
-        refuse_given(("boards", "set_name") if kind == "run" else ("jobs", "set_name") if kind == "store" else ("jobs",),
-                     f"not for a {'run database' if kind == 'run' else 'solution store' if kind == 'store' else 'results file'}"
-                     " (--job picks a run's games; --board a store's or a results file's; --set names a results "
-                     "file's bare board numbers)")
+        unused, what = UNUSED_WITH[kind]
+        refuse_given(unused, f"not for a {what} (--job picks a run's games; --board a store's or a results "
+                             "file's; --set names a results file's bare board numbers)")
         note = ""
         if kind == "run":
             game_kind, games, note = records.run_games(path, jobs)
