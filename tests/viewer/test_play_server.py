@@ -216,3 +216,20 @@ def test_a_machine_that_cannot_start_the_bot_ends_the_game_unscored_on_the_page(
     assert state["legal"] == [] and state["winner"] is None
     assert run.connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
     assert f"game {state['game']}: cannot start" in capsys.readouterr().err
+
+
+def test_a_bot_that_crashes_loses_and_the_page_says_why(tmp_path):
+    """A command that is not there crashes at its first turn: the person wins, by the bot's fault."""
+    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
+    play = PlayServer("no-such-bot-here", RELAXED, database=run)
+    httpd = serve(play, "<html>page</html>")
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        status, state = request(httpd.server_address[1], "POST", "/api/new", {"seat": 1})  # the bot moves first
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        play.close()
+    assert status == 200 and state["moves"] == []
+    assert state["result"].startswith("you won, by the bot's fault: bot crashed (exited with code 127")
+    assert "no-such-bot-here" in state["result"] and len(run.rows()) == 1

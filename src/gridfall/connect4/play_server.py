@@ -186,7 +186,7 @@ class PlayServer:
             played.messages.append(turn.message)
         played.outputs.append(turn.output)  # a turn it lost too: the page shows why
         if turn.fault:
-            self._finish(played, f"you won: the bot's {turn.fault}")
+            self._finish(played, f"you won, by the bot's fault: {turn.fault}")  # "timeout (...)", "bot crashed (...)"
             return
         assert turn.action is not None  # a turn without a fault holds a legal action
         self._apply(played, turn.action)
