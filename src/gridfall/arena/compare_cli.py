@@ -135,8 +135,7 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
         table.add_row(Text(item), *cells)
     out.print(table)
     if faults:  # above, a broken bot's games look like a weak one's: this says what went wrong
-        out.print(faults_table(faults, f"{item_label}s where a bot failed (a failed run scores 0; a Match-3 game "
-                                       "that ends on an error keeps its points)"))
+        out.print(faults_table(faults, f"{item_label}s where a bot failed, and why"))
     measure = f" of {transform_label}" if transform_label else ""
     if len(bots) == 2:
         result = pairs[0]
