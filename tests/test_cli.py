@@ -72,6 +72,9 @@ def test_score_reads_moves_from_stdin_and_reports_warnings():
     assert result.exit_code == 0
     assert "warning: action 1" in result.output
     assert "applied: 9 0" in result.output
+    # a move a line: the referee reads one line, and "14 14\n9 0" was 14 14 with the message "9 0"
+    result = run("samegame", "score", "standard:1", "-", input="14 14\n9 0\n")
+    assert result.exit_code == 2 and "2 lines; give the actions on one line" in result.output
 
 
 def test_score_groups_say_where_the_points_come_from():

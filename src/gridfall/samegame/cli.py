@@ -84,6 +84,10 @@ def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool
     if len(line) > MOST_BYTES:  # `score B - < /dev/zero` would fill the memory
         raise click.BadParameter(f"more than {MOST_BYTES >> 20} MB on standard input: is it the moves you meant?",
                                  param_hint="MOVES")
+    lines = [text for text in line.splitlines() if text.strip()]
+    if len(lines) > 1:  # the referee reads one line: the rest would be the first action's message, unplayed
+        raise click.BadParameter(f"{len(lines)} lines; give the actions on one line, separated by ';' "
+                                 "(\"x y;x y;...\"), as the one-turn flavour answers", param_hint="MOVES")
     judged = rules.judge(b, rules.split_one_turn(line), strict=strict)
     result = {
         "board": board,
