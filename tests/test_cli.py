@@ -511,7 +511,7 @@ def test_number_lists_take_numbers_and_ranges_and_name_a_bad_part(tmp_path):
 
     assert number_list("31-34,40") == [31, 32, 33, 34, 40] and number_list(" 7 ") == [7]
     for text, says in (("5-1", "'5-1' is an empty range"), ("1-x", "'1-x' is not a number N or a range LOW-HIGH"),
-                       ("", "'' is not a number")):
+                       ("", "'' is not a number"), ("1-3,2", "'1-3,2' names 2 twice")):
         with pytest.raises(ValueError, match=says):
             number_list(text)
     result = run("samegame", "campaign", "--set", "standard", "--boards", "3-1", "--store", str(tmp_path / "s"),

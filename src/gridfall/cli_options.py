@@ -80,8 +80,8 @@ WORKERS = click.IntRange(1, MOST_WORKERS)
 
 def number_list(text: str) -> list[int]:
     """``31-34,40`` -> [31, 32, 33, 34, 40]: numbers N and ranges LOW-HIGH, comma separated (board
-    numbers, seeds); ValueError naming a part that is neither, an empty range, or more than
-    MOST_NUMBERS numbers in all."""
+    numbers, seeds); ValueError naming a part that is neither, an empty range, a number named twice
+    (one board or seed played twice would count twice), or more than MOST_NUMBERS numbers in all."""
     out: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
@@ -95,6 +95,9 @@ def number_list(text: str) -> list[int]:
             raise ValueError(f"{text!r} names {len(out) + last - first + 1:,} numbers or more; at most "
                              f"{MOST_NUMBERS:,}")
         out += range(first, last + 1)
+    if len(set(out)) < len(out):
+        twice = next(n for n in out if out.count(n) > 1)
+        raise ValueError(f"{text!r} names {twice} twice")
     return out
 
 

@@ -210,6 +210,8 @@ def test_bad_compare_arguments_are_usage_errors(tmp_path):
                          "the name 'a' is given twice"),
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "--one-turn", "--turn-ms", "100",
                           "tuning:1"], "--turn-ms: the one-turn flavour has a first turn only"),
+                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "standard", "standard:3"],
+                         "standard:3 is given twice"),  # one stored game would count twice
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "nowhere:3"], "BOARDS"),
                         (["match3", "compare", "--bot", "a=missing.py", "--bot", "b=missing.py"], "is not a file"),
                         (["match3", "compare", "--bot", f"a={real}", "--bot", f"b={real}", "--seeds", "one"], "seeds")]:

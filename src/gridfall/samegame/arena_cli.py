@@ -44,6 +44,8 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     bots = parse_bots(bots, BUILT_IN)
     try:
         specs = expand_specs(list(boards))
+        if len(set(specs)) < len(specs):  # one job a board and bot: a board given twice would count twice
+            raise BoardError(f"{next(s for s in specs if specs.count(s) > 1)} is given twice")
         cells = {spec: portable_spec(spec, load_board(spec)) for spec in specs}  # a file is read here, once
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
