@@ -25,6 +25,18 @@ def test_a_league_database_becomes_a_replay_of_each_game(tmp_path):
     assert [g["turns"] for g in data["games"]] == [turns[job] for job in schedule]
     one = gridfall("view", str(db), "--job", "pair 1 game 0", "-o", str(tmp_path / "one.html"))
     assert one.returncode == 0 and len(page.read_data((tmp_path / "one.html").read_text())["games"]) == 1
+    assert "slow to open" not in done.stderr
+    from click.testing import CliRunner
+
+    from gridfall import cli
+    from gridfall.viewer import cli as view_cli
+
+    view_cli.LARGE_PAGE, large = 1000, view_cli.LARGE_PAGE  # what a hundred Match-3 runs weigh
+    try:
+        told = CliRunner().invoke(cli.main, ["view", str(db), "-o", str(tmp_path / "big.html")])
+    finally:
+        view_cli.LARGE_PAGE = large
+    assert told.exit_code == 0 and "slow to open in a browser; --job picks the games" in told.stderr
     # each bot turn shows what the bot wrote to stderr in that turn (its input's turn counts from 0), as
     # text; the opening's moves, which the referee played, show none
     game, rule = data["games"][0], {"a": "first", "b": "centre"}

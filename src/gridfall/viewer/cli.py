@@ -10,6 +10,8 @@ from gridfall.cli_options import output_path_for, refuse_given, tell_written, wr
 from gridfall.words import counted
 
 
+LARGE_PAGE = 32 * 2**20  # bytes of a page a browser opens slowly (100 Match-3 runs are 100-300 MB)
+
 # what each kind of record cannot use: it would be ignored, and every game written
 UNUSED_WITH = {"run": (("boards", "set_name"), "run database"), "store": (("jobs", "set_name"), "solution store"),
                "results": (("jobs",), "results file")}
@@ -64,3 +66,6 @@ def view(record: str, jobs, boards, set_name: str, out: str | None) -> None:
     write_file(target, text, kind="replay")
     size = len(text.encode("utf-8"))
     tell_written(target, f" ({size / 1024:.0f} kB, {counted(len(games), 'game')})" + (f"; {note}" if note else ""))
+    if size > LARGE_PAGE and kind == "run":
+        click.echo(f"gridfall: a page of {size / 2**20:.0f} MB is slow to open in a browser; --job picks the games "
+                   "to show (a Match-3 run of four boards is 1 to 3 MB)", err=True)
