@@ -182,6 +182,12 @@ def test_verify_replays_a_results_file(tmp_path):
     bad.write_text("# a comment\n1\t5\t14 14;0 0\n")
     result = run("samegame", "verify", str(bad), "--json")
     assert result.exit_code == 1 and json.loads(result.output)["problems"] == 1
+    row = next(line for line in path.read_text().splitlines() if line and not line.startswith("#"))
+    bad.write_text(f"{row}\n{row}\n")  # one board twice: the total counted it twice, and "verified" it
+    result = run("samegame", "verify", str(bad), "--json")
+    report = json.loads(result.output)
+    assert result.exit_code == 1 and report["problems"] == 1 and report["total"] == report["boards"][0]["replayed"]
+    assert report["boards"][1]["error"] == "again (line 1 has it), not counted"
     bad.write_text("# comments only\n")  # a total of 0 "verified" the wrong file
     result = run("samegame", "verify", str(bad))
     assert result.exit_code == 1 and "holds no results row" in result.output

@@ -288,6 +288,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
         raise click.ClickException(f"{path}: cannot read it as a results file: {e}") from None
     rows: list[dict[str, Any]] = []
     problems = 0
+    first_line: dict[str, int] = {}  # a board's first row: a second one would count the board twice
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -297,13 +298,15 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
         except (ValueError, BoardError) as e:
             raise click.ClickException(f"{path}:{line_no}: {e}") from None
         judged = rules.judge(board, rules.split_one_turn(moves), strict=strict)
-        ok = judged.ok and judged.score == claimed
+        repeated = first_line.setdefault(spec, line_no) != line_no
+        ok = judged.ok and judged.score == claimed and not repeated
         problems += not ok
         rows.append({"board": spec, "claimed": claimed, "replayed": judged.score, "moves": len(judged.actions),
-                     "cleared": judged.cleared, "ok": ok, "error": judged.error})
+                     "cleared": judged.cleared, "ok": ok, "counted": not repeated,
+                     "error": f"again (line {first_line[spec]} has it), not counted" if repeated else judged.error})
     if not rows:  # the wrong file, most likely: a total of 0 would read as a verified file
         raise click.ClickException(f"{path} holds no results row (BOARD<TAB>SCORE<TAB>MOVES)")
-    total = sum(r["replayed"] for r in rows)
+    total = sum(r["replayed"] for r in rows if r["counted"])
     if as_json:
         click.echo(json_text.dumps({"file": path, "total": total, "boards": rows, "problems": problems}))
     else:
@@ -315,7 +318,7 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
                           "yes" if r["cleared"] else "", "ok" if r["ok"] else Text(r["error"] or "differs", "red"))
         out = console()
         out.print(table)
-        out.print(f"total {total:,} over {counted(len(rows), 'board')}; {counted(problems, 'problem')}")
+        out.print(f"total {total:,} over {counted(len(first_line), 'board')}; {counted(problems, 'problem')}")
     sys.exit(1 if problems else 0)
 
 
