@@ -512,6 +512,13 @@ def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name
             assert result.exit_code == 2 and hint in result.output and says in result.output, (args, result.output)
 
 
+def test_samegames_referee_and_bench_refuse_a_blank_bot_command():
+    # `/bin/sh -c ''` runs and exits 0 at once: every board was "Bot crashed: exited with code 0"
+    for args in (["referee", "--bot", "", "standard:1"], ["bench", "--bot", "  ", "--first", "1"]):
+        result = run("samegame", *args)
+        assert result.exit_code == 2 and "Invalid value for '--bot': an empty command" in result.output, args
+
+
 def test_number_lists_take_numbers_and_ranges_and_name_a_bad_part(tmp_path):
     from gridfall.cli_options import number_list
 

@@ -282,6 +282,14 @@ def with_help(*paragraphs: str):
     return decorate
 
 
+def bot_command(ctx, param, value: str | None) -> str | None:
+    """A bot's command line, refused if blank: ``/bin/sh -c ''`` runs, exits 0 at once, and every
+    board would be lost to a "crash" of a bot that was never named."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("an empty command")
+    return value
+
+
 def given(*names: str) -> list[str]:
     """The options among parameter ``names`` that the user gave (on the command line or through
     the environment, not by default), spelt as on the command line; none outside a command."""

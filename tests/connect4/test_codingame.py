@@ -136,7 +136,9 @@ def test_input_that_is_not_the_protocol_stops_the_loop_naming_the_line():
              (9, "nine", "line 10: expected the number of valid actions, a whole number of at least 1, found 'nine'"),
              (9, "0", "line 10: expected the number of valid actions, a whole number of at least 1, found '0'"),
              (11, "x", "line 12: expected a valid action, a whole number, found 'x'"),
-             (8, "XXXXX", "the board ending at line 9: expected 7 rows of 9 cells")]
+             (8, "XXXXX", "the board ending at line 9: expected 7 rows of 9 cells"),
+             # a binary file's line is quoted cut, not as 700 characters of escapes
+             (1, "x" * 500, f"line 2: expected the turn index, a whole number, found '{'x' * 40}...'\n")]
     for index, text, says in cases:
         lines = list(good)
         lines[index] = text

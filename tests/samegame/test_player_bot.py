@@ -92,9 +92,14 @@ def test_the_players_exception_and_bad_input_end_the_bot_named():
     assert not player_bot.play(Raises(), io.StringIO(load_board("tuning:1").text()), io.StringIO(), first_turn=1,
                                turn=0.05, log=log)
     assert "the player failed: KeyError('oops')" in log.getvalue()
-    log = io.StringIO()
-    assert not player_bot.play(Raises(), io.StringIO("1 2 3\n"), io.StringIO(), first_turn=1, turn=0.05, log=log)
-    assert "the input ended inside a board" in log.getvalue()
+    # a line that is no row is named at once; rows cut short are a board cut short
+    for text, says in (("1 2 3\n", "line 1: expected 15 numbers, found 3"),
+                       ("0 " * 15 + "\n" + "x" * 40 + "\n", "line 2: expected 15 numbers, found 1"),
+                       ("".join(load_board("tuning:1").text().splitlines(True)[:3]),
+                        "the input ended inside a board, after 3 of its 15 rows")):
+        log = io.StringIO()
+        assert not player_bot.play(Raises(), io.StringIO(text), io.StringIO(), first_turn=1, turn=0.05, log=log)
+        assert says in log.getvalue(), text
 
 
 def test_the_bot_command_refuses_a_target_that_is_not_a_player_and_a_move_share_it_would_not_use(tmp_path):

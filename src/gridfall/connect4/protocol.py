@@ -41,6 +41,11 @@ class ProtocolError(ValueError):
     """Input that is not the protocol's: the message names the line and what it should hold."""
 
 
+def _found(text: str, most: int = 40) -> str:
+    """A line that is not the protocol's, quoted for a message, cut: it may be a binary file's."""
+    return repr(text if len(text) <= most else text[:most] + "...")
+
+
 class _Input:
     """The referee's lines, counted, so that a malformed one can be named."""
 
@@ -63,7 +68,7 @@ class _Input:
         if value is None or (least is not None and value < least):
             at_least = "" if least is None else f" of at least {least}"
             raise ProtocolError(f"<referee input>: line {self.count}: expected {what}, a whole number{at_least}, "
-                                f"found {text!r}")
+                                f"found {_found(text)}")
         return value
 
 
@@ -104,7 +109,7 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
     try:
         ids = lines.line().split()  # myId oppId: checked, not used (the turn index says whose turn it is)
         if len(ids) != 2 or not all(i.lstrip("-").isdigit() for i in ids):
-            raise ProtocolError(f"<referee input>: line 1: expected myId oppId, two whole numbers, found {' '.join(ids)!r}")
+            raise ProtocolError(f"<referee input>: line 1: expected myId oppId, two whole numbers, found {_found(' '.join(ids))}")
         first = True
         while True:
             begun = lines.count  # the input may end here, between turns, and nowhere else

@@ -53,23 +53,30 @@ def parse_board(text: str, source: str = "<board>") -> Board:
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) != HEIGHT:
         raise BoardError(f"{source}: expected {HEIGHT} non-empty lines (rows, top first), found {len(lines)}")
-    rows: list[list[int]] = []
-    for line_no, line in enumerate(lines, start=1):
-        fields = line.split()
-        if len(fields) != WIDTH:
-            raise BoardError(f"{source}: line {line_no}: expected {WIDTH} numbers, found {len(fields)}")
-        row = []
-        for col_no, field in enumerate(fields, start=1):
-            try:
-                value = int(field)
-            except ValueError:
-                raise BoardError(f"{source}: line {line_no}, column {col_no}: {field!r} is not a number") from None
-            if not (value == EMPTY or 0 <= value < COLOURS):
-                raise BoardError(
-                    f"{source}: line {line_no}, column {col_no}: colour {value} is outside 0..{COLOURS - 1} (-1 is empty)"
-                )
-            row.append(value)
-        rows.append(row)
+    return settled_board([parse_row(line, line_no, source) for line_no, line in enumerate(lines, start=1)], source)
+
+
+def parse_row(line: str, line_no: int, source: str) -> list[int]:
+    """One row of protocol text (``line_no`` counts the board's rows from the top), its faults named."""
+    fields = line.split()
+    if len(fields) != WIDTH:
+        raise BoardError(f"{source}: line {line_no}: expected {WIDTH} numbers, found {len(fields)}")
+    row = []
+    for col_no, field in enumerate(fields, start=1):
+        try:
+            value = int(field)
+        except ValueError:
+            raise BoardError(f"{source}: line {line_no}, column {col_no}: {field!r} is not a number") from None
+        if not (value == EMPTY or 0 <= value < COLOURS):
+            raise BoardError(
+                f"{source}: line {line_no}, column {col_no}: colour {value} is outside 0..{COLOURS - 1} (-1 is empty)"
+            )
+        row.append(value)
+    return row
+
+
+def settled_board(rows: list[list[int]], source: str) -> Board:
+    """The board of 15 parsed rows, top first, refused (naming the cell) if it is not settled."""
     board = Board.from_rows(rows)
     _check_settled(board, source)
     return board

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import IO, Callable
 
 from gridfall.samegame import rules
-from gridfall.samegame.boards import BoardError, parse_board
+from gridfall.samegame.boards import BoardError, parse_row, settled_board
 from gridfall.samegame.line import Line
 
 FIRST_TURN_SECONDS = 20.0
@@ -30,22 +30,24 @@ TURN_SECONDS = 0.050
 # and answers within a few ms of its budget (measured under the referee: 2-5 ms late on an idle
 # machine); the margin is for a busy one.
 ANSWER_MARGIN = 0.5
+REFEREE_INPUT = "<referee input>"  # what a fault in the referee's text is named by
 
 
 def read_board(stream: IO[str]) -> rules.Board | None:
     """The next 15-line board from the referee, or None at end of input between boards
-    (BoardError if it ends inside one)."""
-    lines: list[str] = []
-    while len(lines) < rules.HEIGHT:
+    (BoardError if it ends inside one).  Each row is checked as it comes, so that a line
+    that is no row is named as such, not as a board cut short."""
+    rows: list[list[int]] = []
+    while len(rows) < rules.HEIGHT:
         line = stream.readline()
         if not line:
-            if lines:
-                raise BoardError(f"<referee input>: the input ended inside a board, after {len(lines)} of its "
+            if rows:
+                raise BoardError(f"{REFEREE_INPUT}: the input ended inside a board, after {len(rows)} of its "
                                  f"{rules.HEIGHT} rows")
             return None
         if line.strip():
-            lines.append(line)
-    return parse_board("".join(lines), "<referee input>")
+            rows.append(parse_row(line, len(rows) + 1, REFEREE_INPUT))
+    return settled_board(rows, REFEREE_INPUT)
 
 
 @dataclass

@@ -8,7 +8,7 @@ import sys
 import click
 
 from gridfall import json_text
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, console,
+from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, bot_command, console,
                                   limit_options, refuse_given, with_help)
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS
@@ -24,7 +24,8 @@ def one_turn_limits(one_turn: bool) -> None:
 
 
 @click.command()
-@click.option("--bot", "command", required=True, help='The bot\'s command line, e.g. "python3 mybot.py".')
+@click.option("--bot", "command", required=True, callback=bot_command,
+              help='The bot\'s command line, e.g. "python3 mybot.py".')
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
@@ -94,7 +95,8 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
               help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
 @click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
-@click.option("--bot", "command", help="Benchmark this bot command instead of gridfall's own one-turn bot.")
+@click.option("--bot", "command", callback=bot_command,
+              help="Benchmark this bot command instead of gridfall's own one-turn bot.")
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed).")
