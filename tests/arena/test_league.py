@@ -292,3 +292,28 @@ def test_the_same_league_started_twice_is_refused_while_the_first_plays(tmp_path
         first.communicate(timeout=60)
     assert first.returncode == 128 + signal.SIGTERM
     assert not (tmp_path / "league.sqlite.lock").exists()
+
+
+def test_the_pairings_without_a_game_are_named_under_the_table_and_in_json():
+    # 8 games of 4 bots are 4 pairs for 6 pairings: the table listed 4 as "every pairing"
+    from rich.console import Console
+
+    from gridfall.arena.ratings import League
+    from gridfall.connect4.arena_report import league_json, pairs_table
+
+    table = League(["a", "b", "c", "d"])
+    for first, second in (("a", "b"), ("c", "d"), ("d", "a"), ("b", "c")):
+        table.add(first, second, 1)
+        table.add(second, first, 0.5)
+    assert table.unplayed() == [("a", "c"), ("b", "d")]
+    assert table.unplayed(leaving={"c"}) == [("b", "d")]  # a retired bot will never play its own
+    out = Console(width=120, record=True)
+    out.print(pairs_table(table, retired={"c"}))
+    text = out.export_text()
+    assert "every pairing that played" in text and "no game yet: b - d" in text and "a - c" not in text
+    assert json.loads(league_json(table, {}, "x.sqlite", False))["unplayed"] == [["a", "c"], ["b", "d"]]
+    table.add("a", "c", 0)
+    table.add("d", "b", 0)
+    out = Console(width=120, record=True)
+    out.print(pairs_table(table))
+    assert "no game yet" not in out.export_text()

@@ -55,6 +55,12 @@ class League:
             else ((second, first), 1 - first_points)
         self.pairs.setdefault(key, MatchScore()).add(points)
 
+    def unplayed(self, leaving=frozenset()) -> list[tuple[str, str]]:
+        """The pairings with no game yet, in the bots' order, but those of the bots ``leaving``
+        (retired: they will never play them); a short league schedules fewer pairs than pairings."""
+        names = [name for name in self.order if name not in leaving]
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if (a, b) not in self.pairs]
+
     def standings(self) -> list[Standing]:
         """Best first (by mu - 3 sigma)."""
         table = [Standing(name, r.mu, r.sigma, self.scores[name]) for name, r in self.ratings.items()]

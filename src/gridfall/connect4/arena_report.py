@@ -46,11 +46,14 @@ def leaderboard(table, games: int, retired=frozenset()):
     return out
 
 
-def pairs_table(table):
+def pairs_table(table, retired=frozenset()):
     from rich.table import Table
     from rich.text import Text
 
-    out = Table(title="every pairing: the first bot's Elo difference [95%]")
+    unplayed = table.unplayed(retired)
+    caption = f"no game yet: {'; '.join(f'{a} - {b}' for a, b in unplayed)}" if unplayed else None
+    out = Table(title="every pairing that played: the first bot's Elo difference [95%]", caption=caption,
+                caption_justify="left")
     for column in ("bot", "against", "games", "W", "D", "L", "Elo [95%]"):
         out.add_column(column, justify="left" if column in ("bot", "against") else "right")
     for (a, b), score in table.pairs.items():
@@ -82,8 +85,9 @@ def faults_of(rows) -> dict[str, Counter]:
 
 def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool, retired=frozenset()) -> str:
     board = [{**s.to_json(), "retired": s.name in retired} for s in table.standings()]
-    return json_text.dumps({"leaderboard": board, "pairs": pairs_json(table), "faults": faults_json(faults), "db": db,
-                       "interrupted": interrupted})
+    return json_text.dumps({"leaderboard": board, "pairs": pairs_json(table),
+                            "unplayed": [list(pair) for pair in table.unplayed(retired)], "faults": faults_json(faults),
+                            "db": db, "interrupted": interrupted})
 
 
 def retired_of(names: list[str], playing) -> set[str]:
@@ -93,7 +97,7 @@ def retired_of(names: list[str], playing) -> set[str]:
 
 def print_league(out, table, games: int, faults: dict[str, Counter], retired=frozenset()) -> None:
     out.print(leaderboard(table, games, retired))
-    out.print(pairs_table(table))
+    out.print(pairs_table(table, retired))
     if faults:
         out.print(faults_table(faults))
 
