@@ -256,6 +256,15 @@ def test_a_stopped_match3_referee_keeps_the_finished_games(tmp_path, signum):
     assert not [c for c in leftovers() if str(player) in c]
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_match3_play_prints_its_games_and_says_it_stopped(signum):
+    # `match3 play` printed the games but exited 0 at Ctrl-C, and a SIGTERM killed it unprinted
+    run = start("match3", "play", "--agent", "plan", "--time", "100", "--json")  # pure Python: no compiling
+    started = time.monotonic()
+    report = json.loads(stop_when(run, lambda: time.monotonic() - started > 3, signum))
+    assert report["interrupted"] and report["games"] and report["games"][-1]["end"] == "interrupted"
+
+
 def test_the_leftover_check_sees_this_sessions_processes_and_no_others():
     # or every "nothing left behind" above would pass without looking
     command = [sys.executable, "-c", "import time; time.sleep(60)", "gridfall-fault-child"]

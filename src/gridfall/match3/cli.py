@@ -187,12 +187,14 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
         value = player.suggest(board, board_no, move_no, elapsed)
         return value, time.perf_counter() - start
 
-    with Progress(console=console(stderr=True), transient=True) as progress:
+    # Ctrl-C, SIGTERM, SIGHUP: the games so far are printed, and the exit code says it stopped
+    with stopping_on_signals(), Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{agent}: 4 boards x up to 1000 moves", total=4000)
         report = play_challenge(ask, seed=seed, time_limit=None,
                                 on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
     budget_text = f"{turn_ms:g} ms a move" if agent == "strong" else f"{run_seconds:g} s a run"
     _print_report(report, f"{agent} agent, seed {seed}, {budget_text}", as_json)
+    sys.exit(exit_code(report.interrupted))
 
 
 @match3.command("export")
