@@ -72,7 +72,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         round_line,
         stop_local_searches,
     )
-    from gridfall.samegame.results_file import check_replaceable, write_results
+    from gridfall.samegame.results_file import check_replaceable
     from gridfall.samegame.store import SolutionStore, StoreError
 
     if not out:
@@ -84,13 +84,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--rounds") from None
     specs = set_specs(set_name)
-    try:
-        numbers = number_list(boards) if boards else list(range(1, len(specs) + 1))
-    except ValueError as e:
-        raise click.BadParameter(f"{e}; give board numbers like 1-5,8", param_hint="--boards") from None
-    bad = [n for n in numbers if not 1 <= n <= len(specs)]
-    if bad:
-        raise click.BadParameter(f"{bad[0]}: the {set_name} set has boards 1 to {len(specs)}", param_hint="--boards")
+    numbers = _board_numbers(boards, set_name, len(specs))
     if out and os.path.isfile(out):  # a device or a pipe is only written (reading /dev/stdout waited for ever)
         try:
             check_replaceable(out, set_name)
@@ -101,30 +95,12 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     except StoreError as e:
         raise click.BadParameter(str(e), param_hint="--store") from None
     say = console()
-    line = campaign_line(rounds, threads, seed, passes, boards, note)
-
-    unwritten: list[str] = []  # the results file's last write failed: the campaign ends with exit code 1
-
-    def results(progress: str, final: bool = True) -> None:
-        """Write the results file: after every improved board pass (so a stopped campaign leaves
-        one), and at the end, which alone is announced."""
-        if not out:
-            return
-        unwritten.clear()
-        try:
-            write_results(store, out, set_name, line, progress)
-        except OSError as e:  # the lines are in the store: the campaign goes on, the file can be made later
-            unwritten.append(out)
-            say.print(f"cannot write {out}: {e.strerror or e}; it is left as it was, and the lines are in the store "
-                      f"(`gridfall samegame store export --format results` writes them)")
-            return
-        if final:
-            say.print(f"wrote {out}")
+    results = _ResultsFile(out, store, set_name, campaign_line(rounds, threads, seed, passes, boards, note), say)
 
     if not planned:  # only the results file
         print_total(store, specs, set_name, say)
-        results("")
-        sys.exit(1 if unwritten else 0)
+        results.write("")
+        sys.exit(1 if results.unwritten else 0)
     settings = {"set": set_name, "boards": numbers, "rounds": [r.text() for r in planned], "fresh": fresh,
                 "threads": threads, "seed": seed, "passes": passes}
     run = open_run(db, "samegame campaign", settings, grows=("passes",))
@@ -174,7 +150,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
                         messages=lines))
         state.finished += 1
         if improved and state.finished < total_jobs:
-            results(f", last written after {state.finished} of {total_jobs} board passes ({job.key})", final=False)
+            results.write(f", last written after {state.finished} of {total_jobs} board passes ({job.key})",
+                          final=False)
 
     say.print(f"campaign: {counted(len(numbers), 'board')} x {counted(passes, 'pass', 'passes')}, "
               f"{counted(len(planned), 'round')} each ({counted(len(done), 'board pass', 'board passes')} stored in {run.path}), {executor.describe()}")
@@ -191,17 +168,56 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     if interrupted:
         where = f", stopped after {state.finished} of {total_jobs} board passes"
         if state.improved:
-            results(where)
+            results.write(where)
         else:
             say.print(f"no board improved; {out or 'no results file'} left as it was")
         say.print(f"{where[2:]}; the lines found so far are stored; run the same command to resume")
         sys.exit(exit_code(True))
     if state.improved:
-        results("")
+        results.write("")
     else:
         say.print(f"no board improved; {out or 'no results file'} left as it was")
-    if unwritten:
+    if results.unwritten:
         sys.exit(1)
+
+
+def _board_numbers(boards: str, set_name: str, size: int) -> list[int]:
+    """The board numbers --boards names (``1-5,8``; empty: the whole set), checked against the set."""
+    try:
+        numbers = number_list(boards) if boards else list(range(1, size + 1))
+    except ValueError as e:
+        raise click.BadParameter(f"{e}; give board numbers like 1-5,8", param_hint="--boards") from None
+    bad = [n for n in numbers if not 1 <= n <= size]
+    if bad:
+        raise click.BadParameter(f"{bad[0]}: the {set_name} set has boards 1 to {size}", param_hint="--boards")
+    return numbers
+
+
+class _ResultsFile:
+    """The campaign's results file (--out), written after every board pass that improved a line (so
+    that a stopped campaign leaves one) and at the end, which alone is announced.  A write that
+    fails is said and leaves ``unwritten`` set: the lines are in the store, the campaign goes on,
+    and it ends with exit code 1."""
+
+    def __init__(self, path: str | None, store, set_name: str, line: str, say):
+        self.path, self.store, self.set_name, self.line, self.say = path, store, set_name, line, say
+        self.unwritten = False
+
+    def write(self, progress: str, final: bool = True) -> None:
+        from gridfall.samegame.results_file import write_results
+
+        if not self.path:
+            return
+        try:
+            write_results(self.store, self.path, self.set_name, self.line, progress)
+        except OSError as e:
+            self.unwritten = True
+            self.say.print(f"cannot write {self.path}: {e.strerror or e}; it is left as it was, and the lines are in "
+                           f"the store (`gridfall samegame store export --format results` writes them)")
+            return
+        self.unwritten = False
+        if final:
+            self.say.print(f"wrote {self.path}")
 
 
 def _cells(text: str):
