@@ -265,11 +265,18 @@ def test_lua_faults_get_the_same_verdicts(tmp_path):
     need_lupa()
     broken = tmp_path / "broken.lua"
     broken.write_text("function suggest(board\n")
-    assert "cannot load" in referee_file(str(broken), seed=3).failed
+    # Lua names the file and the line, as Python does (the chunk was "<python>")
+    failed = referee_file(str(broken), seed=3).failed
+    assert "cannot load" in failed and "broken.lua:2: ')' expected near <eof>" in failed, failed
+    compiled = tmp_path / "compiled.lua"
+    compiled.write_bytes(b"\x1bLua\x54\x00")
+    assert "attempt to load a binary chunk" in referee_file(str(compiled), seed=3).failed
     raises = tmp_path / "raises.lua"
-    raises.write_text("function suggest(board) error('no move [/x]') end\n")
+    raises.write_text("function suggest(board)\n  error('no move [/x]')\nend\n")
     report = referee_file(str(raises), seed=3)
-    assert all("suggest raised" in g.end and "no move [/x]" in g.end for g in report.games)
+    # one line, where Lua says: no stack traceback, and not the line of lupa's own code it passed
+    assert all(g.end.endswith("suggest raised LuaError: raises.lua:2: no move [/x]") for g in report.games), \
+        report.games[0].end
     wrong = tmp_path / "wrong.lua"
     wrong.write_text("function suggest(board) return 'hello' end\n")
     assert all("returned 'hello'" in g.end for g in referee_file(str(wrong), seed=3).games)

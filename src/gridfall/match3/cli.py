@@ -47,12 +47,14 @@ def _print_report(report, title: str, as_json: bool) -> None:
         end = Text(g.end, "red" if g.error else "")
         table.add_row(str(g.board_no), f"{g.size}x{g.size}", f"{g.score:,}", str(g.moves), f"{g.best_move:,}", end)
     out = console()
-    out.print(table)
+    if report.games:  # a file that does not load has none
+        out.print(table)
     total = report.total
     out.print((f"total {total:,} (log2 {math.log2(total):.1f})" if total else "total 0")
               + f"; {report.seconds:.3f} s in suggest" + ("; interrupted" if report.interrupted else ""))
     if report.failed:
-        out.print(Text.assemble(("run failed", "red"), f": {report.failed}; the points above were scored before it"))
+        before = "; the points above were scored before it" if report.games else ""
+        out.print(Text.assemble(("run failed", "red"), f": {report.failed}{before}"))
 
 
 @match3.command()

@@ -68,7 +68,13 @@ def _load_lua(path):
         raise ImportError("running a Lua file needs lupa (pip install gridfall[lua])") from None
     runtime = lupa.LuaRuntime(unpack_returned_tuples=True)
     with open(path, encoding="utf-8") as f:
-        runtime.execute(f.read())
+        source = f.read()
+    # Lua's own load, with the chunk named "@FILE", so that its errors say "player.lua:3: ..."
+    # (lupa's execute names every chunk "<python>"); "t": source text only, no precompiled chunk
+    chunk = runtime.globals().load(source, "@" + os.path.basename(path), "t")
+    if isinstance(chunk, tuple):  # nil and the message: two values come back only on a failure
+        raise SyntaxError(chunk[1])
+    chunk()
     suggest = runtime.globals().suggest
     if lupa.lua_type(suggest) != "function":
         raise AttributeError("the file defines no function suggest(board)")
@@ -78,6 +84,17 @@ def _load_lua(path):
         return suggest(runtime.table_from(board), *rest)
 
     return call, count
+
+
+def _fault(e):
+    """What went wrong in a call of suggest, in one line.  A Lua error's message already says
+    where ("player.lua:3: ...", and a stack traceback below, left out); Python's last frame
+    would be lupa's own.  A Python error gets the line of the player's code it came from."""
+    if type(e).__name__ == "LuaError":
+        return "LuaError: %s" % (str(e).splitlines() or [""])[0][:MAX_RESULT_TEXT]
+    tb = traceback.extract_tb(e.__traceback__)
+    where = " at line %s" % tb[-1].lineno if tb else ""
+    return "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)
 
 
 def main(path, request_fd, answer_fd):
@@ -101,9 +118,7 @@ def main(path, request_fd, answer_fd):
         try:
             payload = _result(suggest(*args))
         except BaseException as e:  # noqa: BLE001
-            tb = traceback.extract_tb(e.__traceback__)
-            where = " at line %s" % tb[-1].lineno if tb else ""
-            payload = {"error": "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)}
+            payload = {"error": _fault(e)}
         _answer(answers, payload)
 
 
