@@ -48,7 +48,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
                    settings: dict, db: str | None, workers: int | None, cluster: str | None, as_json: bool,
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
                    prepare: Callable | None = None, replay_path: str | None = None,
-                   grows: tuple[str, ...] = (), changed: Callable | None = None) -> None:
+                   grows: tuple[str, ...] = (), changed: Callable | None = None,
+                   bot_files: dict[str, list[str]] | None = None) -> None:
     """Play every item with every bot (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
     GameRow with ``result["score"]``), store each game, then print the comparison of
     ``transform(score)`` and exit: for two bots their paired difference and its verdict, for more a
@@ -56,10 +57,15 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     lists the items, which may grow.  ``changed(rows, todo)``: a message if games still to play would
     be played on something other than the stored games of their item were (a board file edited
     since), which refuses the resume: a paired difference between two versions of an item means
-    nothing."""
+    nothing.  ``bot_files`` ({name: files}, by default the files each bot's command names): a
+    bot's file edited since its games were stored is refused too."""
     from rich.progress import Progress
 
-    run = open_run(db, kind, settings, grows=grows)
+    from gridfall.arena.bot_files import files_named
+
+    if bot_files is None:
+        bot_files = {name: files_named(command) for name, command in bots}
+    run = open_run(db, kind, settings, grows=grows, bot_files=bot_files)
     run.keep_extra("measure", transform_label or "score")  # for `gridfall standings`, which has no --raw
     stored = {row.job: row for row in run.rows()}
     jobs = [make_job(item, name, spec) for item in items for name, spec in bots]

@@ -17,6 +17,7 @@ import sys
 
 import click
 
+from gridfall.arena.bot_files import check as check_bot_files
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.arena.executor import ExecutorError, check_address, make_executor
 from gridfall.cli_options import WORKERS, given
@@ -82,9 +83,11 @@ def _named(kind: str, settings: dict) -> str:
 
 
 def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
-             grows: tuple[str, ...] = ()) -> RunDatabase:
+             grows: tuple[str, ...] = (), bot_files: dict[str, list[str]] | None = None) -> RunDatabase:
     """The run's database, as a usage error (exit 2, naming the file) if it cannot serve.
-    ``grows`` names the settings that may grow on a stored run (see RunDatabase)."""
+    ``grows`` names the settings that may grow on a stored run (see RunDatabase); ``bot_files``
+    ({bot name: its files}, the bots that will play) are refused if they changed since the
+    stored games were played (:mod:`gridfall.arena.bot_files`)."""
     path = db or default_db(kind, settings, grows)
     try:
         run = RunDatabase(path, kind, settings, command=sys.argv, exclusive=exclusive, grows=grows)
@@ -97,6 +100,8 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
     context = click.get_current_context(silent=True)
     if context is not None:  # however the command ends, the run is let go then: its lock file goes with it
         context.call_on_close(run.close)
+    if bot_files is not None and (why := check_bot_files(run, bot_files)):
+        raise click.UsageError(why)
     stored = len(run.done())
     if exclusive and stored and run.started_by not in (None, fingerprint()):
         click.echo(f"gridfall: {path}: this run was started by gridfall {run.started_by} ({counted(stored, 'game')} "

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from gridfall.arena.bot_files import files_named
 from gridfall.arena.database import RunDatabaseError, job_order
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
@@ -155,7 +156,8 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
         raise click.BadParameter("a league needs at least two bots that play", param_hint="--retire")
     settings = {"bots": bots, "games": games, "matchmaking": matchmaking, "seed": seed,
                 "opening_plies": opening_plies, "limits": limits.setting()}
-    run = open_run(db, "connect4 league", settings, grows=("games", "bots"))
+    run = open_run(db, "connect4 league", settings, grows=("games", "bots"),
+                   bot_files={name: files_named(command) for name, command in bots if name not in retire})
     bots = [(name, command) for name, command in run.settings["bots"]]  # the run's order: first bots, then joiners
     names = [n for n, _ in bots]
     table = rated(names, run.rows())
@@ -267,7 +269,8 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     settings = {"new": new, "base": base, "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
                 "max_games": max_games, "seed": seed, "opening_plies": opening_plies,
                 "limits": limits.setting()}
-    run = open_run(db, "connect4 sprt", settings, grows=("max_games",))
+    run = open_run(db, "connect4 sprt", settings, grows=("max_games",),
+                   bot_files={"new": files_named(new), "base": files_named(base)})
     stored = run.done()
     test = sprt_test(settings, run.rows())
     pairs = max_games // 2

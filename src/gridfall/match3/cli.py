@@ -284,4 +284,5 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
     run_comparison(kind="match3 compare", bots=bots, items=[str(s) for s in numbers], make_job=make_job,
                    work=play_seed, settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json,
                    item_label="seed", transform=float if raw else log2_score,
-                   transform_label="" if raw else "log2(1 + total)", replay_path=replay_path, grows=("seeds",))
+                   transform_label="" if raw else "log2(1 + total)", replay_path=replay_path, grows=("seeds",),
+                   bot_files={name: [path] for name, path in bots})  # the bot is its file

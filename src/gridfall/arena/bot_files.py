@@ -1,0 +1,98 @@
+"""The files a bot is made of, fingerprinted, so that a stored run is not resumed by another version.
+
+A run resumes by playing its remaining games with the bots its command names.  If a bot's file
+was edited since the stored games were played, the run would mix two versions under one name (a
+comparison, a league or an SPRT about neither), and a finished run would print the earlier
+version's results as if they were the new one's.  So a run keeps a digest of each file its bots
+name, and a run opened again with a different file is refused (:func:`check`).
+
+The files of a command are the words after the first that name a regular file (``python3 -I
+bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the first word
+(``./mybot``, a compiled bot): the interpreter that runs a bot's file is not the bot, and an
+update of it must not refuse a run.  The modules a bot imports are not seen: a bot of several
+files is covered by the ones its command names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+
+KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
+
+
+def files_named(command: str) -> list[str]:
+    """The bot's files that ``command`` names (``FILE:NAME`` names FILE), absolute: those its words
+    after the first name, or else its first word's."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # an unclosed quote: the shell will say so when the bot starts
+        words = command.split()
+    found: list[str] = []
+    for word in words[1:]:
+        for candidate in (word, word.rpartition(":")[0]):
+            if candidate and os.path.isfile(candidate):
+                path = os.path.abspath(candidate)
+                if path not in found:
+                    found.append(path)
+                break
+    if not found and words and os.path.isfile(words[0]):
+        found.append(os.path.abspath(words[0]))
+    return found
+
+
+def digest(path: str) -> str | None:
+    """The file's SHA-256 (16 hex digits), or None if it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()[:16]
+
+
+def fingerprints(files: dict[str, list[str]]) -> dict[str, dict[str, str]]:
+    """{bot name: {path: digest}} of each bot's files (those that can be read)."""
+    out: dict[str, dict[str, str]] = {}
+    for name, paths in files.items():
+        out[name] = {}
+        for path in paths:
+            value = digest(path)
+            if value is not None:
+                out[name][path] = value
+    return out
+
+
+def changed(kept: dict, now: dict[str, dict[str, str]]) -> list[tuple[str, str]]:
+    """(bot name, path) of each file that a bot had when its run kept ``kept`` and that differs now
+    (edited, or gone); a bot or a file the run did not keep is not compared."""
+    out = []
+    for name, files in now.items():
+        before = kept.get(name)
+        if not isinstance(before, dict):
+            continue
+        for path, value in before.items():
+            if files.get(path, digest(path)) != value:
+                out.append((name, path))
+    return out
+
+
+def check(run, files: dict[str, list[str]]) -> str | None:
+    """Keep the digests of the files of ``files`` ({bot name: paths}) with ``run``, and return why
+    the run must not go on if a bot that has stored games lost a file's version: None if all is
+    well.  A run with no game stored yet takes the files as they are now."""
+    now = fingerprints(files)
+    kept = run.extra(KEY)
+    kept = kept if isinstance(kept, dict) and run.done() else {}
+    edited = changed(kept, now)
+    if edited:
+        name, path = edited[0]
+        return (f"{path} (bot {name}) has changed since the games stored in {run.path} were played: going on "
+                f"would mix two versions of the bot under one name, and its results are the earlier one's. "
+                f"Another --db starts a clean run (or put the earlier file back); `gridfall standings {run.path}` "
+                f"shows the stored games")
+    run.keep_extra(KEY, {**kept, **{name: now[name] for name in now if name not in kept}})
+    return None

@@ -1,0 +1,67 @@
+"""A stored run is not resumed, nor its results shown as new, after a bot's file was edited."""
+
+import sys
+
+from gridfall.arena.bot_files import changed, files_named, fingerprints
+from tests.arena.arena_cli import BOTS, gridfall, gridfall_json
+
+QUIT = "def suggest(board):\n    return 1, 1, 'Q'\n"  # ends each board at once: total 0
+FIRST = ("def suggest(board):\n    n = len(board)\n    for r in range(n):\n        for c in range(n - 1):\n"
+         "            b = [list(x) for x in board]\n            b[r][c], b[r][c + 1] = b[r][c + 1], b[r][c]\n"
+         "            for y in range(n):\n                for x in range(n - 2):\n"
+         "                    if b[y][x] == b[y][x + 1] == b[y][x + 2]:\n                        return c + 1, r + 1, 'R'\n"
+         "    return 1, 1, 'Q'\n")
+
+
+def test_the_files_of_a_command_are_the_words_that_name_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.py").write_text("x")
+    (tmp_path / "mine.py").write_text("y")
+    # the interpreter is not the bot (a Python update must not refuse a league); a program alone is
+    assert files_named(f"{sys.executable} -I bot.py --depth 3") == [str(tmp_path / "bot.py")]
+    assert files_named("python3 -m gridfall connect4 bot --player mine.py:make") == [str(tmp_path / "mine.py")]
+    assert files_named("./bot.py 3") == [str(tmp_path / "bot.py")] and files_named(sys.executable) == [sys.executable]
+    assert files_named("greedy") == [] and files_named("python3 'unclosed") == []
+    kept = fingerprints({"a": ["bot.py"], "b": ["mine.py"]})
+    (tmp_path / "bot.py").write_text("x2")
+    assert changed(kept, fingerprints({"a": ["bot.py"], "b": ["mine.py"]})) == [("a", "bot.py")]
+    (tmp_path / "mine.py").unlink()  # a file gone is a file changed
+    assert ("b", "mine.py") in changed(kept, fingerprints({"a": ["bot.py"], "b": ["mine.py"]}))
+    assert changed(kept, fingerprints({"c": ["bot.py"]})) == []  # a bot the run did not keep
+
+
+def test_an_edited_match3_file_is_refused_and_the_earlier_one_resumes(tmp_path):
+    # editing a bot and running the same compare again printed the earlier file's results as new
+    a, b, db = tmp_path / "a.py", tmp_path / "b.py", str(tmp_path / "m.sqlite")
+    a.write_text(QUIT)
+    b.write_text(FIRST)
+    args = ["match3", "compare", "--bot", f"a={a}", "--bot", f"b={b}", "--seeds", "1-2", "--db", db]
+    assert gridfall_json(*args)["comparison"]["losses"] == 2
+    a.write_text(FIRST)
+    again = gridfall(*args)
+    assert again.returncode == 2 and f"{a} (bot a) has changed since the games stored in {db}" in again.stderr
+    assert "Another --db starts a clean run" in again.stderr, again.stderr
+    assert gridfall_json(*args[:-1], str(tmp_path / "new.sqlite"))["comparison"]["ties"] == 2
+    a.write_text(QUIT)  # the earlier file back: the run is its own again, and grows
+    assert gridfall_json(*args[:7], "1-3", *args[8:])["comparison"]["losses"] == 3
+
+
+def test_an_edited_bot_in_a_league_is_refused_unless_it_retired(tmp_path):
+    bot, db = tmp_path / "mine.py", str(tmp_path / "league.sqlite")
+    bot.write_text((BOTS / "pick.py").read_text())
+    mine = f"{sys.executable} -I {bot} centre 0"
+    league = ["connect4", "league", "--bot", f"mine={mine}", "--bot", "greedy", "--db", db,
+              "--first-turn-ms", "3000", "--turn-ms", "1000"]
+    assert gridfall(*league, "--games", "2").returncode == 0
+    bot.write_text(bot.read_text() + "\n# edited\n")
+    again = gridfall(*league, "--games", "4")
+    assert again.returncode == 2 and "(bot mine) has changed" in again.stderr, again.stderr
+    # the new version under a name of its own, the earlier one retired: its stored games stay its own
+    joined = gridfall(*league, "--bot", f"mine2={mine}", "--retire", "mine", "--games", "4", "--json")
+    assert joined.returncode == 0, joined.stderr
+    sprt = ["connect4", "sprt", "--new", mine, "--base", "greedy", "--max-games", "2", "--db",
+            str(tmp_path / "sprt.sqlite"), "--first-turn-ms", "3000", "--turn-ms", "1000"]
+    assert gridfall(*sprt).returncode == 0
+    bot.write_text(bot.read_text() + "\n# again\n")
+    again = gridfall(*sprt[:7], "4", *sprt[8:])
+    assert again.returncode == 2 and "(bot new) has changed" in again.stderr, again.stderr
