@@ -86,14 +86,17 @@ def _load_lua(path):
     return call, count
 
 
-def _fault(e):
+def _fault(e, path):
     """What went wrong in a call of suggest, in one line.  A Lua error's message already says
     where ("player.lua:3: ...", and a stack traceback below, left out); Python's last frame
-    would be lupa's own.  A Python error gets the line of the player's code it came from."""
+    would be lupa's own.  A Python error gets the line of the player's file it came from: the
+    last frame in that file, not one in the library it called (json's decoder, say)."""
     if type(e).__name__ == "LuaError":
         return "LuaError: %s" % (str(e).splitlines() or [""])[0][:MAX_RESULT_TEXT]
-    tb = traceback.extract_tb(e.__traceback__)
-    where = " at line %s" % tb[-1].lineno if tb else ""
+    mine = os.path.abspath(path)
+    lines = [frame.lineno for frame in traceback.extract_tb(e.__traceback__)
+             if os.path.abspath(frame.filename) == mine]
+    where = " at line %s" % lines[-1] if lines else ""
     return "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)
 
 
@@ -118,7 +121,7 @@ def main(path, request_fd, answer_fd):
         try:
             payload = _result(suggest(*args))
         except BaseException as e:  # noqa: BLE001
-            payload = {"error": _fault(e)}
+            payload = {"error": _fault(e, path)}
         _answer(answers, payload)
 
 
