@@ -17,6 +17,7 @@ MODULES = [
     "gridfall.connect4.rules",
     "gridfall.connect4.openings",
     "gridfall.connect4.book",
+    "gridfall.player_fault",
     "gridfall.connect4.protocol",
     "gridfall.connect4.portable",
 ]

@@ -22,6 +22,7 @@ import time
 from typing import IO
 
 from gridfall.connect4.rules import STEAL, Game, action_text
+from gridfall.player_fault import described
 
 WIDTH, HEIGHT = 9, 7
 
@@ -128,7 +129,7 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             try:
                 action = agent.act(game, max(budget, 0.005))
             except Exception as e:  # a broken agent must still answer legally
-                print(f"gridfall bot: agent failed: {e!r}", file=log)
+                print(f"gridfall bot: agent failed: {described(e)}", file=log)
                 if not fallback:
                     return False
                 action = None

@@ -18,6 +18,7 @@ import time
 from typing import IO
 
 from gridfall.actions import whole_number
+from gridfall.player_fault import described
 from gridfall.samegame.boards import BoardError
 from gridfall.samegame.protocol import read_board
 from gridfall.samegame.rules import Board
@@ -50,7 +51,7 @@ def play(player, inp: IO[str], out: IO[str], *, first_turn: float, turn: float, 
         try:
             answer = player.act(SameGameGame(board).new_initial_state(), max(budget, 0.005))
         except Exception as e:
-            print(f"gridfall bot: the player failed: {e!r}", file=log)
+            print(f"gridfall bot: the player failed: {described(e)}", file=log)
             return False
         out.write(answer_text(answer) + "\n")
         out.flush()
@@ -90,7 +91,7 @@ def play_one_turn(player, inp: IO[str], out: IO[str], *, seconds: float, share: 
         try:
             answer = player.act(state.clone(), max(left * share, 0.005))  # a copy: the line stays ours
         except Exception as e:
-            print(f"gridfall bot: the player failed after {_moves(answers)}: {e!r}", file=log)
+            print(f"gridfall bot: the player failed after {_moves(answers)}: {described(e)}", file=log)
             failed = True
             break
         answers.append(answer_text(answer))

@@ -1,0 +1,45 @@
+"""A player's exception in one line for a bot's stderr: what it was, and where in the player's code.
+
+The place is the innermost frame of the traceback that is none of Python's own (its standard
+library, installed packages) and none of gridfall's: ``json.loads`` raising in a player's ``act``
+names the line of ``act`` that called it, not the decoder's.  In an exported file every module is
+compiled as ``<gridfall NAME>``, so there a module is told by its name.
+
+Standard library only: the exported bots carry this module.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+
+_PYTHON = os.path.dirname(os.__file__)  # the standard library; installed packages are below it, or in site-packages
+_GRIDFALL = os.path.dirname(os.path.abspath(__file__))
+_EXPORTED = "<gridfall "
+
+
+def _module_name(filename: str) -> str | None:
+    return filename[len(_EXPORTED):-1] if filename.startswith(_EXPORTED) and filename.endswith(">") else None
+
+
+def _players(filename: str) -> bool:
+    name = _module_name(filename)
+    if name is not None:
+        return name.split(".")[0] != "gridfall"
+    path = os.path.abspath(filename)
+    return not (path.startswith((_PYTHON + os.sep, _GRIDFALL + os.sep)) or "site-packages" in path
+                or "dist-packages" in path or filename.startswith("<"))
+
+
+def _shown(filename: str) -> str:
+    name = _module_name(filename)
+    return name.replace(".", "/") + ".py" if name is not None else os.path.basename(filename)
+
+
+def described(error: BaseException) -> str:
+    """``KeyError('x') at mybot.py:12 in act``: the error, and the player's line it came through
+    (else the innermost line there is)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    mine = [frame for frame in frames if _players(frame.filename)]
+    frame = (mine or frames)[-1] if frames else None
+    return f"{error!r}" + (f" at {_shown(frame.filename)}:{frame.lineno} in {frame.name}" if frame else "")
