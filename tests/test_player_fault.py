@@ -43,4 +43,15 @@ def test_in_an_exported_file_a_module_is_told_by_its_name():
     assert described(_error(namespace["act"])) == "KeyError('missing') at helpers/moves.py:2 in act"
     exec(compile(source, "<gridfall gridfall.uct>", "exec"), namespace)  # gridfall's own: its caller's line
     assert described(_error(namespace["act"])).endswith(" at test_player_fault.py:19 in _error")
-    assert described(KeyError("never raised")) == "KeyError('never raised')"
+    assert described(KeyError("never raised")) == "KeyError('never raised')"  # no line of a player's: none
+
+
+def test_a_players_file_that_fails_as_it_is_made_names_the_line(tmp_path):
+    from gridfall.user_player import TargetError, make_player
+
+    (tmp_path / "mine.py").write_text("class Make:\n    def __init__(self, game):\n        raise ValueError('no')\n")
+    with pytest.raises(TargetError, match=r"Make\(game\) raised ValueError: no at mine.py:3 in __init__"):
+        make_player(f"{tmp_path / 'mine.py'}:Make", None, 0)
+    (tmp_path / "broken.py").write_text("import json\njson.loads('{')\n")
+    with pytest.raises(TargetError, match=r"loading .*broken.py raised JSONDecodeError: .* at broken.py:2 in <module>"):
+        make_player(f"{tmp_path / 'broken.py'}:Make", None, 0)

@@ -36,10 +36,13 @@ def _shown(filename: str) -> str:
     return name.replace(".", "/") + ".py" if name is not None else os.path.basename(filename)
 
 
+def place(error: BaseException) -> str:
+    """`` at mybot.py:12 in act``: the player's line that the error came through, or nothing if it
+    came through none (a library's line would mislead)."""
+    mine = [frame for frame in traceback.extract_tb(error.__traceback__) if _players(frame.filename)]
+    return f" at {_shown(mine[-1].filename)}:{mine[-1].lineno} in {mine[-1].name}" if mine else ""
+
+
 def described(error: BaseException) -> str:
-    """``KeyError('x') at mybot.py:12 in act``: the error, and the player's line it came through
-    (else the innermost line there is)."""
-    frames = traceback.extract_tb(error.__traceback__)
-    mine = [frame for frame in frames if _players(frame.filename)]
-    frame = (mine or frames)[-1] if frames else None
-    return f"{error!r}" + (f" at {_shown(frame.filename)}:{frame.lineno} in {frame.name}" if frame else "")
+    """``KeyError('x') at mybot.py:12 in act``: the error, and where in the player's code."""
+    return f"{error!r}{place(error)}"

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from gridfall.player_fault import place
+
 
 def protocol_stdout():
     """The stream for the protocol's answers; from now on the player's own prints go to stderr, as
@@ -53,7 +55,7 @@ def load_target(text: str):
         try:
             spec.loader.exec_module(module)
         except Exception as e:
-            raise TargetError(f"{text!r}: loading {where} raised {type(e).__name__}: {e}") from None
+            raise TargetError(f"{text!r}: loading {where} raised {type(e).__name__}: {e}{place(e)}") from None
     else:
         try:
             module = importlib.import_module(where)
@@ -88,7 +90,7 @@ def made_by(factory, text: str, game, seed: int):
     try:
         player = factory(**given)
     except Exception as e:
-        raise TargetError(f"{text}({', '.join(given)}) raised {type(e).__name__}: {e}") from None
+        raise TargetError(f"{text}({', '.join(given)}) raised {type(e).__name__}: {e}{place(e)}") from None
     if not callable(getattr(player, "act", None)):
         raise TargetError(f"{text} made a {type(player).__name__}, which has no act(state, seconds) method")
     return player
