@@ -41,6 +41,9 @@ def test_an_edited_match3_file_is_refused_and_the_earlier_one_resumes(tmp_path):
     again = gridfall(*args)
     assert again.returncode == 2 and f"{a} (bot a) has changed since the games stored in {db}" in again.stderr
     assert "Another --db starts a clean run" in again.stderr, again.stderr
+    listed = gridfall_json("runs", db)["runs"][0]  # the listing says so too, before any resume
+    assert listed["edited"] == [{"bot": "a", "file": str(a)}]
+    assert "edited since its games:" in gridfall("runs", db).stdout  # the path, wrapped to the table's width
     assert gridfall_json(*args[:-1], str(tmp_path / "new.sqlite"))["comparison"]["ties"] == 2
     a.write_text(QUIT)  # the earlier file back: the run is its own again, and grows
     assert gridfall_json(*args[:7], "1-3", *args[8:])["comparison"]["losses"] == 3

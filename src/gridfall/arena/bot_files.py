@@ -80,6 +80,11 @@ def changed(kept: dict, now: dict[str, dict[str, str]]) -> list[tuple[str, str]]
     return out
 
 
+def edited(kept) -> list[tuple[str, str]]:
+    """(bot name, path) of each file in a run's ``kept`` digests that differs now."""
+    return changed(kept, {name: {} for name in kept}) if isinstance(kept, dict) else []
+
+
 def check(run, files: dict[str, list[str]]) -> str | None:
     """Keep the digests of the files of ``files`` ({bot name: paths}) with ``run``, and return why
     the run must not go on if a bot that has stored games lost a file's version: None if all is

@@ -28,7 +28,8 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     Each run (a league, an SPRT, a comparison, a campaign, the pie table's,
     played games in the browser) with its kind, its games stored, when it
     started and when its last game finished, and the command that resumes
-    it (the one that started it, or the last that grew it).  A .sqlite file
+    it (the one that started it, or the last that grew it), with the bots'
+    files edited since their games were played (a resume refuses them).  A .sqlite file
     that is not a run (a solution store, a damaged file) is named with the
     reason.  Nothing is written or locked, so a run that plays now is listed
     too.
@@ -36,6 +37,7 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from gridfall.arena.bot_files import KEY, edited
     from gridfall.arena.database import read_run
 
     files = []
@@ -51,7 +53,8 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
             continue
         last = max((row.finished for row in stored.rows), default=None)
         found.append({"file": str(file), "kind": stored.kind, "games": len(stored.rows), "started": stored.started,
-                      "last_game": last, "command": shlex.join(_as_typed(stored.command))})
+                      "last_game": last, "command": shlex.join(_as_typed(stored.command)),
+                      "edited": [{"bot": name, "file": path} for name, path in edited(stored.extras.get(KEY))]})
     if as_json:
         click.echo(json_text.dumps({"runs": found, "not_runs": others}))
         return
@@ -60,8 +63,11 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     for column in ("file", "kind", "games", "started", "last game", "the command that resumes it"):
         table.add_column(column, justify="right" if column == "games" else "left")
     for run in found:
+        command = Text(run["command"])  # Text: a bot's command is not markup
+        for change in run["edited"]:  # its games were played by the earlier file: the command is refused
+            command.append(f"\nedited since its games: {change['file']} (bot {change['bot']})", "red")
         table.add_row(Text(run["file"]), run["kind"], f"{run['games']:,}", _when(run["started"]),
-                      _when(run["last_game"]), Text(run["command"]))  # Text: a bot's command is not markup
+                      _when(run["last_game"]), command)
     out.print(table)
     for other in others:
         out.print(Text(f"{other['file']}: {other['why']}"))
