@@ -282,6 +282,23 @@ def test_connect4_names_an_opponent_that_is_no_player_or_chooses_an_illegal_acti
         env.reset(seed=0)
 
 
+def test_connect4_plays_the_classic_board_too():
+    # width, height and steal as load_game takes them: 7x6 without STEAL, against any of the players
+    env = gymnasium.make("gridfall/Connect4-v0", width=7, height=6, steal=False, opponent="alphabeta:4", seat=1)
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (2, 6, 7) and env.action_space.n == 7 and info["action_mask"].tolist() == [1] * 7
+    assert obs[1].sum() == 1  # the opponent's first chip, no STEAL to answer it with
+    terminated = False
+    while not terminated:
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert reward == env.unwrapped.state.returns()[1] and str(env.unwrapped.game).startswith("connect4")
+    with pytest.raises(ValueError, match="a 3x6 board is not supported"):
+        gymnasium.make("gridfall/Connect4-v0", width=3, height=6)
+    with pytest.raises(ValueError, match="steal must be True or False, not 'yes'"):
+        gymnasium.make("gridfall/Connect4-v0", steal="yes")
+
+
 def test_connect4_refuses_a_wrong_opponent_seat_or_time_by_name():
     with pytest.raises(ValueError, match="unknown agent 'deep-blue'"):
         gymnasium.make("gridfall/Connect4-v0", opponent="deep-blue")

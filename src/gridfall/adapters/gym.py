@@ -169,14 +169,16 @@ class Match3Env(GridfallEnv):
 
 
 class Connect4Env(GridfallEnv):
-    """Connect Four 7x9 with STEAL, one seat against ``opponent``: a name of
+    """Connect Four, 7x9 with STEAL by default (``width``, ``height`` and ``steal`` as
+    :func:`gridfall.load_game` takes them: ``width=7, height=6, steal=False`` is the classic
+    game), one seat against ``opponent``: a name of
     :func:`gridfall.load_player` (``random``, ``greedy``, ``mcts:200``, ``mcts-solver:1000``,
     ``gridfall:100000``, ...), or a player of your own, any object with ``act(state, seconds)``
     that returns a legal action of the interface's state (an earlier copy of the agent being
     trained, say).  The agent plays ``seat`` 0 (first), 1 (second), or by default a
     seat drawn at each reset (``info["seat"]``).  The opponent moves inside ``reset`` (when it
     moves first) and ``step``, each move within ``opponent_seconds`` (None: the player's own
-    default); ``info["opponent_action"]`` is its last action (9: it stole the agent's first chip;
+    default); ``info["opponent_action"]`` is its last action (``width``, 9 by default: it stole the agent's first chip;
     -1: it has not moved yet; a number always, so that vector environments can stack it).
     Observations are the planes from the agent's side (its chips, then the opponent's); the reward
     comes at the end: +1 for a win, -1 for a loss, 0 for a draw.  A seeded reset makes the
@@ -185,13 +187,14 @@ class Connect4Env(GridfallEnv):
     ``gridfall``).  A player of your own is used as given, never made again: its seed is yours."""
 
     def __init__(self, render_mode: str | None = None, opponent: str | Player = "random", seat: int | None = None,
-                 opponent_seconds: float | None = None, illegal_action: str = "ignore"):
+                 opponent_seconds: float | None = None, illegal_action: str = "ignore", width: int = 9,
+                 height: int = 7, steal: bool = True):
         from gridfall.players import load_player, move_seconds
 
         if seat not in (None, 0, 1):
             raise ValueError(f"seat {seat!r}: 0 (first), 1 (second), or None for a seat drawn at each reset")
         move_seconds(opponent_seconds, 0.0, "opponent_seconds")  # checked now, not at the first move
-        super().__init__("connect4", render_mode, illegal_action)
+        super().__init__("connect4", render_mode, illegal_action, width=width, height=height, steal=steal)
         self.seat, self.opponent_seconds = seat, opponent_seconds
         if isinstance(opponent, str):
             self.opponent_name, self.opponent_by_name = opponent, True
@@ -206,7 +209,7 @@ class Connect4Env(GridfallEnv):
         self.opponent_action = NO_ACTION
 
     def _game(self, seed: int):
-        return load_game("connect4")
+        return load_game("connect4", **self.parameters)
 
     def _observe(self):
         state = self._live()
