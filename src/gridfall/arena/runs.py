@@ -100,7 +100,11 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
     context = click.get_current_context(silent=True)
     if context is not None:  # however the command ends, the run is let go then: its lock file goes with it
         context.call_on_close(run.close)
-    if bot_files is not None and (why := check_bot_files(run, bot_files)):
+    try:
+        why = check_bot_files(run, bot_files) if bot_files is not None else None
+    except RunDatabaseError as e:  # its kept digests are damaged
+        raise click.BadParameter(str(e), param_hint="--db") from None
+    if why:
         raise click.UsageError(why)
     stored = len(run.done())
     if exclusive and stored and run.started_by not in (None, fingerprint()):
