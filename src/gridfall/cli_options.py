@@ -282,11 +282,17 @@ def with_help(*paragraphs: str):
     return decorate
 
 
+def refuse_blank_command(command: str, hint: str | None = None) -> None:
+    """A bot's command line is refused if blank: ``/bin/sh -c ''`` runs, exits 0 at once, and
+    every game would be lost to a "crash" of a bot that was never named."""
+    if not command.strip():
+        raise click.BadParameter("an empty command", param_hint=hint)
+
+
 def bot_command(ctx, param, value: str | None) -> str | None:
-    """A bot's command line, refused if blank: ``/bin/sh -c ''`` runs, exits 0 at once, and every
-    board would be lost to a "crash" of a bot that was never named."""
-    if value is not None and not value.strip():
-        raise click.BadParameter("an empty command")
+    """click's callback for a --bot COMMAND option: :func:`refuse_blank_command`."""
+    if value is not None:
+        refuse_blank_command(value)
     return value
 
 

@@ -75,7 +75,7 @@ def changed(kept: dict, now: dict[str, dict[str, str]]) -> list[tuple[str, str]]
         if not isinstance(before, dict):
             continue
         for path, value in before.items():
-            if files.get(path, digest(path)) != value:
+            if (files[path] if path in files else digest(path)) != value:  # a file not hashed yet, hashed once
                 out.append((name, path))
     return out
 

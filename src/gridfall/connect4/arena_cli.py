@@ -15,7 +15,8 @@ from gridfall.arena.database import RunDatabaseError, job_order
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options, with_help
+from gridfall.cli_options import (CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options,
+                                  refuse_blank_command, with_help)
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.arena_report import (
     faults_of,
@@ -48,8 +49,7 @@ def _limit_options(command):
 
 def check_program(spec: str, hint: str) -> None:
     """A bot's command, refused (naming ``hint``) if empty, or a built-in agent's name with bad parameters."""
-    if not spec.strip():
-        raise click.BadParameter("an empty command", param_hint=hint)
+    refuse_blank_command(spec, hint)
     if spec.partition(":")[0] in AGENT_NAMES:
         try:
             check_spec(spec)
