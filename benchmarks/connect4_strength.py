@@ -127,12 +127,14 @@ def main() -> None:
 
         def play(i: int, name=name, factor=factor, opponent_limits=opponent_limits):
             # the seats are labelled by role, never by program: the opponent may be gridfall too
-            # the game's number seeds the player: the numba bot's noise, the exported file's ties
-            player = bot(args.player, i) if export is None else f"GRIDFALL_SEED={i} {export}"
+            # the game's number seeds the player: the numba bot's noise (--seed), the exported
+            # file's ties (GRIDFALL_SEED, which the referee sets)
+            player = bot(args.player, i) if export is None else export
             seats = [(player, PLAYER, limits), (bot(name, i, factor), OPPONENT, opponent_limits)]
             if i % 2:
                 seats.reverse()
-            return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), (seats[0][2], seats[1][2]))
+            return referee_game((seats[0][0], seats[1][0]), (seats[0][1], seats[1][1]), (seats[0][2], seats[1][2]),
+                                seed=i)
 
         start = time.monotonic()
         with Progress(console=console(stderr=True), transient=True) as progress:

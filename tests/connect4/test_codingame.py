@@ -63,6 +63,19 @@ def test_a_game_to_the_end(tmp_path):
     assert game.is_terminal() and game.winner == record.winner
 
 
+def test_a_pairs_bots_get_its_games_seeds(tmp_path, monkeypatch):
+    """A command gets the game's seed as GRIDFALL_SEED, as a built-in bot gets --seed: pair K of
+    a run with seed S plays its games with S + 2K and S + 2K + 1, so a bot that reads it repeats."""
+    from gridfall.connect4.match import PairJob, play_pair
+
+    says = script(tmp_path, "says", "import os; print(valid[0], os.environ.get('GRIDFALL_SEED'), flush=True)\n")
+    job = PairJob("pair 3", ("x", "y"), (says, says), (), RELAXED, 10 + 2 * 3)
+    first, second = play_pair(job)
+    assert set(first.messages) == {"16"} and set(second.messages) == {"17"}
+    monkeypatch.delenv("GRIDFALL_SEED", raising=False)
+    assert set(referee_game((says, says), ("x", "y"), RELAXED).messages) == {"None"}  # no seed: none set
+
+
 def test_timeout_loses(tmp_path):
     slow = script(tmp_path, "slow", "print('turn', turn, file=sys.stderr, flush=True)\nif turn >= 2: time.sleep(5)\n"
                   + FIRST_VALID)

@@ -109,6 +109,17 @@ def test_the_exported_player_takes_its_seed_from_gridfall_seed(tmp_path):
         run = subprocess.run([sys.executable, "-I", str(out)], input=first_turn, capture_output=True, text=True,
                              timeout=60, env={"GRIDFALL_SEED": seed})
         assert run.stdout.split()[0] == str(int(seed) % 9), run.stderr
+    # the referee's --seed reaches it: the same seed plays the same game, another seed another
+    out = tmp_path / "samegame_bot.py"
+    assert gridfall("samegame", "export", str(out), "--player", "seeded.py:Seeded", "--no-store",
+                    cwd=tmp_path).returncode == 0
+    played = {}
+    for run_number, seed in enumerate(("3", "3", "4")):
+        done = gridfall("samegame", "referee", "--bot", f"{sys.executable} -I {out}", "standard:1", "--seed", seed,
+                        "--json")
+        assert done.returncode == 0, done.stderr
+        played[run_number] = json.loads(done.stdout)["boards"][0]["moves"]
+    assert played[0] == played[1] != played[2]
 
 
 def test_a_file_in_another_encoding_is_read_as_python_reads_it(tmp_path, bare_python):

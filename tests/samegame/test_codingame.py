@@ -36,6 +36,12 @@ def script_bot(tmp_path, body: str) -> str:
 LARGEST = "g = max(board.groups(), key=lambda g: g.size); print(g.x, g.y, 'msg', flush=True)\n"
 
 
+def test_the_bot_gets_the_seed_as_GRIDFALL_SEED(tmp_path):
+    says = "import os; g = max(board.groups(), key=lambda g: g.size); print(g.x, g.y, os.environ['GRIDFALL_SEED'], flush=True)\n"
+    report = referee_game(script_bot(tmp_path, says), load_board("standard:7"), "standard:7", limits=RELAXED, seed=42)
+    assert report.ok and set(report.messages) == {"42"}
+
+
 def test_correct_bot_plays_to_the_end(tmp_path):
     board = load_board("standard:7")
     report = referee_game(script_bot(tmp_path, LARGEST), board, "standard:7", limits=RELAXED)

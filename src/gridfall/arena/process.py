@@ -44,6 +44,7 @@ from gridfall.arena.memory import MB, held_bytes
 from gridfall.arena.reaper import kill_tree
 from gridfall.arena.signals import signals_held
 from gridfall.printable import printable
+from gridfall.run_seed import SEED_VARIABLE
 
 _live: set["BotProcess"] = set()
 _live_lock = threading.Lock()
@@ -134,12 +135,16 @@ class BotProcess:
 
     ``command`` is a shell command line (run with ``/bin/sh -c``) or an argv list;
     with ``private_channel`` an argv list, to which the two protocol descriptors
-    (read requests, write answers) are appended.
+    (read requests, write answers) are appended.  With ``seed`` the bot's environment has
+    ``GRIDFALL_SEED`` set to it (:mod:`gridfall.run_seed`): a bot that reads it, as the exported
+    ones do, makes the same choices again in the same game.
     """
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, env: dict | None = None,
                  max_output: int = 1 << 20, private_channel: bool = False, memory_mb: float | None = None,
-                 one_cpu: bool = False, cpu: int | None = None):
+                 one_cpu: bool = False, cpu: int | None = None, seed: int | None = None):
+        if seed is not None:
+            env = {**(os.environ if env is None else env), SEED_VARIABLE: str(seed)}
         self.command = command
         self.cpu: int | None = None  # the CPU it is pinned to, with one_cpu: ``cpu``, or the least used
         self._seat: cpus.Seat | None = None

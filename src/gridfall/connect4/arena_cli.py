@@ -44,7 +44,8 @@ def _limit_options(command):
                            help="Random first moves played for both games of a pair (0: the bots play the whole "
                                 "game, STEAL included; 1: the second seat still decides STEAL).")(command)
     return click.option("--seed", type=int, default=0, show_default=True,
-                        help="Seed of the openings, the schedule and the built-in bots.")(command)
+                        help="Seed of the openings, the schedule and the bots: pair K's games give both bots "
+                             "SEED + 2K and SEED + 2K + 1 (built-in bots as --seed, commands as GRIDFALL_SEED).")(command)
 
 
 def check_program(spec: str, hint: str) -> None:

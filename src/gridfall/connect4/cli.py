@@ -231,7 +231,8 @@ def _command(spec: str, seed: int) -> tuple[str, str]:
               help="Games; each pair swaps who moves first.  (A longer match is an SPRT or a league, "
                    "which store each game as it ends.)")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Games at once.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Built-in bots get SEED + game number.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Game N's bots get SEED + N: built-in bots as --seed, commands as GRIDFALL_SEED.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
 @replay_option
@@ -263,8 +264,8 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
         b, b_name = _command(p2, seed + i)
         a_name, b_name = f"A:{a_name}", f"B:{b_name}"
         if i % 2 == 0:
-            return referee_game((a, b), (a_name, b_name), limits)
-        return referee_game((b, a), (b_name, a_name), limits)
+            return referee_game((a, b), (a_name, b_name), limits, seed=seed + i)
+        return referee_game((b, a), (b_name, a_name), limits, seed=seed + i)
 
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(counted(games, "game"), total=games)

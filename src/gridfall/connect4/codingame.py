@@ -94,11 +94,13 @@ def ask_turn(bot: BotProcess, game: Game, seat: int, first: bool, previous: int,
 
 
 def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limits | tuple[Limits, Limits] = LIMITS,
-                 width: int = WIDTH, height: int = HEIGHT, opening: tuple[int, ...] = ()) -> GameRecord:
+                 width: int = WIDTH, height: int = HEIGHT, opening: tuple[int, ...] = (),
+                 seed: int | None = None) -> GameRecord:
     """Play one game between two programs (commands[0] moves first), the ``opening`` moves
     played for them first (the bots see a game already under way, as a protocol position).
 
-    ``limits`` may be one per seat, to give one program more time than the other."""
+    ``limits`` may be one per seat, to give one program more time than the other.  ``seed``
+    is given to both programs as GRIDFALL_SEED (:class:`BotProcess`)."""
     seat_limits = limits if isinstance(limits, tuple) else (limits, limits)
     record = GameRecord(names, opening=len(opening))
     game = Game(width, height, steal=True)
@@ -118,7 +120,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
                     opponent = bots[1 - seat]  # with one CPU a bot, a game's bots share one (cpus.py)
                     bot = bots[seat] = BotProcess(commands[seat], memory_mb=seat_limits[seat].memory_mb,
                                                   one_cpu=seat_limits[seat].one_cpu,
-                                                  cpu=opponent.cpu if opponent else None)
+                                                  cpu=opponent.cpu if opponent else None, seed=seed)
                 except BotFailure as e:
                     record.winner, record.reason = 1 - seat, f"{names[seat]} could not start: {e.detail}"
                     return record

@@ -53,7 +53,7 @@ class PairJob:
     specs: tuple[str, str]
     opening: tuple[int, ...]
     limits: Limits
-    seed: int  # the built-in bots' seed: seed for game 0, seed + 1 for game 1
+    seed: int  # the bots' seed (--seed, or GRIDFALL_SEED for a command): seed for game 0, seed + 1 for game 1
 
     def __str__(self) -> str:
         return f"{self.key} ({self.names[0]} vs {self.names[1]})"
@@ -64,7 +64,8 @@ def play_pair(job: PairJob) -> list[GameRecord]:
     records = []
     for game, (a, b) in enumerate(((0, 1), (1, 0))):
         commands = (bot_command(job.specs[a], job.seed + game), bot_command(job.specs[b], job.seed + game))
-        records.append(referee_game(commands, (job.names[a], job.names[b]), job.limits, opening=job.opening))
+        records.append(referee_game(commands, (job.names[a], job.names[b]), job.limits, opening=job.opening,
+                                    seed=job.seed + game))
     return records
 
 

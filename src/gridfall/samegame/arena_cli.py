@@ -19,7 +19,8 @@ from gridfall.viewer.options import replay_option
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of gridfall's bot.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the bots: gridfall's as --seed, a command's as GRIDFALL_SEED.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @run_options

@@ -54,12 +54,14 @@ class GameRecord:
         return asdict(self)
 
 
-def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS) -> GameRecord:
-    """Run one game of ``command`` on ``board`` under the platform's rules."""
+def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS,
+                 seed: int | None = None) -> GameRecord:
+    """Run one game of ``command`` on ``board`` under the platform's rules (``seed``: the bot's
+    GRIDFALL_SEED, :class:`BotProcess`)."""
     report = GameRecord(name)
     bot = None
     try:
-        with BotProcess(command, memory_mb=limits.memory_mb, one_cpu=limits.one_cpu) as bot:
+        with BotProcess(command, memory_mb=limits.memory_mb, one_cpu=limits.one_cpu, seed=seed) as bot:
             if one_turn:
                 _one_turn_game(bot, board, report, limits)
             else:

@@ -48,7 +48,8 @@ class BoardJob:
 
 def play_board(job: BoardJob) -> GameRow:
     command = bot_command(job.spec, job.one_turn, job.seed)
-    record = referee_game(command, load_board(job.cells), job.board, one_turn=job.one_turn, limits=job.limits)
+    record = referee_game(command, load_board(job.cells), job.board, one_turn=job.one_turn, limits=job.limits,
+                          seed=job.seed)
     reason = record.outcome + (f": {record.detail}" if record.detail else "")
     return GameRow(job=job.key, game="samegame", commands=[job.spec], seats=[job.name],
                    moves=[action_text(x, y) for x, y in record.moves],

@@ -31,10 +31,12 @@ def one_turn_limits(one_turn: bool) -> None:
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Boards refereed at once (each runs its own bot process).")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Given to the bot as GRIDFALL_SEED on every board (a bot that reads it repeats its choices).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
 @with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
-def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, limits, as_json: bool,
+def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, limits, seed: int, as_json: bool,
             replay_path: str | None) -> None:
     """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
 
@@ -61,7 +63,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         task = progress.add_task("refereeing", total=len(loaded))
         finished = run_jobs(
             loaded,
-            lambda job: referee_game(command, job[1], job[0], one_turn=one_turn, limits=limits),
+            lambda job: referee_game(command, job[1], job[0], one_turn=one_turn, limits=limits, seed=seed),
             workers=workers,
             on_done=lambda i, r: progress.advance(task),
         )
@@ -99,7 +101,8 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
               help="Benchmark this bot command instead of gridfall's own one-turn bot.")
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed).")
+              help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed); "
+                   "--bot's GRIDFALL_SEED.")
 @store_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None, seed: int,
@@ -111,7 +114,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     Use --no-store to measure the search alone.
     """
     if command is not None:
-        refuse_given(("seed", "store_path"), "gridfall's own bot only, not your --bot")
+        refuse_given(("store_path",), "gridfall's own bot only, not your --bot")
     from rich.progress import Progress
 
     from gridfall.arena.pool import exit_after, run_jobs
@@ -132,7 +135,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
         finished = run_jobs(
-            specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits),
+            specs, lambda spec: referee_game(command, load_board(spec), spec, one_turn=True, limits=limits, seed=seed),
             workers=workers, on_done=lambda i, r: progress.advance(task),
         )
     reports, interrupted = finished.results, finished.interrupted
