@@ -3,6 +3,8 @@ a 4xx that leaves the other games alone, the game stored, the bot killed at the 
 
 import http.client
 import json
+import sys
+import textwrap
 import threading
 
 import pytest
@@ -233,3 +235,36 @@ def test_a_bot_that_crashes_loses_and_the_page_says_why(tmp_path):
     assert status == 200 and state["moves"] == []
     assert state["result"].startswith("you won, by the bot's fault: bot crashed (exited with code 127")
     assert "no-such-bot-here" in state["result"] and len(run.rows()) == 1
+
+
+def test_each_game_draws_the_bots_seed_and_stores_it(tmp_path):
+    """Without --seed every game's bot gets a seed of its own (a built-in bot as --seed, a command
+    as GRIDFALL_SEED), so a line that beat it once need not win again; the game keeps it."""
+    bot = tmp_path / "says.py"
+    bot.write_text(textwrap.dedent('''
+        import os, sys
+        sys.stdin.readline()
+        while True:
+            if not sys.stdin.readline():
+                break
+            rows = [sys.stdin.readline() for _ in range(7)]
+            valid = [int(sys.stdin.readline()) for _ in range(int(sys.stdin.readline()))]
+            sys.stdin.readline()
+            print(valid[0], os.environ["GRIDFALL_SEED"], flush=True)
+    '''))
+    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
+    for fixed in (None, 5):
+        play = PlayServer(f"{sys.executable} {bot}", RELAXED, database=run, seed=fixed)
+        try:
+            seeds = []
+            for _ in range(2):
+                state = play.new({"seat": 1})  # the bot moves first
+                assert state["bot_message"] == str(play.games[state["game"]].seed)
+                seeds.append(play.games[state["game"]].seed)
+                while not state["result"]:
+                    state = play.move({"game": state["game"], "action": state["legal"][-1]})
+            assert seeds == [5, 5] if fixed == 5 else seeds[0] != seeds[1]
+        finally:
+            play.close()
+    assert [row.result["seed"] for row in run.rows()][-2:] == [5, 5]
+    assert len({row.result["seed"] for row in run.rows()}) == 3

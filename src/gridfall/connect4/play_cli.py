@@ -22,8 +22,12 @@ from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 @click.option("--no-browser", is_flag=True, help="Print the address without opening a browser.")
 @click.option("--db", type=click.Path(dir_okay=False), default="play.sqlite", show_default=True,
               help="Where finished games are stored, as arena games (replay them with gridfall view).")
+@click.option("--seed", type=int,
+              help="The bot's seed in every game (a built-in bot's --seed, a command's GRIDFALL_SEED).  "
+                   "By default each game draws its own, stored with the game, so a line that beat the "
+                   "bot once need not win again.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS, scaled=False, memory=False)
-def play(opponent, port, no_browser, db, limits):
+def play(opponent, port, no_browser, db, seed, limits):
     """Play Connect Four 7x9 with STEAL against a bot, in your browser.
 
     Starts a small web server on 127.0.0.1 (this machine only) and opens its
@@ -44,7 +48,7 @@ def play(opponent, port, no_browser, db, limits):
         from gridfall.warmup import warm
 
         warm("connect4")
-    server = PlayServer(opponent, limits, database=run)
+    server = PlayServer(opponent, limits, database=run, seed=seed)
     try:
         httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
     except OSError as e:

@@ -60,6 +60,7 @@ class PlayedGame:
     id: str
     person: int  # the person's seat
     opponent: str  # the bot as given (a built-in name or a command)
+    seed: int  # the bot's (--seed, or GRIDFALL_SEED for a command): a line that beat it once may not again
     game: Game = field(default_factory=lambda: Game(steal=True))
     bot: BotProcess | None = None
     bot_first_turn: bool = True
@@ -87,11 +88,11 @@ class PlayedGame:
 class PlayServer:
     """The games of one server, and what the handler calls."""
 
-    def __init__(self, opponent: str, limits: Limits = LIMITS, database=None, seed: int = 0):
+    def __init__(self, opponent: str, limits: Limits = LIMITS, database=None, seed: int | None = None):
         self.opponent = opponent
         self.limits = limits
         self.database = database
-        self.seed = seed
+        self.seed = seed  # every game's bot seed; None: each game draws its own
         self.games: dict[str, PlayedGame] = {}
         self.lock = threading.Lock()
 
@@ -101,7 +102,8 @@ class PlayServer:
         seat = body.get("seat")
         if seat not in (0, 1) or isinstance(seat, bool):
             raise Refused(HTTPStatus.BAD_REQUEST, "seat must be 0 (move first) or 1 (move second)")
-        played = PlayedGame(secrets.token_hex(8), seat, self.opponent)
+        seed = secrets.randbelow(2**31) if self.seed is None else self.seed
+        played = PlayedGame(secrets.token_hex(8), seat, self.opponent, seed)
         with self.lock:
             self._make_room()
             self.games[played.id] = played
@@ -169,7 +171,7 @@ class PlayServer:
             return
         if played.bot is None:
             try:
-                played.bot = BotProcess(bot_command(self.opponent, self.seed))
+                played.bot = BotProcess(bot_command(self.opponent, played.seed), seed=played.seed)
             except BotFailure as e:
                 self._finish(played, f"you won: the bot could not start ({e.detail})")
                 return
@@ -205,7 +207,8 @@ class PlayServer:
                     self.database.add(GameRow(
                         job=f"game {played.id}", game="connect4", commands=commands, seats=seats,
                         moves=played.moves,
-                        result={"winner": winner, "opening": 0, **stored_output(_by_turn(played, played.outputs, ""))},
+                        result={"winner": winner, "opening": 0, "seed": played.seed,
+                                **stored_output(_by_turn(played, played.outputs, ""))},
                         reason=result,
                         times=_bot_times_by_turn(played), messages=_bot_messages_by_turn(played)))
             except RunDatabaseError as e:  # a full disk: the game ends as played, and the page says so
