@@ -28,6 +28,8 @@ def test_the_block_and_bad_settings():
     assert done.returncode == 2 and "elo1" in done.stderr
     crossed = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--alpha", "0.9", "--beta", "0.9")
     assert crossed.returncode == 2 and "alpha + beta" in crossed.stderr  # it used to accept H1 after 0 games
+    odd = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--max-games", "7")
+    assert odd.returncode == 2 and "--max-games': 7: games are played in seat-swapped pairs" in odd.stderr  # was 6
 
 
 def test_the_printed_block(tmp_path):

@@ -48,6 +48,13 @@ def _limit_options(command):
                              "SEED + 2K and SEED + 2K + 1 (built-in bots as --seed, commands as GRIDFALL_SEED).")(command)
 
 
+def _even(ctx, param, games: int) -> int:
+    """A number of games, refused if odd: games are played in seat-swapped pairs."""
+    if games % 2:
+        raise click.BadParameter(f"{games}: games are played in seat-swapped pairs, give an even number")
+    return games
+
+
 def check_program(spec: str, hint: str) -> None:
     """A bot's command, refused (naming ``hint``) if empty, or a built-in agent's name with bad parameters."""
     refuse_blank_command(spec, hint)
@@ -113,7 +120,7 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
               help="A bot: its name and the command that runs it, or a built-in agent's name alone "
                    "(gridfall, mcts, greedy, alphabeta:4, ...).  Twice or more.")
-@click.option("--games", type=click.IntRange(min=2), default=100, show_default=True,
+@click.option("--games", type=click.IntRange(min=2), default=100, show_default=True, callback=_even,
               help="The league's total number of games (even: seat-swapped pairs).")
 @click.option("--matchmaking", type=click.Choice(["fewest", "round-robin"]), default="fewest", show_default=True,
               help="fewest: each pair goes to the bot with fewest games (psyleague's rule); round-robin: every "
@@ -145,9 +152,6 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     from gridfall.arena.schedule import schedule
 
     bots = _parse_bots(bots)
-    if games % 2:
-        raise click.BadParameter(f"{games}: games are played in seat-swapped pairs, give an even number",
-                                 param_hint="--games")
     given = [name for name, _ in bots]  # every bot of a stored league is among them, or the run refuses them
     unknown = [name for name in retire if name not in given]
     if unknown:
@@ -239,8 +243,8 @@ def _changes(run, done: set[str], pairs: int, retire: tuple[str, ...]) -> list[t
               help="The chance of accepting H1 when H0 holds.")
 @click.option("--beta", type=FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="The chance of accepting H0 when H1 holds.")
-@click.option("--max-games", type=click.IntRange(min=2), default=20000, show_default=True,
-              help="Stop undecided after this many games.")
+@click.option("--max-games", type=click.IntRange(min=2), default=20000, show_default=True, callback=_even,
+              help="Stop undecided after this many games (even: seat-swapped pairs).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the block.")
 @replay_option
 @_limit_options
