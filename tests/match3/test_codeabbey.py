@@ -89,6 +89,24 @@ def test_the_prints_of_the_call_that_ended_a_game_are_kept_after_its_moves(tmp_p
     assert frames[-1]["last_output"] == "thinking 3\n"
 
 
+@pytest.mark.parametrize("name, source", [
+    ("draws.py", "import random\n\ndef suggest(board):\n    print(random.random())\n    return 1, 1, 'Q'\n"),
+    ("draws.lua", "function suggest(board)\n  print(math.random())\n  return 1, 1, 'Q'\nend\n")], ids=["python", "lua"])
+def test_a_player_that_draws_plays_the_same_run_for_the_same_seed(tmp_path, name, source):
+    """The referee seeds the player's random numbers (Python's random, Lua's math.random) with
+    the challenge's seed, so a run is played again as it was, as its boards are."""
+    if name.endswith(".lua"):
+        need_lupa()
+    path = player(tmp_path, source, name)
+
+    def draws(seed):
+        return [g.output for g in referee_file(path, seed=seed, time_limit=None).games]
+
+    first = draws(3)
+    assert len({text for output in first for text in output}) == 4  # a draw a board, the sequence going on
+    assert draws(3) == first and draws(4) != first
+
+
 def test_one_argument_suggest_is_accepted(tmp_path):
     body = FIRST_LEGAL.replace("def suggest(board, boardNo, move, elapsed):", "def suggest(board):")
     report = referee_file(player(tmp_path, body), seed=3, time_limit=None)

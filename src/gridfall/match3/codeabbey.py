@@ -181,14 +181,17 @@ class SuggestFile:
     protocol, and every call is timed here, in the referee's process, from the request sent to
     the answer read: the player cannot touch that clock.  Loading the file may take the run's
     time limit (plus START_ALLOWANCE for the interpreter); a file still loading then fails the run.
+    With ``seed``, the harness seeds the player's random numbers with it (Python's ``random``,
+    Lua's ``math.random``), so a player that draws plays the same run again.
     """
 
     def __init__(self, path: str, time_limit: float | None, per_call: float | None, grace: float = 0.5,
-                 python: str | None = None, memory_mb: float | None = None):
+                 python: str | None = None, memory_mb: float | None = None, seed: int | None = None):
         self.time_limit, self.per_call, self.grace = time_limit, per_call, grace
         harness = str(Path(__file__).with_name("harness.py"))
         try:
-            self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True, memory_mb=memory_mb)
+            self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True, memory_mb=memory_mb,
+                                  seed=seed)
         except BotFailure as e:
             raise RuntimeError(f"cannot start the player's interpreter: {e.detail}") from None
         load_limit = (time_limit if time_limit else NO_LIMIT_LOAD) + START_ALLOWANCE
@@ -278,13 +281,14 @@ def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | Non
 
     The file must parse as Python 3.6 unless ``python`` names the interpreter to run it with
     (``python3.6``, ``pypy3``), which then judges its syntax itself.  With ``memory_mb``, a player
-    whose process (the interpreter included) holds more while it thinks fails the run there."""
+    whose process (the interpreter included) holds more while it thinks fails the run there.
+    The player's random numbers are seeded with ``seed`` too (:class:`SuggestFile`)."""
     if python is None and not path.endswith(".lua"):
         problem = check_syntax(path)
         if problem:
             return RunReport(failed=problem)
     try:
-        player = SuggestFile(path, time_limit, per_call, python=python, memory_mb=memory_mb)
+        player = SuggestFile(path, time_limit, per_call, python=python, memory_mb=memory_mb, seed=seed)
     except RuntimeError as e:
         return RunReport(failed=str(e))
     except KeyboardInterrupt:

@@ -12,12 +12,17 @@ ANSWER_FD: ``{"result": ...}`` or ``{"error": ...}``.  The player's stdin is /de
 stdout and stderr (its prints, and those of any command it runs) go to the referee's log, so
 nothing the player prints can reach the protocol.  The referee times each call itself: nothing
 in this process is trusted with the clock.
+
+With GRIDFALL_SEED set (the referee sets it to the challenge's seed), the player's random numbers
+are seeded with it before its file runs: Python's ``random`` module, or Lua's ``math.random``.
+A player that draws then plays the same run again, as the challenge's boards do.
 """
 
 import importlib.util
 import inspect
 import json
 import os
+import random
 import sys
 import traceback
 
@@ -44,11 +49,21 @@ def _result(value):
     return {"result_repr": text}
 
 
+def _seed():
+    """GRIDFALL_SEED as a whole number, or None."""
+    try:
+        return int(os.environ["GRIDFALL_SEED"])
+    except (KeyError, ValueError):
+        return None
+
+
 def _load_python(path):
     spec = importlib.util.spec_from_file_location("player", path)
     if spec is None or spec.loader is None:
         raise ImportError("not a Python file")
     module = importlib.util.module_from_spec(spec)
+    if _seed() is not None:
+        random.seed(_seed())
     spec.loader.exec_module(module)
     suggest = getattr(module, "suggest", None)
     if not callable(suggest):
@@ -74,6 +89,8 @@ def _load_lua(path):
     chunk = runtime.globals().load(source, "@" + os.path.basename(path), "t")
     if isinstance(chunk, tuple):  # nil and the message: two values come back only on a failure
         raise SyntaxError(chunk[1])
+    if _seed() is not None:
+        runtime.globals().math.randomseed(_seed())
     chunk()
     suggest = runtime.globals().suggest
     if lupa.lua_type(suggest) != "function":
