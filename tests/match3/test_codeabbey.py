@@ -90,7 +90,8 @@ def test_the_prints_of_the_call_that_ended_a_game_are_kept_after_its_moves(tmp_p
 
 
 @pytest.mark.parametrize("name, source", [
-    ("draws.py", "import random\n\ndef suggest(board):\n    print(random.random())\n    return 1, 1, 'Q'\n"),
+    ("draws.py", "import random\n\ndef suggest(board):\n    print(random.random(), list({'a', 'b', 'c', 'd'}))\n"
+                 "    return 1, 1, 'Q'\n"),
     ("draws.lua", "function suggest(board)\n  print(math.random())\n  return 1, 1, 'Q'\nend\n")], ids=["python", "lua"])
 def test_a_player_that_draws_plays_the_same_run_for_the_same_seed(tmp_path, name, source):
     """The referee seeds the player's random numbers (Python's random, Lua's math.random) with

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -182,7 +183,8 @@ class SuggestFile:
     the answer read: the player cannot touch that clock.  Loading the file may take the run's
     time limit (plus START_ALLOWANCE for the interpreter); a file still loading then fails the run.
     With ``seed``, the harness seeds the player's random numbers with it (Python's ``random``,
-    Lua's ``math.random``), so a player that draws plays the same run again.
+    Lua's ``math.random``, and the hash seed, which orders a set of strings), so a player that
+    draws plays the same run again.
     """
 
     def __init__(self, path: str, time_limit: float | None, per_call: float | None, grace: float = 0.5,
@@ -190,8 +192,10 @@ class SuggestFile:
         self.time_limit, self.per_call, self.grace = time_limit, per_call, grace
         harness = str(Path(__file__).with_name("harness.py"))
         try:
+            # the hash seed too: the order of a set of strings is then the same from run to run
+            env = None if seed is None else {**os.environ, "PYTHONHASHSEED": str(seed % 2**32)}
             self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True, memory_mb=memory_mb,
-                                  seed=seed)
+                                  env=env, seed=seed)
         except BotFailure as e:
             raise RuntimeError(f"cannot start the player's interpreter: {e.detail}") from None
         load_limit = (time_limit if time_limit else NO_LIMIT_LOAD) + START_ALLOWANCE
