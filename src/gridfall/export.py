@@ -50,6 +50,19 @@ def imports_of(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
     return found
 
 
+def folder_modules(tree: ast.AST, folder: Path, reserved: set[str] | frozenset[str] = frozenset()) -> list[Path]:
+    """The modules of ``folder`` that a source imports: ``NAME.py`` beside it for each import
+    whose first part is NAME, when NAME is not a standard module (nor one of ``reserved``): what
+    Python finds first when the source's folder is on its path."""
+    found: list[Path] = []
+    for imported, _, _ in imports_of(tree):
+        top = imported.split(".")[0]
+        beside = folder / f"{top}.py"
+        if top not in reserved and top not in sys.stdlib_module_names and beside.is_file() and beside not in found:
+            found.append(beside)
+    return found
+
+
 def is_package(name: str) -> bool:
     """Whether ``name`` is a package (False for a module, or for no such thing)."""
     try:

@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridfall.export import (ExportError, bundle, imports_of, is_package, module_source, package_closure,
+from gridfall.export import (ExportError, bundle, folder_modules, is_package, module_source, package_closure,
                              package_imports)
 
 CODINGAME_EXTRAS = ("numpy",)  # beside the standard library
@@ -174,11 +174,8 @@ def _user_modules(path: Path) -> tuple[str, dict[str, str]]:
         if relative is not None:
             raise ExportError(f"{file}, line {relative.lineno}: a relative import; in the exported file your modules "
                               f"are not in a package: import them by name (import helpers)")
-        for imported, _, _ in imports_of(tree):
-            top = imported.split(".")[0]
-            beside = file.parent / f"{top}.py"
-            if top not in RESERVED and top not in sys.stdlib_module_names and beside.is_file():
-                visit(top, beside)
+        for beside in folder_modules(tree, file.parent, RESERVED):
+            visit(beside.stem, beside)
         found[name] = source
 
     visit(path.stem, path)

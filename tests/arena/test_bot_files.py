@@ -31,6 +31,22 @@ def test_the_files_of_a_command_are_the_words_that_name_files(tmp_path, monkeypa
     assert changed(kept, fingerprints({"c": ["bot.py"]})) == []  # a bot the run did not keep
 
 
+def test_a_python_bot_brings_the_modules_of_its_folder_it_imports(tmp_path, monkeypatch):
+    """bot.py imports helpers.py, which imports deep.py: each is the bot's, as an export bundles
+    them; a standard module's name, a module elsewhere and a file that is not Python are not."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.py").write_text("import json, helpers\nfrom gridfall import load_game\n")
+    (tmp_path / "helpers.py").write_text("from deep import x\nimport bot  # a loop\n")
+    (tmp_path / "deep.py").write_text("x = 1\n")
+    (tmp_path / "json.py").write_text("shadow = 1\n")  # not what `import json` means to the bot's check
+    (tmp_path / "unused.py").write_text("")
+    found = files_named(f"{sys.executable} bot.py")
+    assert found == [str(tmp_path / name) for name in ("bot.py", "helpers.py", "deep.py")]
+    (tmp_path / "broken.py").write_text("import helpers\ndef (:\n")  # the bot will say so when it runs
+    assert files_named("python3 broken.py") == [str(tmp_path / "broken.py")]
+    assert files_named("python3 -m gridfall connect4 bot --player bot.py:make")[1:] == found[1:]
+
+
 def test_an_edited_match3_file_is_refused_and_the_earlier_one_resumes(tmp_path):
     # editing a bot and running the same compare again printed the earlier file's results as new
     a, b, db = tmp_path / "a.py", tmp_path / "b.py", str(tmp_path / "m.sqlite")
@@ -74,3 +90,12 @@ def test_an_edited_bot_in_a_league_is_refused_unless_it_retired(tmp_path):
     bot.write_text(bot.read_text() + "\n# again\n")
     again = gridfall(*sprt[:7], "4", *sprt[8:])
     assert again.returncode == 2 and "(bot new) has changed" in again.stderr, again.stderr
+    helper = tmp_path / "helper.py"  # a module of its folder that the bot imports is the bot's too
+    helper.write_text("")
+    bot.write_text("import helper\n" + bot.read_text())
+    fresh = [*sprt[:3], f"{sys.executable} {bot} centre 0", *sprt[4:9], str(tmp_path / "fresh.sqlite"), *sprt[10:]]
+    played = gridfall_json(*fresh, "--json")
+    assert played["games"] == 2 and played["faults"] == []  # it found its module
+    helper.write_text("# edited\n")
+    again = gridfall(*fresh[:7], "4", *fresh[8:])
+    assert again.returncode == 2 and f"{helper} (bot new) has changed" in again.stderr, again.stderr

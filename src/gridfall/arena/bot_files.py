@@ -9,15 +9,20 @@ name, and a run opened again with a different file is refused (:func:`check`).
 The files of a command are the words after the first that name a regular file (``python3 -I
 bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the first word
 (``./mybot``, a compiled bot): the interpreter that runs a bot's file is not the bot, and an
-update of it must not refuse a run.  The modules a bot imports are not seen: a bot of several
-files is covered by the ones its command names.
+update of it must not refuse a run.  A Python file brings the modules of its folder that it
+imports, at any depth (``import helpers``: ``helpers.py`` beside it), as an export would bundle
+them; packages, and modules found elsewhere on the path, are not seen.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import shlex
+from pathlib import Path
+
+from gridfall.export import folder_modules
 
 KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
 
@@ -39,6 +44,30 @@ def files_named(command: str) -> list[str]:
                 break
     if not found and words and os.path.isfile(words[0]):
         found.append(os.path.abspath(words[0]))
+    for path in list(found):
+        for module in modules_of(path):
+            if module not in found:
+                found.append(module)
+    return found
+
+
+def modules_of(path: str, seen: set[str] | None = None) -> list[str]:
+    """The modules of a Python file's folder that it imports, at any depth (none for a file that
+    is not Python, or that does not parse: the bot will say so when it runs)."""
+    seen = set() if seen is None else seen
+    seen.add(path)
+    if not path.endswith(".py"):
+        return []
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):  # ValueError: a null byte
+        return []
+    found: list[str] = []
+    for module in folder_modules(tree, Path(path).parent):
+        name = str(module)
+        if name not in seen:
+            found += [name, *modules_of(name, seen)]
     return found
 
 
