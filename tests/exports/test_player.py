@@ -3,6 +3,7 @@
 the platform could not run it."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -109,6 +110,20 @@ def test_the_exported_player_takes_its_seed_from_gridfall_seed(tmp_path):
         run = subprocess.run([sys.executable, "-I", str(out)], input=first_turn, capture_output=True, text=True,
                              timeout=60, env={"GRIDFALL_SEED": seed})
         assert run.stdout.split()[0] == str(int(seed) % 9), run.stderr
+        installed = subprocess.run([sys.executable, "-m", "gridfall", "connect4", "bot", "--player", "seeded.py:Seeded"],
+                                   input=first_turn, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                                   env={**os.environ, "GRIDFALL_SEED": seed})  # bot --player reads it too
+        assert installed.stdout.split()[0] == str(int(seed) % 9), installed.stderr
+    import gridfall as package  # and so does samegame bot --player
+    from gridfall.samegame.boards import load_board
+
+    state = package.load_game("samegame", board="standard:1").new_initial_state()
+    for seed in ("3", "7"):
+        installed = subprocess.run([sys.executable, "-m", "gridfall", "samegame", "bot", "--player", "seeded.py:Seeded"],
+                                   input=load_board("standard:1").text() + "\n", capture_output=True, text=True,
+                                   timeout=60, cwd=tmp_path, env={**os.environ, "GRIDFALL_SEED": seed})
+        legal = state.legal_actions()
+        assert installed.stdout.splitlines()[0] == state.action_to_string(legal[int(seed) % len(legal)]), installed.stderr
     # the referee's --seed reaches it: the same seed plays the same game, another seed another
     out = tmp_path / "samegame_bot.py"
     assert gridfall("samegame", "export", str(out), "--player", "seeded.py:Seeded", "--no-store",

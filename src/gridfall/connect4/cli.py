@@ -13,6 +13,7 @@ from gridfall.cli_options import (CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE
                                   limit_options, output_path_for, tell_written, with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
+from gridfall.run_seed import SEED_VARIABLE
 from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted
 
@@ -171,9 +172,10 @@ def export(out: str, first_turn_ms: float, turn_ms: float, target: str | None) -
                    "FILE.py:NAME names a class or function that makes it (given game= and seed= if it takes "
                    "them); its act(state, seconds) returns an action id (9 for STEAL).  Its answers are sent "
                    "as they are, for the referee to judge, and an exception ends the bot.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=int, default=0, show_default=True, envvar=SEED_VARIABLE, show_envvar=True,
               help="Seed of random, mcts, mcts-solver, gridfall (the noise that varies its search between games), "
-                   "portable (its pick between tied moves) and a --player that takes seed=.")
+                   "portable (its pick between tied moves) and a --player that takes seed=; else GRIDFALL_SEED, "
+                   "which the referees set for each game.")
 @click.option("--turn-ms", type=FloatRange(min=1), default=TURN_MS, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
 @click.option("--first-turn-ms", type=FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,

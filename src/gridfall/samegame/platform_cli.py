@@ -10,6 +10,7 @@ from gridfall.cli_options import (PLAYER_EXPORT_HELP, SAMEGAME_PROTOCOL, WORKERS
                                   refuse_given, renamed, tell_written, with_help, write_file)
 from gridfall.samegame.player_bot import MOVE_SHARE
 from gridfall.samegame.protocol import TURN_SECONDS, BotConfig
+from gridfall.run_seed import SEED_VARIABLE
 from gridfall.samegame.store_cli import open_store, store_errors, store_options
 from gridfall.words import counted
 
@@ -43,9 +44,9 @@ def move_share_of(move_share: float | None, target: str | None, one_turn: bool =
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Search threads (CodinGame gives one core).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=int, default=0, show_default=True, envvar=SEED_VARIABLE, show_envvar=True,
               help="Seed of the search: the same seed searches the same way (how far it gets in a turn "
-                   "depends on the machine).")
+                   "depends on the machine); else GRIDFALL_SEED, which the referees set for each game.")
 @click.option("--player", "target", metavar="MODULE:NAME", default=None,
               help="Instead of gridfall's search, your own player written against gridfall's interface: "
                    "MODULE:NAME or FILE.py:NAME names a class or function that makes it (given game= and seed= "
