@@ -38,7 +38,7 @@ def test_a_python_bot_brings_the_modules_of_its_folder_it_imports(tmp_path, monk
     (tmp_path / "bot.py").write_text("import json, helpers\nfrom gridfall import load_game\n")
     (tmp_path / "helpers.py").write_text("from deep import x\nimport bot  # a loop\n")
     (tmp_path / "deep.py").write_text("x = 1\n")
-    (tmp_path / "json.py").write_text("shadow = 1\n")  # not what `import json` means to the bot's check
+    (tmp_path / "json.py").write_text("shadow = 1\n")  # `import json` is the standard module's (export refuses a shadow)
     (tmp_path / "unused.py").write_text("")
     found = files_named(f"{sys.executable} bot.py")
     assert found == [str(tmp_path / name) for name in ("bot.py", "helpers.py", "deep.py")]
