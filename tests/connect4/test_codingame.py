@@ -72,6 +72,9 @@ def test_a_pairs_bots_get_its_games_seeds(tmp_path, monkeypatch):
     job = PairJob("pair 3", ("x", "y"), (says, says), (), RELAXED, 10 + 2 * 3)
     first, second = play_pair(job)
     assert set(first.messages) == {"16"} and set(second.messages) == {"17"}
+    from gridfall.connect4.match import game_rows
+
+    assert [row.result["seed"] for row in game_rows(job, [first, second])] == [16, 17]  # stored with the game
     monkeypatch.delenv("GRIDFALL_SEED", raising=False)
     assert set(referee_game((says, says), ("x", "y"), RELAXED).messages) == {"None"}  # no seed: none set
 

@@ -39,7 +39,7 @@ LARGEST = "g = max(board.groups(), key=lambda g: g.size); print(g.x, g.y, 'msg',
 def test_the_bot_gets_the_seed_as_GRIDFALL_SEED(tmp_path):
     says = "import os; g = max(board.groups(), key=lambda g: g.size); print(g.x, g.y, os.environ['GRIDFALL_SEED'], flush=True)\n"
     report = referee_game(script_bot(tmp_path, says), load_board("standard:7"), "standard:7", limits=RELAXED, seed=42)
-    assert report.ok and set(report.messages) == {"42"}
+    assert report.ok and set(report.messages) == {"42"} and report.to_json()["seed"] == 42
 
 
 def test_correct_bot_plays_to_the_end(tmp_path):

@@ -32,6 +32,7 @@ class GameRecord:
     moves: list[int] = field(default_factory=list)  # the opening's moves first, then the bots'
     slowest: tuple[float, float] = (0.0, 0.0)  # slowest later turn of each seat, seconds
     opening: int = 0  # how many of the moves the referee played before the bots started
+    seed: int | None = None  # both programs' GRIDFALL_SEED, if the referee gave one: the game can be played again
     times: list[float] = field(default_factory=list)  # seconds of each bot turn (opening moves excluded)
     messages: list[str] = field(default_factory=list)  # each bot turn's debug text (after the action)
     # each bot turn's stderr (BotProcess.take_output); one past the moves made is the turn that lost
@@ -102,7 +103,7 @@ def referee_game(commands: tuple[str, str], names: tuple[str, str], limits: Limi
     ``limits`` may be one per seat, to give one program more time than the other.  ``seed``
     is given to both programs as GRIDFALL_SEED (:class:`BotProcess`)."""
     seat_limits = limits if isinstance(limits, tuple) else (limits, limits)
-    record = GameRecord(names, opening=len(opening))
+    record = GameRecord(names, opening=len(opening), seed=seed)
     game = Game(width, height, steal=True)
     for action in opening:
         game.apply_action(action)  # IllegalAction for an opening that is not a legal start

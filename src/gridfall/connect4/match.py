@@ -77,7 +77,8 @@ def game_rows(job: PairJob, records: list[GameRecord]) -> list[GameRow]:
         rows.append(GameRow(
             job=f"{job.key} game {game}", game="connect4", commands=[job.specs[i] for i in order],
             seats=list(record.seats), moves=record.moves,
-            result={"winner": record.winner, "opening": record.opening, **stored_output(record.output)},
+            result={"winner": record.winner, "opening": record.opening, "seed": record.seed,
+                    **stored_output(record.output)},
             reason=record.reason, times=record.times, messages=record.messages))
     return rows
 

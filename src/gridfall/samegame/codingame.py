@@ -36,6 +36,7 @@ class GameRecord:
     actions: int = 0
     outcome: str = "ok"  # "ok" or the referee's verdict ("Timeout", "Region of size 1", ...)
     detail: str = ""
+    seed: int | None = None  # the bot's GRIDFALL_SEED, if the referee gave one: the game can be played again
     warnings: list[str] = field(default_factory=list)
     cleared: bool = False
     first_turn_seconds: float = 0.0
@@ -58,7 +59,7 @@ def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool 
                  seed: int | None = None) -> GameRecord:
     """Run one game of ``command`` on ``board`` under the platform's rules (``seed``: the bot's
     GRIDFALL_SEED, :class:`BotProcess`)."""
-    report = GameRecord(name)
+    report = GameRecord(name, seed=seed)
     bot = None
     try:
         with BotProcess(command, memory_mb=limits.memory_mb, one_cpu=limits.one_cpu, seed=seed) as bot:

@@ -54,7 +54,7 @@ def play_board(job: BoardJob) -> GameRow:
     return GameRow(job=job.key, game="samegame", commands=[job.spec], seats=[job.name],
                    moves=[action_text(x, y) for x, y in record.moves],
                    result={"score": record.score if record.ok else 0, "played": record.score, "ok": record.ok,
-                           "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn,
+                           "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn, "seed": job.seed,
                            **({"cells": job.cells} if job.cells != job.board else {}),
                            **stored_output(record.output)},
                    reason=reason, times=record.times, messages=record.messages)
