@@ -95,17 +95,20 @@ def check_clone_and_serialisation(game, state, action):
 
 def test_samegame_random_games_agree_with_the_rules_of_record():
     from gridfall.samegame.rules import play_sequence
-    from gridfall.samegame.state import action_cell
+    from gridfall.samegame.state import action_cell, cell_action
 
     rng = random.Random(38)
     for seed in range(GAMES_PER_KIND["samegame"]):
         game = gridfall.load_game("samegame", board=f"random:{seed}")
         state, actions = random_game(game, rng)
-        board = game.board
+        board, again = game.board, game.new_initial_state()
         for action in actions:  # each was a group (check raises if not), named by its smallest cell
+            # the state's groups (columns.py, updated move by move) are the rules' at every step
+            assert again.legal_actions() == [cell_action(g.x, g.y) for g in board.groups()]
             x, y = action_cell(action)
             assert min(board.check(x, y)) == (x, y)
             board, _ = board.play(x, y)
+            again.apply_action(action)
         assert board.is_over()
         final, total = play_sequence(game.board, [action_cell(a) for a in actions])
         assert state.returns() == [float(total)]
@@ -113,6 +116,7 @@ def test_samegame_random_games_agree_with_the_rules_of_record():
 
 
 def test_samegame_offers_each_group_once_and_takes_any_of_its_cells():
+    from gridfall.samegame.rules import EMPTY
     from gridfall.samegame.state import action_cell, cell_action
 
     game = gridfall.load_game("samegame", board="standard:1")
@@ -128,6 +132,15 @@ def test_samegame_offers_each_group_once_and_takes_any_of_its_cells():
     single = next((x, y) for x in range(15) for y in range(15) if len(state.board.region(x, y)) == 1)
     with pytest.raises(IllegalAction, match="Region of size 1"):
         state.apply_action(cell_action(*single))
+    empty = next((x, y) for x in range(15) for y in range(15) if state.board.cells[x][y] == EMPTY)
+    with pytest.raises(IllegalAction, match="Selected empty tile"):
+        state.apply_action(cell_action(*empty))
+    planes = np.zeros((5, 15, 15), dtype=np.int8)  # the planes, from the rules' board cell by cell
+    for x in range(15):
+        for y in range(15):
+            if state.board.cells[x][y] != EMPTY:
+                planes[state.board.cells[x][y], 14 - y, x] = 1
+    assert np.array_equal(state.observation_planes(), planes) and state.observation_planes().dtype == np.int8
     assert state.action_to_string(cell_action(3, 7)) == "3 7"
     assert state.string_to_action("3 7 a message") == cell_action(3, 7)
     with pytest.raises(IllegalAction, match="outside"):
