@@ -240,6 +240,14 @@ def test_load_game_names_parameters_and_string_form():
     for board in (None, [[0] * 15] * 15):  # a grid of numbers was read as a file name, too long
         with pytest.raises(ValueError, match=r"board=.*: give a spec \(standard:3, random:7, a file's path\) or a Board"):
             gridfall.load_game("samegame", board=board)
+    from gridfall.samegame.rules import EMPTY, Board
+
+    cells = gridfall.load_game("samegame", board="standard:3").board.cells
+    floating = Board(tuple((EMPTY, *c[1:]) if x == 3 else c for x, c in enumerate(cells)))  # a Board made in code
+    with pytest.raises(ValueError, match=r"board=: line 14, column 4 \(x=3, y=1\): a cell above an empty cell"):
+        gridfall.load_game("samegame", board=floating)  # checked as a board read from text is
+    with pytest.raises(ValueError, match="board=: not 15 columns of 15 cells"):
+        gridfall.load_game("samegame", board=Board(cells[:3]))
     with pytest.raises(ValueError, match="not supported"):
         gridfall.load_game("connect4", width=10, height=7)
     other = gridfall.load_game("match3", size=8, seed=2)

@@ -82,6 +82,17 @@ def settled_board(rows: list[list[int]], source: str) -> Board:
     return board
 
 
+def checked_board(board: Board, source: str) -> Board:
+    """A Board made in code, refused as a board read from text is: not 15 columns of 15 cells, a
+    colour outside 0..4 (or -1, empty), or cells that have not fallen."""
+    cells = board.cells if isinstance(board, Board) else None
+    if not (isinstance(cells, tuple) and len(cells) == WIDTH and all(isinstance(c, tuple) and len(c) == HEIGHT
+                                                                     for c in cells)):
+        raise BoardError(f"{source}: not {WIDTH} columns of {HEIGHT} cells")
+    lines = [" ".join(map(str, row)) for row in board.rows()]
+    return settled_board([parse_row(line, number, source) for number, line in enumerate(lines, start=1)], source)
+
+
 def _check_settled(board: Board, source: str) -> None:
     def place(x: int, y: int) -> str:
         return f"{source}: line {HEIGHT - y}, column {x + 1} (x={x}, y={y})"

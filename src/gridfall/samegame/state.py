@@ -37,10 +37,11 @@ class SameGameGame(GameBase):
     short_name = "samegame"
 
     def __init__(self, board: "str | Board" = "standard:1"):
-        from gridfall.samegame.boards import BoardError, load_board, portable_spec, rows_spec
+        from gridfall.samegame.boards import BoardError, checked_board, load_board, portable_spec, rows_spec
 
-        if isinstance(board, Board):
-            self.board, self.board_spec = board, rows_spec(board)
+        if isinstance(board, Board):  # checked as a board read from text is: the state keeps it as columns
+            self.board = checked_board(board, "board=")
+            self.board_spec = rows_spec(self.board)
         elif isinstance(board, (str, os.PathLike)):
             self.board = load_board(str(board))
             self.board_spec = portable_spec(str(board), self.board)
