@@ -62,8 +62,9 @@ def _load_python(path):
     if spec is None or spec.loader is None:
         raise ImportError("not a Python file")
     module = importlib.util.module_from_spec(spec)
-    if _seed() is not None:
-        random.seed(_seed())
+    seed = _seed()
+    if seed is not None:
+        random.seed(seed)
     spec.loader.exec_module(module)
     suggest = getattr(module, "suggest", None)
     if not callable(suggest):
@@ -89,8 +90,9 @@ def _load_lua(path):
     chunk = runtime.globals().load(source, "@" + os.path.basename(path), "t")
     if isinstance(chunk, tuple):  # nil and the message: two values come back only on a failure
         raise SyntaxError(chunk[1])
-    if _seed() is not None:
-        runtime.globals().math.randomseed(_seed())
+    seed = _seed()
+    if seed is not None:
+        runtime.globals().math.randomseed(seed)
     chunk()
     suggest = runtime.globals().suggest
     if lupa.lua_type(suggest) != "function":
