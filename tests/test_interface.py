@@ -193,12 +193,21 @@ def test_connect4_steal_is_an_action_id_and_text():
 
 def test_match3_random_games_agree_with_the_referee():
     from gridfall.match3.codeabbey import play_challenge
+    from gridfall.match3.rules import Generator, refilled
 
     rng = random.Random(370)
     for number in range(GAMES_PER_KIND["match3"]):
         size, moves = (8, 11, 12, 13)[number % 4], rng.choice((3, 10, 20))
         game = gridfall.load_game("match3", size=size, seed=number, moves=moves)
         state, actions = random_game(game, rng)
+        again = game.new_initial_state()
+        for action in actions:  # the state (portable.py's board) is the rules' at every step
+            board = again.board
+            assert again.legal_actions() == [game.swap_action(*move) for move in board.legal_moves()]
+            result = board.play(*game.action_swap(action))
+            expected = refilled(result.board_after, Generator(again.generator.x))
+            again.apply_action(action)
+            assert again.board == expected and again.rewards() == [float(result.points)]
         texts = iter([game.action_swap(a) for a in actions])
         report = play_challenge(lambda *_: (next(texts), 0.0), seed=number, time_limit=None,
                                 sizes=(size,), moves=moves)
@@ -222,6 +231,11 @@ def test_match3_reads_every_direction_of_a_swap():
         state.apply_action(illegal)
     with pytest.raises(IllegalAction, match="leaves the board"):
         state.apply_action(14)  # R from (8, 1)
+    planes = np.zeros((7, 8, 8), dtype=np.int8)  # the planes, from the rules' board cell by cell
+    for r, line in enumerate(state.board.rows):
+        for c, jewel in enumerate(line):
+            planes["ABCDEFG".index(jewel), r, c] = 1
+    assert np.array_equal(state.observation_planes(), planes) and state.observation_planes().dtype == np.int8
 
 
 # -- the registry ----------------------------------------------------------------------------

@@ -15,12 +15,22 @@ def test_portable_cascades_agree_with_the_rules_on_random_positions():
         while not state.is_terminal():
             board = state.board
             g, n = portable._grid(list(board.rows))
-            legal = set(board.legal_moves())
-            for i, j, col, row, direction in portable._moves(n):
-                made_a_line = portable._swap_score(g, n, i, j) > 0
-                assert made_a_line == ((col, row, direction) in legal), (board.text(), col, row, direction)
-                if made_a_line:
-                    assert portable.simulate(g, n, i, j) == board.play(col, row, direction).total
+            legal = board.legal_moves()
+            swaps = portable.legal_swaps(g, n)  # found from pairs, in the rules' order
+            assert [portable._named(i, j, n) for i, j in swaps] == legal, board.text()
+            for i, j in swaps:
+                col, row, direction = portable._named(i, j, n)
+                assert portable._swap_score(g, n, i, j) > 0
+                result = board.play(col, row, direction)
+                assert portable.simulate(g, n, i, j) == result.total
+                if rng.random() > 0.2:
+                    continue
+                after = portable._after(g, n, i, j)  # holes never match, as in the rules
+                assert [portable._named(a, b, n) for a, b in portable.legal_swaps(after, n)] == \
+                    result.board_after.legal_moves()
+                holes_board = "\n".join("".join("ABCDEFG"[v] if v >= 0 else "*" for v in after[r * n:r * n + n])
+                                         for r in range(n))
+                assert holes_board == result.board_after.text()
             assert portable.greedy_move(list(board.rows)) in legal
             assert portable.fast_move(list(board.rows)) in legal
             state.apply_action(rng.choice(state.legal_actions()))
