@@ -47,6 +47,32 @@ def test_a_python_bot_brings_the_modules_of_its_folder_it_imports(tmp_path, monk
     assert files_named("python3 -m gridfall connect4 bot --player bot.py:make")[1:] == found[1:]
 
 
+def test_a_python_bot_brings_the_packages_of_its_folder_it_imports(tmp_path, monkeypatch):
+    """bot.py imports the package tools/: every file under it is the bot's, and what they import
+    from the bot's folder (the path's first entry, not theirs); an edit to one is an edited bot."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.py").write_text("from tools.search import best\n")
+    (tmp_path / "tools" / "sub").mkdir(parents=True)
+    (tmp_path / "tools" / "__init__.py").write_text("")
+    (tmp_path / "tools" / "search.py").write_text("from . import sub\nimport weights\n")
+    (tmp_path / "tools" / "sub" / "__init__.py").write_text("")
+    (tmp_path / "tools" / "sub" / "deep.py").write_text("x = 1\n")
+    (tmp_path / "tools" / "weights.py").write_text("")  # the package's; `import weights` finds the one beside bot.py
+    (tmp_path / "weights.py").write_text("w = 3\n")
+    (tmp_path / "data").mkdir()  # no __init__.py: a namespace package, and only if nothing on the path is `data`
+    (tmp_path / "data" / "table.py").write_text("")
+    (tmp_path / "other.py").write_text("import data\n")
+    found = files_named("python3 bot.py")
+    assert found[0] == str(tmp_path / "bot.py") and str(tmp_path / "weights.py") in found
+    assert sorted(found[1:]) == sorted(str(tmp_path / name) for name in (
+        "tools/__init__.py", "tools/search.py", "tools/weights.py", "tools/sub/__init__.py", "tools/sub/deep.py",
+        "weights.py"))
+    assert files_named("python3 other.py") == [str(tmp_path / "other.py")]
+    kept = fingerprints({"a": found})
+    (tmp_path / "tools" / "sub" / "deep.py").write_text("x = 2\n")
+    assert changed(kept, fingerprints({"a": files_named("python3 bot.py")})) == [("a", str(tmp_path / "tools/sub/deep.py"))]
+
+
 def test_an_edited_match3_file_is_refused_and_the_earlier_one_resumes(tmp_path):
     # editing a bot and running the same compare again printed the earlier file's results as new
     a, b, db = tmp_path / "a.py", tmp_path / "b.py", str(tmp_path / "m.sqlite")

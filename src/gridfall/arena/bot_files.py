@@ -9,9 +9,12 @@ name, and a run opened again with a different file is refused (:func:`check`).
 The files of a command are the words after the first that name a regular file (``python3 -I
 bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the first word
 (``./mybot``, a compiled bot): the interpreter that runs a bot's file is not the bot, and an
-update of it must not refuse a run.  A Python file brings the modules of its folder that it
-imports, at any depth (``import helpers``: ``helpers.py`` beside it), as an export would bundle
-them; packages, and modules found elsewhere on the path, are not seen.
+update of it must not refuse a run.  A Python file brings what it imports from its folder, at
+any depth: the modules (``import helpers``: ``helpers.py`` beside it), as an export would bundle
+them, and the packages (``import tools``: every ``.py`` file under ``tools/``, which holds an
+``__init__.py``).  Modules found elsewhere on the path, and folders without an ``__init__.py``
+(namespace packages, which a package of that name anywhere on the path would stand in for), are
+not seen.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ import ast
 import hashlib
 import os
 import shlex
+import sys
 from pathlib import Path
 
-from gridfall.export import folder_modules
+from gridfall.export import folder_modules, imports_of
 
 KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
 
@@ -51,11 +55,14 @@ def files_named(command: str) -> list[str]:
     return found
 
 
-def modules_of(path: str, seen: set[str] | None = None) -> list[str]:
-    """The modules of a Python file's folder that it imports, at any depth (none for a file that
-    is not Python, or that does not parse: the bot will say so when it runs)."""
+def modules_of(path: str, seen: set[str] | None = None, folder: Path | None = None) -> list[str]:
+    """The modules and package files of ``folder`` (the Python file's own, by default) that the file
+    imports, at any depth (none for a file that is not Python, or that does not parse: the bot will
+    say so when it runs).  A package's files import from the bot's folder, the path's first entry,
+    not from their own."""
     seen = set() if seen is None else seen
     seen.add(path)
+    folder = Path(path).parent if folder is None else folder
     if not path.endswith(".py"):
         return []
     try:
@@ -64,10 +71,22 @@ def modules_of(path: str, seen: set[str] | None = None) -> list[str]:
     except (OSError, SyntaxError, ValueError):  # ValueError: a null byte
         return []
     found: list[str] = []
-    for module in folder_modules(tree, Path(path).parent):
+    for module in folder_modules(tree, folder) + package_files(tree, folder):
         name = str(module)
         if name not in seen:
-            found += [name, *modules_of(name, seen)]
+            found += [name, *modules_of(name, seen, folder)]
+    return found
+
+
+def package_files(tree: ast.AST, folder: Path) -> list[Path]:
+    """Every ``.py`` file of the packages of ``folder`` that a source imports (``import tools`` or
+    ``from tools.x import y``: the files under ``tools/``, which holds an ``__init__.py``), sorted."""
+    found: list[Path] = []
+    for imported, _, _ in imports_of(tree):
+        top = imported.split(".")[0]
+        package = folder / top
+        if top not in sys.stdlib_module_names and (package / "__init__.py").is_file():
+            found += [f for f in sorted(package.rglob("*.py")) if f not in found and "__pycache__" not in f.parts]
     return found
 
 
