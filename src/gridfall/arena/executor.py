@@ -141,6 +141,9 @@ class DaskExecutor:
         self.distributed = distributed
         # the client logs a traceback of each failed reconnection; a lost scheduler is said once, as ExecutorLost
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+        asyncio_log = logging.getLogger("asyncio")
+        if not any(isinstance(f, DropAllExit) for f in asyncio_log.filters):
+            asyncio_log.addFilter(DropAllExit(distributed.client.AllExit))
         self.cluster = None
         workers = check_address(address)
         try:
@@ -273,6 +276,22 @@ class DaskExecutor:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+class DropAllExit(logging.Filter):
+    """Drops asyncio's report of a task that ended in distributed's ``AllExit``.
+
+    A result's fetch waits on the key in tasks that end in ``AllExit`` once the key is cancelled
+    or gone: distributed's way to leave the wait early, not an error.  A run stopped (SIGTERM)
+    while such a fetch waited for a worker left those tasks behind, and asyncio printed each as
+    "Task exception was never retrieved" with a traceback, after the run's own last line."""
+
+    def __init__(self, all_exit: type):
+        super().__init__()
+        self.all_exit = all_exit
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], self.all_exit))
 
 
 def make_executor(workers: int | None = None, cluster: str | None = None):
