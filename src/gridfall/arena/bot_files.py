@@ -71,22 +71,22 @@ def modules_of(path: str, seen: set[str] | None = None, folder: Path | None = No
     except (OSError, SyntaxError, ValueError):  # ValueError: a null byte
         return []
     found: list[str] = []
-    for module in folder_modules(tree, folder) + package_files(tree, folder):
+    for module in folder_modules(tree, folder) + package_files(tree, folder, seen):
         name = str(module)
         if name not in seen:
             found += [name, *modules_of(name, seen, folder)]
     return found
 
 
-def package_files(tree: ast.AST, folder: Path) -> list[Path]:
+def package_files(tree: ast.AST, folder: Path, seen: set[str] | frozenset[str] = frozenset()) -> list[Path]:
     """Every ``.py`` file of the packages of ``folder`` that a source imports (``import tools`` or
-    ``from tools.x import y``: the files under ``tools/``, which holds an ``__init__.py``), sorted."""
+    ``from tools.x import y``: the files under ``tools/``, which holds an ``__init__.py``), sorted;
+    none of a package whose ``__init__.py`` is in ``seen`` (its files were listed once already)."""
     found: list[Path] = []
-    for imported, _, _ in imports_of(tree):
-        top = imported.split(".")[0]
-        package = folder / top
-        if top not in sys.stdlib_module_names and (package / "__init__.py").is_file():
-            found += [f for f in sorted(package.rglob("*.py")) if f not in found and "__pycache__" not in f.parts]
+    for top in dict.fromkeys(imported.split(".")[0] for imported, _, _ in imports_of(tree)):
+        init = folder / top / "__init__.py"
+        if top not in sys.stdlib_module_names and str(init) not in seen and init.is_file():
+            found += [f for f in sorted(init.parent.rglob("*.py")) if "__pycache__" not in f.parts]
     return found
 
 

@@ -93,7 +93,7 @@ class Match3State(StateBase):
 
     def __init__(self, game: Match3Game, board: Board, generator: Generator):
         self.game = game
-        self._cells = [JEWELS.index(jewel) for row in board.rows for jewel in row]  # row-major, codes 0-6
+        self._cells = portable._grid(board.rows)[0]  # row-major, codes 0-6 (-1 a hole, within a move)
         self.generator = generator
         self.score = 0
         self.last_points = 0
@@ -102,8 +102,12 @@ class Match3State(StateBase):
 
     @property
     def board(self) -> Board:
+        return Board(tuple("".join(row) for row in self._grid()))
+
+    def _grid(self) -> list[list[str]]:
+        """The cells as the rules' grid: rows of letters, top first, holes as ``*``."""
         n = self.game.size
-        return Board(tuple("".join(JEWELS[code] for code in self._cells[r * n:r * n + n]) for r in range(n)))
+        return [[JEWELS[code] if code >= 0 else HOLE for code in self._cells[r * n:r * n + n]] for r in range(n)]
 
     def _legal_ids(self) -> list[int]:
         if self._legal is None:  # scan order, R before D: the ids come sorted
@@ -123,9 +127,9 @@ class Match3State(StateBase):
         n = self.game.size
         cell, down = divmod(action, 2)
         removed = portable.cascade(self._cells, n, cell, cell + (n if down else 1))  # leaves holes as -1
-        grid = [[JEWELS[code] if code >= 0 else HOLE for code in self._cells[r * n:r * n + n]] for r in range(n)]
+        grid = self._grid()
         fill(grid, self.generator)
-        self._cells = [JEWELS.index(jewel) for row in grid for jewel in row]
+        self._cells = portable._grid(grid)[0]
         self.last_points = points(removed)
         self.score += self.last_points
         self._legal = None
@@ -142,8 +146,8 @@ class Match3State(StateBase):
 
     def clone(self) -> "Match3State":
         other = Match3State.__new__(Match3State)
-        other.game, other._cells, other.generator = self.game, list(self._cells), Generator(self.generator.x)
-        other.score, other.last_points, other._legal = self.score, self.last_points, self._legal
+        other.__dict__.update(self.__dict__)  # the legal list is never changed in place: shared
+        other._cells, other.generator = list(self._cells), Generator(self.generator.x)  # a move changes both
         other._history = list(self._history)
         return other
 
