@@ -314,3 +314,40 @@ def test_one_cpu_spreads_the_games_of_a_clusters_workers(tmp_path, monkeypatch):
     masks = record.read_text().split("\n")[:-1]
     assert len(masks) == 16 and all(len(mask.split()) == 1 for mask in masks)
     assert len(set(masks)) > 1
+
+
+def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job(monkeypatch):
+    """The scheduler killed mid-fetch reset the connection before the client knew it was gone: the
+    fetch's OSError ended the league as a job's failure ("pair 3: ... reset by peer", once in a
+    CI run of the test above) instead of "lost the Dask scheduler"."""
+    from gridfall.arena import executor as ex
+
+    monkeypatch.setattr(ex, "POLL_SECONDS", 0.001)
+
+    class Client:
+        status = "running"
+
+    class Handle:
+        def __init__(self, status, errors):
+            self.status, self.errors, self.asked = status, list(errors), 0
+
+        def result(self, timeout):
+            self.asked += 1
+            if self.errors:
+                raise self.errors.pop(0)
+            return "result"
+
+    dask = ex.DaskExecutor.__new__(ex.DaskExecutor)
+    dask.distributed, dask.client, dask.address = distributed, Client(), "tcp://10.0.0.1:8786"
+    reset = ConnectionResetError("Connection reset by peer")
+    once = Handle("finished", [reset])  # a fetch that failed once is asked again
+    assert dask.result(once) == "result" and once.asked == 2
+    with pytest.raises(ex.ExecutorLost, match=r"lost the Dask scheduler at tcp://10.0.0.1:8786 \(Connection reset"):
+        dask.result(Handle("finished", [reset] * ex.FETCH_TRIES))
+    with pytest.raises(ValueError, match="the job's own"):  # a job that raised: its error, at once
+        dask.result(Handle("error", [ValueError("the job's own")]))
+    dask.client.status = "connecting"  # the client knows the scheduler is gone: lost at once
+    gone = Handle("finished", [reset, reset])
+    with pytest.raises(ex.ExecutorLost):
+        dask.result(gone)
+    assert gone.asked == 1

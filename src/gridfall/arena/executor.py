@@ -36,6 +36,7 @@ POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
 STOP_FETCH_SECONDS = 10.0  # stopping, how long a finished job's result may take to fetch before it is let go
 CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
 NO_WORKER_SECONDS = 10.0  # how long a Dask cluster may have no worker before the run says so
+FETCH_TRIES = 10  # failed fetches of a finished job's result (POLL_SECONDS apart) before the cluster counts as lost
 
 
 class ExecutorError(Exception):
@@ -225,6 +226,7 @@ class DaskExecutor:
         waits in short steps, saying if the cluster has no worker, and with ``timeout`` gives up
         after that long (:class:`NotFetched`)."""
         give_up = None if timeout is None else time.monotonic() + timeout
+        failed_fetches = 0
         while True:
             try:
                 return handle.result(timeout=POLL_SECONDS)
@@ -234,10 +236,17 @@ class DaskExecutor:
                 self._say_if_no_worker()
             except CancelledError as e:
                 raise self._lost(e) from None
-            except Exception as e:  # the job's own error, unless fetching it failed with the scheduler gone
+            except Exception as e:
                 if self.client.status != "running":
                     raise self._lost(e) from None
-                raise
+                if handle.status == "error":  # the job's own error
+                    raise
+                # the fetch failed, not the job ("Connection reset by peer": the scheduler dying
+                # before the client knows it, which a job's error once reported): ask again
+                failed_fetches += 1
+                if failed_fetches >= FETCH_TRIES or (give_up is not None and time.monotonic() >= give_up):
+                    raise self._lost(e) from None
+                time.sleep(POLL_SECONDS)
 
     def _say_if_no_worker(self) -> None:
         """One line on stderr once the cluster has had no worker for NO_WORKER_SECONDS (its jobs wait
