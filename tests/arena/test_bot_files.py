@@ -23,6 +23,9 @@ def test_the_files_of_a_command_are_the_words_that_name_files(tmp_path, monkeypa
     assert files_named("python3 -m gridfall connect4 bot --player mine.py:make") == [str(tmp_path / "mine.py")]
     assert files_named("./bot.py 3") == [str(tmp_path / "bot.py")] and files_named(sys.executable) == [sys.executable]
     assert files_named("greedy") == [] and files_named("python3 'unclosed") == []
+    # `env`'s settings come before the program, which is not the bot either
+    assert files_named(f"env -u X A=1 {sys.executable} bot.py") == [str(tmp_path / "bot.py")]
+    assert files_named(f"env A=1 {sys.executable}") == [sys.executable]
     kept = fingerprints({"a": ["bot.py"], "b": ["mine.py"]})
     (tmp_path / "bot.py").write_text("x2")
     assert changed(kept, fingerprints({"a": ["bot.py"], "b": ["mine.py"]})) == [("a", "bot.py")]
@@ -125,3 +128,52 @@ def test_an_edited_bot_in_a_league_is_refused_unless_it_retired(tmp_path):
     helper.write_text("# edited\n")
     again = gridfall(*fresh[:7], "4", *fresh[8:])
     assert again.returncode == 2 and f"{helper} (bot new) has changed" in again.stderr, again.stderr
+
+
+def test_a_module_run_with_python_m_brings_its_files_from_where_python_finds_it(tmp_path, monkeypatch):
+    """``python -m NAME`` runs NAME from the working folder, then from PYTHONPATH (the command's own
+    through ``env``, or inherited): the module's file, or every file of its package, is the bot;
+    -I drops both folders, -E and -P one each, and a module Python finds elsewhere is not seen."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    (tmp_path / "variant" / "engine").mkdir(parents=True)
+    for name in ("__init__.py", "__main__.py", "search.py"):
+        (tmp_path / "variant" / "engine" / name).write_text("import tables\n")
+    (tmp_path / "variant" / "tables.py").write_text("")  # imported from the folder Python found the package in
+    (tmp_path / "solo.py").write_text("")
+    package = [str(tmp_path / "variant" / name) for name in
+               ("engine/__init__.py", "engine/__main__.py", "engine/search.py", "tables.py")]
+    assert files_named("env PYTHONPATH=variant python3 -m engine play --depth 3") == package
+    assert files_named("env PYTHONPATH=variant python3 -m engine.search") == package  # a submodule: its package
+    assert files_named(f"env -u X PYTHONPATH=/nowhere:variant {sys.executable} -Wignore -m engine") == package
+    assert files_named("env PYTHONPATH=variant pypy3 -Bm engine") == package  # joined short options
+    assert files_named("env PYTHONPATH=variant python3 -I -m engine") == []  # isolated: no PYTHONPATH, no cwd
+    assert files_named("env PYTHONPATH=variant python3 -E -m engine") == []  # the environment ignored
+    assert files_named("env -C variant python3 -m engine") == package  # the working folder moved
+    assert files_named("python3 -m engine") == []  # neither here nor on the path: installed, not the bot's
+    monkeypatch.setenv("PYTHONPATH", "variant")  # inherited by the bot unless its command clears it
+    assert files_named("python3 -m engine") == package
+    assert files_named("env -i python3 -m engine") == files_named("env -u PYTHONPATH python3 -m engine") == []
+    assert files_named("python3 -m solo") == [str(tmp_path / "solo.py")]  # the working folder comes first
+    assert files_named("python3 -P -m solo") == [] and files_named("python3 -c 'import engine'") == []
+    assert files_named("python3 -m json.tool") == [] and files_named("env PYTHONPATH=variant ls -m engine") == []
+    kept = fingerprints({"a": package})
+    (tmp_path / "variant" / "engine" / "search.py").write_text("import tables  # edited\n")
+    now = fingerprints({"a": files_named("env PYTHONPATH=variant python3 -m engine")})
+    assert changed(kept, now) == [("a", package[2])]
+
+
+def test_an_edited_package_run_with_python_m_is_refused(tmp_path):
+    # the form docs/connect4-experiments.md uses to play one copy of a package against another
+    (tmp_path / "mybot").mkdir()
+    (tmp_path / "mybot" / "__init__.py").write_text("")
+    (tmp_path / "mybot" / "__main__.py").write_text((BOTS / "pick.py").read_text())
+    mine = f"env PYTHONPATH={tmp_path} {sys.executable} -m mybot centre 0"
+    sprt = ["connect4", "sprt", "--new", mine, "--base", "greedy", "--max-games", "2", "--db",
+            str(tmp_path / "sprt.sqlite"), "--first-turn-ms", "3000", "--turn-ms", "1000"]
+    played = gridfall_json(*sprt)
+    assert played["games"] == 2 and played["faults"] == []
+    (tmp_path / "mybot" / "__init__.py").write_text("# edited\n")
+    again = gridfall(*sprt[:7], "4", *sprt[8:])
+    assert again.returncode == 2 and f"{tmp_path / 'mybot' / '__init__.py'} (bot new) has changed" in again.stderr, \
+        again.stderr

@@ -6,10 +6,12 @@ comparison, a league or an SPRT about neither), and a finished run would print t
 version's results as if they were the new one's.  So a run keeps a digest of each file its bots
 name, and a run opened again with a different file is refused (:func:`check`).
 
-The files of a command are the words after the first that name a regular file (``python3 -I
-bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the first word
+The files of a command are the words after the program that name a regular file (``python3 -I
+bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the program's
 (``./mybot``, a compiled bot): the interpreter that runs a bot's file is not the bot, and an
-update of it must not refuse a run.  A Python file brings what it imports from its folder, at
+update of it must not refuse a run.  The program is the first word, or the one after ``env``'s
+settings (:mod:`gridfall.arena.bot_command`).  A module run with ``python -m`` brings its file, or
+its package's, when Python finds it in the working folder or on ``PYTHONPATH``.  A Python file brings what it imports from its folder, at
 any depth: the modules (``import helpers``: ``helpers.py`` beside it), as an export would bundle
 them, and the packages (``import tools``: every ``.py`` file under ``tools/``, which holds an
 ``__init__.py``).  Modules found elsewhere on the path, and folders without an ``__init__.py``
@@ -26,6 +28,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from gridfall.arena.bot_command import after_env, python_module
 from gridfall.export import folder_modules, imports_of
 
 KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
@@ -38,21 +41,50 @@ def files_named(command: str) -> list[str]:
         words = shlex.split(command)
     except ValueError:  # an unclosed quote: the shell will say so when the bot starts
         words = command.split()
+    start = after_env(words)[0]  # `env NAME=VALUE python3 bot.py`: python3 is the program, not env
     found: list[str] = []
-    for word in words[1:]:
+    for word in words[start + 1:]:
         for candidate in (word, word.rpartition(":")[0]):
             if candidate and os.path.isfile(candidate):
                 path = os.path.abspath(candidate)
                 if path not in found:
                     found.append(path)
                 break
-    if not found and words and os.path.isfile(words[0]):
-        found.append(os.path.abspath(words[0]))
+    run = python_module(words)  # `python3 -m NAME`: the module is the bot, never the interpreter
+    if not found and run is None and start < len(words) and os.path.isfile(words[start]):
+        found.append(os.path.abspath(words[start]))
     for path in list(found):
         for module in modules_of(path):
             if module not in found:
                 found.append(module)
+    for module in run_module_files(run) if run is not None else []:
+        if module not in found:
+            found.append(module)
     return found
+
+
+def run_module_files(run: tuple[str, list[str]]) -> list[str]:
+    """The files of the module that a ``python -m MODULE`` command runs (``run``: the module and the
+    folders searched, from :func:`gridfall.arena.bot_command.python_module`), when Python finds it
+    in one: a module's file, or every ``.py`` file of its top package, with what they import from
+    the folder they were found in."""
+    top = run[0].split(".")[0]
+    if top in sys.stdlib_module_names:
+        return []
+    for folder in map(Path, run[1]):
+        init = folder / top / "__init__.py"
+        if init.is_file():  # a package comes before a module of the same name, as in Python
+            files = [f for f in sorted(init.parent.rglob("*.py")) if "__pycache__" not in f.parts]
+        elif (folder / f"{top}.py").is_file():
+            files = [folder / f"{top}.py"]
+        else:
+            continue
+        seen = {str(f) for f in files}
+        found = [str(f) for f in files]
+        for f in files:
+            found += modules_of(str(f), seen, folder)
+        return found
+    return []
 
 
 def modules_of(path: str, seen: set[str] | None = None, folder: Path | None = None) -> list[str]:

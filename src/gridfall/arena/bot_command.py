@@ -1,0 +1,96 @@
+"""What a bot's command will run, read without running it: the program after ``env``'s settings,
+and the files of the module that ``python -m MODULE`` runs.
+
+A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
+gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
+version of a package is tested against another.  No word of such a command names a file, so
+the edited-bot check needs the folders Python will search, in Python's order:
+
+- the working folder first, unless ``-I`` (isolated) or ``-P`` drops it;
+- then the entries of ``PYTHONPATH`` (an empty entry is the working folder), unless ``-I`` or
+  ``-E`` makes Python ignore the environment.  ``env NAME=VALUE`` sets it for the command only,
+  ``env -i`` and ``env -u PYTHONPATH`` clear it, and ``env -C DIR`` moves the working folder.
+
+The folders of the installed packages come after these, and are not read: the interpreter and
+its site-packages are not the bot.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
+TAKES_VALUE = set("cmWX")  # the short options of python whose value follows (-Wignore or -W ignore)
+
+
+def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:
+    """Where the program starts in a command's words (past ``env``, its options and its NAME=VALUE
+    settings; 0 without ``env``), with the ``PYTHONPATH`` it gets and its working folder."""
+    environment = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    cwd = os.getcwd()
+    if not words or os.path.basename(words[0]) != "env":
+        return 0, environment, cwd
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        option, _, value = words[at].partition("=")
+        if option in ("-i", "--ignore-environment", "-"):
+            environment = {}
+        elif option in ("-u", "--unset", "-C", "--chdir"):
+            if not value and at + 1 < len(words):
+                at += 1
+                value = words[at]
+            if option in ("-C", "--chdir"):
+                cwd = os.path.join(cwd, value)
+            else:
+                environment.pop(value, None)
+        at += 1
+    while at < len(words) and "=" in words[at]:
+        name, _, value = words[at].partition("=")
+        environment[name] = value
+        at += 1
+    return at, environment, cwd
+
+
+def python_module(words: list[str]) -> tuple[str, list[str]] | None:
+    """(the module, the folders searched for it, absolute and in order) of a command that runs
+    ``python -m MODULE`` (possibly through ``env``), or None for any other command."""
+    at, environment, cwd = after_env(words)
+    if at >= len(words) or not INTERPRETER.fullmatch(os.path.basename(words[at])):
+        return None
+    flags, module = python_options(words[at + 1:])
+    if module is None:
+        return None
+    folders = [] if flags & {"I", "P"} else [cwd]
+    path = environment.get("PYTHONPATH", "")
+    if path and not flags & {"I", "E"}:
+        folders += [os.path.join(cwd, entry) for entry in path.split(os.pathsep)]
+    return module, list(dict.fromkeys(os.path.abspath(folder) for folder in folders))
+
+
+def python_options(words: list[str]) -> tuple[set[str], str | None]:
+    """The one-letter flags given to python before its module, and the module that ``-m`` names
+    (None when it runs a file, ``-c`` code or nothing).  Short options may be joined (``-Im``)."""
+    flags: set[str] = set()
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if not word.startswith("-") or word in ("-", "--"):  # a file, stdin or the end of options
+            return flags, None
+        if word.startswith("--check-hash-based-pycs") and "=" not in word:
+            at += 1  # its value is the next word; the other long options take none
+        elif not word.startswith("--"):
+            for i, letter in enumerate(word[1:], start=1):
+                if letter in TAKES_VALUE:
+                    value = word[i + 1:]
+                    if not value:
+                        at += 1
+                        value = words[at] if at < len(words) else ""
+                    if letter == "c":
+                        return flags, None
+                    if letter == "m":
+                        return flags, value or None
+                    break  # -W or -X: the rest of the word, or the next one, was its value
+                flags.add(letter)
+        at += 1
+    return flags, None
