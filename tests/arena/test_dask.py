@@ -38,7 +38,8 @@ def test_a_league_on_a_dask_local_cluster_plays_the_local_pools_games(tmp_path):
 
 
 def test_a_killed_worker_costs_only_its_jobs_in_flight(tmp_path):
-    from gridfall.arena.executor import DaskExecutor, DropAllExit, drive
+    from gridfall.arena.dask_executor import DaskExecutor, DropAllExit
+    from gridfall.arena.executor import drive
     from gridfall.arena.limits import Limits
     from gridfall.connect4.match import PairJob, opening, play_pair
 
@@ -74,7 +75,7 @@ def test_a_killed_worker_costs_only_its_jobs_in_flight(tmp_path):
 ABANDONED_WAITS = """
 import asyncio, gc, logging, sys
 from distributed.client import AllExit
-from gridfall.arena.executor import DropAllExit
+from gridfall.arena.dask_executor import DropAllExit
 if sys.argv[1] == "filtered":
     logging.getLogger("asyncio").addFilter(DropAllExit(AllExit))
 async def fails(error):
@@ -204,7 +205,7 @@ def test_a_job_on_a_worker_that_runs_another_gridfall_fails_by_name():
 
 def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
     """The worker's nanny adopts the bots of its dead worker and kills them (dask_nanny)."""
-    from gridfall.arena.executor import DaskExecutor
+    from gridfall.arena.dask_executor import DaskExecutor
     from gridfall.arena.limits import Limits
     from gridfall.connect4.match import PairJob, opening, play_pair
 
@@ -320,7 +321,7 @@ def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job
     """The scheduler killed mid-fetch reset the connection before the client knew it was gone: the
     fetch's OSError ended the league as a job's failure ("pair 3: ... reset by peer", once in a
     CI run of the test above) instead of "lost the Dask scheduler"."""
-    from gridfall.arena import executor as ex
+    from gridfall.arena import dask_executor as ex
 
     monkeypatch.setattr(ex, "POLL_SECONDS", 0.001)
 

@@ -19,7 +19,8 @@ import click
 
 from gridfall.arena.bot_files import check as check_bot_files
 from gridfall.arena.database import RunDatabase, RunDatabaseError
-from gridfall.arena.executor import ExecutorError, check_address, make_executor
+from gridfall.arena.dask_executor import check_address
+from gridfall.arena.executor import ExecutorError, make_executor
 from gridfall.cli_options import WORKERS, given
 from gridfall.fingerprint import fingerprint
 from gridfall.words import counted
