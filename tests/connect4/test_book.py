@@ -1,10 +1,11 @@
 """The exported file's opening book: its keys, its coverage of the file's own tree, and its use."""
 
+import json
 import random
 
 import pytest
 
-from gridfall.connect4.book import Book, position_of
+from gridfall.connect4.book import DIGITS, PAIRS, Book, pack, position_of, unpack
 from gridfall.connect4.book_build import build, engine_layout
 from gridfall.connect4.engine import from_game
 from gridfall.connect4.openings import OpeningTable
@@ -83,7 +84,8 @@ def test_a_built_book_holds_every_position_of_the_files_tree_and_is_the_same_aga
     again = build(depth=4, turns=3, workers=2)  # from an empty table each: the order does not matter
     assert again.moves == small.moves
     data = small.to_data()
-    assert len(data["tree"]) == len(positions)  # one digit a position of the tree, transpositions too
+    assert data["positions"] == len(positions)  # a column a position of the tree, transpositions too
+    assert len(data["tree"]) == (len(positions) + 1) // 2  # two a character on 9 columns
     assert Book.from_data(data) == small
 
 
@@ -109,11 +111,27 @@ def test_the_line_after_a_stolen_first_chip_reaches_further_and_a_build_extends_
     assert Book.from_data(data).stolen_turns == 3
 
 
+def test_packed_columns_read_back_and_a_book_written_before_packing_still_reads():
+    for width, count in ((9, 0), (9, 1), (9, 2), (9, 7), (7, 5), (10, 5), (36, 3)):  # wider than 9: a digit each
+        columns = [(i * 5 + 3) % width for i in range(count)]
+        text = pack(columns, width)
+        assert unpack(text, width, count) == columns and len(text) == (count if width > 9 else (count + 1) // 2)
+        assert all(c in PAIRS for c in text) and json.dumps(text)[1:-1] == text and repr(text)[1:-1] == text
+    book = Book.load()
+    data = book.to_data()
+    legacy = {key: value for key, value in data.items() if key != "positions"}
+    legacy["tree"] = "".join(DIGITS[c] for c in unpack(data["tree"], book.width, data["positions"]))
+    assert Book.from_data(legacy) == book  # one digit a position, as books were written until 2026-11-29
+
+
 def test_a_corrupt_tree_is_refused_by_name():
     data = Book.load().to_data()
-    for tree in (data["tree"][:-1], data["tree"] + "0", "x" + data["tree"][1:]):
+    for tree in (data["tree"][:-1], data["tree"] + "0", " " + data["tree"][1:], "\\" + data["tree"][1:]):
         with pytest.raises(ValueError, match="corrupt book"):
             Book.from_data({**data, "tree": tree})
+    for positions in (data["positions"] - 1, data["positions"] + 1, data["positions"] + 2):
+        with pytest.raises(ValueError, match="corrupt book"):
+            Book.from_data({**data, "positions": positions})
     with pytest.raises(ValueError, match="lacks first_move, stolen"):
         Book.from_data({key: value for key, value in data.items() if key not in ("first_move", "stolen")})
 

@@ -17,11 +17,13 @@ walks the tree again and keys each digit by its position, Pons' ``current + mask
 position reached in another order finds its entry, and so does the position after a stolen
 first chip: it is the position after the first chip, seen from the side to move.  Keyed entries
 cost 16 characters each; a digit costs one, so the book goes two actions deeper in the same room.
+And on 9 columns two digits fit one character (81 pairs of the 91 printable ASCII characters
+that a JSON string and a Python literal write as themselves): half a character a position.
 
-The tree after the opponent steals the file's first chip goes two actions further than the rest
-(``stolen_turns``): there the file plays against the stolen chip, its weakest line, and that is
-one of the ten answers to its first chip, so one more move of the file fits there where one more
-everywhere would not fit in CodinGame's 100,000 characters.
+The tree after the opponent steals the file's first chip goes further than the rest
+(``stolen_turns``: 12 actions where the rest has 8): there the file plays against the stolen
+chip, its weakest line, and that is one of the ten answers to its first chip, so two more moves
+of the file fit there where one more everywhere would not fit in CodinGame's 100,000 characters.
 
 Standard library only: the exported file carries this module, with the book as data.
 """
@@ -36,7 +38,33 @@ from typing import Callable
 
 BOOK_FILE = "book-9x7.json"
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a column's digit (boards up to 36 wide)
+PAIRS = "".join(c for c in map(chr, range(33, 127)) if c not in "\"'\\")  # 91: no escape in JSON nor in repr()
 FIELDS = ("width", "height", "method", "depth", "turns", "first_move", "stolen", "tree")
+
+
+def pack(columns: list[int], width: int) -> str:
+    """The columns as text: two a character (``PAIRS[a * width + b]``) where the board is narrow
+    enough (``width * width <= 91``: 9 columns), else one digit each; an odd last column alone."""
+    if width * width > len(PAIRS):
+        return "".join(DIGITS[c] for c in columns)
+    pairs = [PAIRS[a * width + b] for a, b in zip(columns[::2], columns[1::2])]
+    return "".join(pairs) + (PAIRS[columns[-1]] if len(columns) % 2 else "")
+
+
+def unpack(text: str, width: int, count: int) -> list[int]:
+    """The ``count`` columns of :func:`pack`'s text; ValueError naming the fault if they are not there."""
+    if width * width > len(PAIRS):
+        columns = [DIGITS.find(c) for c in text]
+    else:
+        columns = []
+        for c in text:
+            pair = PAIRS.find(c)
+            columns += [pair // width, pair % width] if pair >= 0 else [-1, -1]
+        if count % 2 and columns:
+            del columns[-2]  # the odd last column was written alone: its pair is (0, column)
+    if len(columns) != count or not all(0 <= c < width for c in columns):
+        raise ValueError(f"the opening book's tree does not hold {count} columns of {width} (a corrupt book)")
+    return columns
 
 
 def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int, ...],
@@ -129,32 +157,34 @@ class Book:
                              f"the book was a tree)")
         book = cls(data["width"], data["height"], {}, data["method"], data["depth"], data["turns"],
                    data["first_move"], tuple(data["stolen"]), data.get("stolen_turns"))
-        digits = iter(data["tree"])
+        if "positions" in data:  # packed (a book written before packing has one digit a position)
+            columns = iter(unpack(data["tree"], book.width, data["positions"]))
+        else:
+            columns = (DIGITS.find(c) for c in data["tree"])
 
         def read(current: int, mask: int) -> int:
-            column = DIGITS.find(next(digits, "?"))
+            column = next(columns, -1)
             if not 0 <= column < book.width:
                 raise ValueError(f"the opening book's tree ends early or holds {column!r} (a corrupt book)")
             book.moves[book.key(current, mask)] = column
             return column
 
         book.walk(read)
-        if next(digits, None) is not None:
+        if next(columns, None) is not None:
             raise ValueError("the opening book's tree is longer than its walk (a corrupt book)")
         return book
 
     def to_data(self) -> dict:
-        digits: list[str] = []
+        columns: list[int] = []
 
         def write(current: int, mask: int) -> int:
-            column = self.moves[self.key(current, mask)]
-            digits.append(DIGITS[column])
-            return column
+            columns.append(self.moves[self.key(current, mask)])
+            return columns[-1]
 
         self.walk(write)
         return {"width": self.width, "height": self.height, "method": self.method, "depth": self.depth,
                 "turns": self.turns, "stolen_turns": self.stolen_turns, "first_move": self.first_move,
-                "stolen": list(self.stolen), "tree": "".join(digits)}
+                "stolen": list(self.stolen), "positions": len(columns), "tree": pack(columns, self.width)}
 
     def walk(self, choose: Callable[[int, int], int | None], turns: int | None = None) -> None:
         """:func:`walk` over this book's tree (to ``turns`` actions at most if given)."""

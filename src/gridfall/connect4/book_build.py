@@ -20,7 +20,7 @@ from gridfall.connect4.rules import STEAL, Game
 
 DEPTH = 14  # 0.3 s a position on one core 3 actions in, 0.1 s 8 actions in (the build's own log)
 TURNS = 8  # the file's positions up to this many actions into a game: its first four or five moves
-STOLEN_TURNS = 10  # and after the opponent steals its first chip, where it was weakest: one move more
+STOLEN_TURNS = 12  # and after the opponent steals its first chip, where it was weakest: two moves more
 
 _searcher = None  # one a worker process
 

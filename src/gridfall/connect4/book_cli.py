@@ -18,7 +18,7 @@ from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loa
 
 @click.command()
 @click.option("--rebuild", is_flag=True,
-              help="Search every position of the book again and write it (11 minutes on 2 cores at the "
+              help="Search every position of the book again and write it (20 minutes on 2 cores at the "
                    "defaults; with --extend, only the positions the shipped book lacks).")
 @click.option("--depth", type=click.IntRange(1, 30), default=None,
               help=f"Plies each position is searched to (default {DEPTH}: 0.1-0.3 s a position on one core).")
