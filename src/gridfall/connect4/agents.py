@@ -131,6 +131,9 @@ VARIETY, VARIETY_CHIPS = 7, 32
 #   the search, the bot scored 95.5% and 98.0% against mcts (two runs), 87.5% against
 #   mcts-solver and 82.0% against mcts-solver*2 as first player; 97.8%, 99.0%, 93.8% and 91.0%
 #   over both seats.
+# - with the book 12 actions deep after 1, STEAL (2026-11-29), the whole of that line as first
+#   player scored 82.3% against mcts-solver, the reply only 90.8%, in the same hour (200 games each
+#   as first player; docs/connect4-experiments.md).
 BOOK_LAST_TURN = (2, 8)
 
 
