@@ -10,13 +10,13 @@ The files of a command are the words after the program that name a regular file 
 bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the program's
 (``./mybot``, a compiled bot): the interpreter that runs a bot's file is not the bot, and an
 update of it must not refuse a run.  The program is the first word, or the one after ``env``'s
-settings (:mod:`gridfall.arena.bot_command`).  A module run with ``python -m`` brings its file, or
-its package's, when Python finds it in the working folder or on ``PYTHONPATH``.  A Python file brings what it imports from its folder, at
-any depth: the modules (``import helpers``: ``helpers.py`` beside it), as an export would bundle
-them, and the packages (``import tools``: every ``.py`` file under ``tools/``, which holds an
-``__init__.py``).  Modules found elsewhere on the path, and folders without an ``__init__.py``
-(namespace packages, which a package of that name anywhere on the path would stand in for), are
-not seen.
+settings (:mod:`gridfall.arena.bot_command`).  A module run with ``python -m`` brings its file,
+or its package's, when Python finds it in the working folder or on ``PYTHONPATH``.  A Python
+file brings what it imports from its folder, at any depth: the modules (``import helpers``:
+``helpers.py`` beside it), as an export would bundle them, and the packages (``import tools``:
+every ``.py`` file under ``tools/``, which holds an ``__init__.py``).  Modules found elsewhere
+on the path, and folders without an ``__init__.py`` (namespace packages, which a package of
+that name anywhere on the path would stand in for), are not seen.
 """
 
 from __future__ import annotations
