@@ -177,3 +177,24 @@ def test_an_edited_package_run_with_python_m_is_refused(tmp_path):
     again = gridfall(*sprt[:7], "4", *sprt[8:])
     assert again.returncode == 2 and f"{tmp_path / 'mybot' / '__init__.py'} (bot new) has changed" in again.stderr, \
         again.stderr
+
+
+def test_a_python_file_brings_what_it_imports_from_the_commands_pythonpath(tmp_path, monkeypatch):
+    """``env PYTHONPATH=lib python3 bot.py``: bot.py's imports are looked for in its folder, then in
+    lib; what is found in lib (a module, a package) is the bot's, unless -I or -E drops the path."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    (tmp_path / "lib" / "tools").mkdir(parents=True)
+    (tmp_path / "lib" / "tools" / "__init__.py").write_text("import weights\n")
+    (tmp_path / "lib" / "weights.py").write_text("")
+    (tmp_path / "lib" / "helpers.py").write_text("")  # beside bot.py too: Python takes that one
+    (tmp_path / "helpers.py").write_text("")
+    (tmp_path / "bot.py").write_text("import helpers, tools, json\n")
+    own = [str(tmp_path / name) for name in ("bot.py", "helpers.py")]
+    lib = [str(tmp_path / "lib" / name) for name in ("tools/__init__.py", "weights.py")]
+    assert files_named("env PYTHONPATH=lib python3 bot.py") == own + lib
+    assert files_named("env PYTHONPATH=lib python3 -E bot.py") == files_named("python3 bot.py") == own
+    assert files_named(f"env PYTHONPATH={tmp_path / 'lib'} ./bot.py") == own  # not run by python: no path known
+    kept = fingerprints({"a": files_named("env PYTHONPATH=lib python3 bot.py")})
+    (tmp_path / "lib" / "weights.py").write_text("w = 2\n")
+    assert changed(kept, fingerprints({"a": files_named("env PYTHONPATH=lib python3 bot.py")})) == [("a", lib[1])]

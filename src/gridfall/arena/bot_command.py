@@ -55,17 +55,27 @@ def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:
 def python_module(words: list[str]) -> tuple[str, list[str]] | None:
     """(the module, the folders searched for it, absolute and in order) of a command that runs
     ``python -m MODULE`` (possibly through ``env``), or None for any other command."""
-    at, environment, cwd = after_env(words)
+    at, _, cwd = after_env(words)
     if at >= len(words) or not INTERPRETER.fullmatch(os.path.basename(words[at])):
         return None
     flags, module = python_options(words[at + 1:])
     if module is None:
         return None
-    folders = [] if flags & {"I", "P"} else [cwd]
+    folders = [] if flags & {"I", "P"} else [os.path.abspath(cwd)]
+    return module, list(dict.fromkeys(folders + python_path(words)))
+
+
+def python_path(words: list[str]) -> list[str]:
+    """The ``PYTHONPATH`` folders (absolute, in order) that a command running python gets, as
+    ``env`` and the flags leave them (none under ``-I`` or ``-E``, or for a command that is not
+    python): where its script's imports are looked for after the script's own folder."""
+    at, environment, cwd = after_env(words)
+    if at >= len(words) or not INTERPRETER.fullmatch(os.path.basename(words[at])):
+        return []
     path = environment.get("PYTHONPATH", "")
-    if path and not flags & {"I", "E"}:
-        folders += [os.path.join(cwd, entry) for entry in path.split(os.pathsep)]
-    return module, list(dict.fromkeys(os.path.abspath(folder) for folder in folders))
+    if not path or python_options(words[at + 1:])[0] & {"I", "E"}:
+        return []
+    return list(dict.fromkeys(os.path.abspath(os.path.join(cwd, entry)) for entry in path.split(os.pathsep)))
 
 
 def python_options(words: list[str]) -> tuple[set[str], str | None]:

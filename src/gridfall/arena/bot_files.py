@@ -14,8 +14,9 @@ settings (:mod:`gridfall.arena.bot_command`).  A module run with ``python -m`` b
 or its package's, when Python finds it in the working folder or on ``PYTHONPATH``.  A Python
 file brings what it imports from its folder, at any depth: the modules (``import helpers``:
 ``helpers.py`` beside it), as an export would bundle them, and the packages (``import tools``:
-every ``.py`` file under ``tools/``, which holds an ``__init__.py``).  Modules found elsewhere
-on the path, and folders without an ``__init__.py`` (namespace packages, which a package of
+every ``.py`` file under ``tools/``, which holds an ``__init__.py``); and what it imports from
+the command's ``PYTHONPATH`` folders, the same way.  Modules found elsewhere on the path (the
+installed ones), and folders without an ``__init__.py`` (namespace packages, which a package of
 that name anywhere on the path would stand in for), are not seen.
 """
 
@@ -28,7 +29,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from gridfall.arena.bot_command import after_env, python_module
+from gridfall.arena.bot_command import after_env, python_module, python_path
 from gridfall.export import folder_modules, imports_of
 
 KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
@@ -57,10 +58,22 @@ def files_named(command: str) -> list[str]:
         for module in modules_of(path):
             if module not in found:
                 found.append(module)
+    for folder in python_path(words):  # `env PYTHONPATH=lib python3 bot.py`: what bot.py imports from lib
+        for path in list(found):
+            for module in modules_of(path, set(found), Path(folder)):
+                if module not in found and not shadowed(module, Path(folder), Path(found[0]).parent):
+                    found.append(module)
     for module in run_module_files(run) if run is not None else []:
         if module not in found:
             found.append(module)
     return found
+
+
+def shadowed(module: str, folder: Path, first: Path) -> bool:
+    """Whether the name under which ``module`` (a file of ``folder``) is imported names a module or
+    a package of ``first``, the script's folder, which Python searches before ``folder``."""
+    top = Path(module).relative_to(folder).parts[0].removesuffix(".py")
+    return (first / f"{top}.py").is_file() or (first / top / "__init__.py").is_file()
 
 
 def run_module_files(run: tuple[str, list[str]]) -> list[str]:
