@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import NamedTuple
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
 TAKES_VALUE = set("cmWX")  # the short options of python whose value follows (-Wignore or -W ignore)
@@ -52,30 +53,26 @@ def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:
     return at, environment, cwd
 
 
-def python_module(words: list[str]) -> tuple[str, list[str]] | None:
-    """(the module, the folders searched for it, absolute and in order) of a command that runs
-    ``python -m MODULE`` (possibly through ``env``), or None for any other command."""
-    at, _, cwd = after_env(words)
+class PythonRun(NamedTuple):
+    """What a command that runs python will search: read once from its words."""
+
+    module: str | None  # what ``-m`` names (None: a script, ``-c`` code or stdin)
+    module_folders: list[str]  # where ``-m`` looks: the working folder (unless -I, -P), then ``path``
+    path: list[str]  # the PYTHONPATH folders it gets, absolute and in order (none under -I or -E)
+
+
+def python_run(words: list[str]) -> PythonRun | None:
+    """The :class:`PythonRun` of a command whose program (possibly after ``env``) is python or
+    pypy, or None for any other command."""
+    at, environment, cwd = after_env(words)
     if at >= len(words) or not INTERPRETER.fullmatch(os.path.basename(words[at])):
         return None
     flags, module = python_options(words[at + 1:])
-    if module is None:
-        return None
-    folders = [] if flags & {"I", "P"} else [os.path.abspath(cwd)]
-    return module, list(dict.fromkeys(folders + python_path(words)))
-
-
-def python_path(words: list[str]) -> list[str]:
-    """The ``PYTHONPATH`` folders (absolute, in order) that a command running python gets, as
-    ``env`` and the flags leave them (none under ``-I`` or ``-E``, or for a command that is not
-    python): where its script's imports are looked for after the script's own folder."""
-    at, environment, cwd = after_env(words)
-    if at >= len(words) or not INTERPRETER.fullmatch(os.path.basename(words[at])):
-        return []
-    path = environment.get("PYTHONPATH", "")
-    if not path or python_options(words[at + 1:])[0] & {"I", "E"}:
-        return []
-    return list(dict.fromkeys(os.path.abspath(os.path.join(cwd, entry)) for entry in path.split(os.pathsep)))
+    entries = environment.get("PYTHONPATH", "")
+    path = [] if not entries or flags & {"I", "E"} else \
+        [os.path.abspath(os.path.join(cwd, entry)) for entry in entries.split(os.pathsep)]
+    folders = ([] if flags & {"I", "P"} else [os.path.abspath(cwd)]) + path
+    return PythonRun(module, list(dict.fromkeys(folders)), list(dict.fromkeys(path)))
 
 
 def python_options(words: list[str]) -> tuple[set[str], str | None]:

@@ -29,7 +29,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from gridfall.arena.bot_command import after_env, python_module, python_path
+from gridfall.arena.bot_command import PythonRun, after_env, python_run
 from gridfall.export import folder_modules, imports_of
 
 KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
@@ -51,21 +51,22 @@ def files_named(command: str) -> list[str]:
                 if path not in found:
                     found.append(path)
                 break
-    run = python_module(words)  # `python3 -m NAME`: the module is the bot, never the interpreter
-    if not found and run is None and start < len(words) and os.path.isfile(words[start]):
+    run = python_run(words)
+    runs_module = run is not None and run.module is not None  # `python3 -m NAME`: the bot, never python
+    if not found and not runs_module and start < len(words) and os.path.isfile(words[start]):
         found.append(os.path.abspath(words[start]))
     for path in list(found):
         for module in modules_of(path):
             if module not in found:
                 found.append(module)
-    for folder in python_path(words):  # `env PYTHONPATH=lib python3 bot.py`: what bot.py imports from lib
+    for folder in run.path if run is not None else []:  # `env PYTHONPATH=lib python3 bot.py`: bot.py's from lib
         for path in list(found):
             for module in modules_of(path, set(found), Path(folder)):
                 if module not in found and not shadowed(module, Path(folder), Path(found[0]).parent):
                     found.append(module)
-    for module in run_module_files(run) if run is not None else []:
-        if module not in found:
-            found.append(module)
+    for path in run_module_files(run) if run is not None and runs_module else []:
+        if path not in found:
+            found.append(path)
     return found
 
 
@@ -76,15 +77,14 @@ def shadowed(module: str, folder: Path, first: Path) -> bool:
     return (first / f"{top}.py").is_file() or (first / top / "__init__.py").is_file()
 
 
-def run_module_files(run: tuple[str, list[str]]) -> list[str]:
-    """The files of the module that a ``python -m MODULE`` command runs (``run``: the module and the
-    folders searched, from :func:`gridfall.arena.bot_command.python_module`), when Python finds it
-    in one: a module's file, or every ``.py`` file of its top package, with what they import from
-    the folder they were found in."""
-    top = run[0].split(".")[0]
+def run_module_files(run: PythonRun) -> list[str]:
+    """The files of the module that a ``python -m MODULE`` command runs, when Python finds it in
+    one of ``run.module_folders``: a module's file, or every ``.py`` file of its top package, with
+    what they import from the folder they were found in."""
+    top = str(run.module).split(".")[0]
     if top in sys.stdlib_module_names:
         return []
-    for folder in map(Path, run[1]):
+    for folder in map(Path, run.module_folders):
         init = folder / top / "__init__.py"
         if init.is_file():  # a package comes before a module of the same name, as in Python
             files = [f for f in sorted(init.parent.rglob("*.py")) if "__pycache__" not in f.parts]
