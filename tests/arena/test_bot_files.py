@@ -198,3 +198,25 @@ def test_a_python_file_brings_what_it_imports_from_the_commands_pythonpath(tmp_p
     kept = fingerprints({"a": files_named("env PYTHONPATH=lib python3 bot.py")})
     (tmp_path / "lib" / "weights.py").write_text("w = 2\n")
     assert changed(kept, fingerprints({"a": files_named("env PYTHONPATH=lib python3 bot.py")})) == [("a", lib[1])]
+
+
+def test_a_name_in_two_pythonpath_folders_is_the_first_ones(tmp_path, monkeypatch):
+    """Python imports a name from the first PYTHONPATH folder that has it: the copy in a later
+    folder is not the bot's, and editing it does not refuse the run."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    for folder in ("new", "old"):
+        (tmp_path / folder / "tools").mkdir(parents=True)
+        (tmp_path / folder / "tools" / "__init__.py").write_text("")
+        (tmp_path / folder / "weights.py").write_text("")
+    (tmp_path / "old" / "extra.py").write_text("")  # only in the later folder: found there
+    (tmp_path / "bot.py").write_text("import tools, weights, extra\n")
+    command = "env PYTHONPATH=new:old python3 bot.py"
+    assert files_named(command) == [str(tmp_path / name) for name in
+                                    ("bot.py", "new/weights.py", "new/tools/__init__.py", "old/extra.py")]
+    kept = fingerprints({"a": files_named(command)})
+    (tmp_path / "old" / "weights.py").write_text("w = 2\n")
+    (tmp_path / "old" / "tools" / "__init__.py").write_text("w = 2\n")
+    assert changed(kept, fingerprints({"a": files_named(command)})) == []
+    (tmp_path / "new" / "weights.py").write_text("w = 2\n")
+    assert changed(kept, fingerprints({"a": files_named(command)})) == [("a", str(tmp_path / "new" / "weights.py"))]

@@ -59,10 +59,12 @@ def files_named(command: str) -> list[str]:
         for module in modules_of(path):
             if module not in found:
                 found.append(module)
-    for folder in run.path if run is not None else []:  # `env PYTHONPATH=lib python3 bot.py`: bot.py's from lib
+    path_folders = [Path(folder) for folder in run.path] if run is not None else []
+    for i, folder in enumerate(path_folders):  # `env PYTHONPATH=lib python3 bot.py`: bot.py's from lib
+        earlier = [Path(found[0]).parent, *path_folders[:i]] if found else []
         for path in list(found):
-            for module in modules_of(path, set(found), Path(folder)):
-                if module not in found and not shadowed(module, Path(folder), Path(found[0]).parent):
+            for module in modules_of(path, set(found), folder):
+                if module not in found and not shadowed(module, folder, earlier):
                     found.append(module)
     for path in run_module_files(run) if run is not None and runs_module else []:
         if path not in found:
@@ -70,11 +72,12 @@ def files_named(command: str) -> list[str]:
     return found
 
 
-def shadowed(module: str, folder: Path, first: Path) -> bool:
+def shadowed(module: str, folder: Path, earlier: list[Path]) -> bool:
     """Whether the name under which ``module`` (a file of ``folder``) is imported names a module or
-    a package of ``first``, the script's folder, which Python searches before ``folder``."""
+    a package of a folder that Python searches before ``folder``: the script's own, or an earlier
+    ``PYTHONPATH`` entry.  Python imports that one, so an edit to ``module`` changes nothing."""
     top = Path(module).relative_to(folder).parts[0].removesuffix(".py")
-    return (first / f"{top}.py").is_file() or (first / top / "__init__.py").is_file()
+    return any((first / f"{top}.py").is_file() or (first / top / "__init__.py").is_file() for first in earlier)
 
 
 def run_module_files(run: PythonRun) -> list[str]:
