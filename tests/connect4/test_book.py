@@ -1,5 +1,6 @@
 """The exported file's opening book: its keys, its coverage of the file's own tree, and its use."""
 
+import dataclasses
 import json
 import random
 
@@ -84,9 +85,20 @@ def test_a_built_book_holds_every_position_of_the_files_tree_and_is_the_same_aga
     again = build(depth=4, turns=3, workers=2)  # from an empty table each: the order does not matter
     assert again.moves == small.moves
     data = small.to_data()
-    assert data["positions"] == len(positions)  # a column a position of the tree, transpositions too
-    assert len(data["tree"]) == (len(positions) + 1) // 2  # two a character on 9 columns
+    assert data["positions"] == len(keys) < len(positions)  # a column a position: a transposition is walked once
+    assert len(data["tree"]) == (len(keys) + 1) // 2  # two a character on 9 columns
     assert Book.from_data(data) == small
+
+
+def test_a_book_that_walks_every_path_still_reads():
+    """Until 2026-11-29 the tree's walk met a position again on each path to it (no
+    ``each_position_once`` field): such a book reads to the same moves, in about twice the text."""
+    book = Book.load()
+    every_path = dataclasses.replace(book, each_position_once=False)
+    legacy = every_path.to_data()
+    del legacy["each_position_once"]
+    assert legacy["positions"] > 2 * book.to_data()["positions"]
+    assert Book.from_data(legacy).moves == book.moves
 
 
 def test_the_line_after_a_stolen_first_chip_reaches_further_and_a_build_extends_a_book():

@@ -19,6 +19,8 @@ first chip: it is the position after the first chip, seen from the side to move.
 cost 16 characters each; a digit costs one, so the book goes two actions deeper in the same room.
 And on 9 columns two digits fit one character (81 pairs of the 91 printable ASCII characters
 that a JSON string and a Python literal write as themselves): half a character a position.
+The walk passes by a position it has walked before (a transposition: 3 then 4, or 4 then 3), so
+each position is written once; a walk of every path wrote 48,054 columns for 22,694 positions.
 
 The tree after the opponent steals the file's first chip goes further than the rest
 (``stolen_turns``: 12 actions where the rest has 8): there the file plays against the stolen
@@ -68,7 +70,7 @@ def unpack(text: str, width: int, count: int) -> list[int]:
 
 
 def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int, ...],
-         choose: Callable[[int, int], int | None], stolen_turns: int | None = None) -> None:
+         choose: Callable[[int, int], int | None], stolen_turns: int | None = None, once: bool = True) -> None:
     """Visit the file's tree: the file as first player, then as second, every opponent action
     (STEAL first when it may, then the columns left to right), up to ``turns`` actions played;
     up to ``stolen_turns`` (default ``turns``) after the opponent steals the file's first chip.
@@ -76,9 +78,15 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
     Where the file moves and its table does not decide (``first_move``; STEAL after a first chip
     in ``stolen``), ``choose(current, mask)`` gives its column (side to move's chips first, the
     layout of :class:`.portable.Board`), or None to go no deeper there.  Depth first, the
-    file's move before the opponent's answers: the order of the book's digits."""
+    file's move before the opponent's answers: the order of the book's digits.
+
+    ``once``: a position met again (a transposition) is not walked again when it was walked
+    before with as many actions left, for its subtree is the same or smaller; so each position
+    costs one column, where a walk of every path (``once=False``, the books of before) met half
+    of them twice or more."""
     stride = height + 1
     bottom = sum(1 << (x * stride) for x in range(width))
+    left: dict[int, int] = {}  # a position's key -> the most actions left when it was walked
     full = bottom * ((1 << height) - 1)
     columns = [((1 << height) - 1) << (x * stride) for x in range(width)]
     stolen_turns = turns if stolen_turns is None else stolen_turns
@@ -105,6 +113,11 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
                 opponents_turn(current, mask, actions + 1, limit)  # STEAL: the same chips, the other side to move
             return
         else:
+            if once:
+                key = current + mask + bottom
+                if left.get(key, -1) >= limit - actions:
+                    return
+                left[key] = limit - actions
             column = choose(current, mask)
             if column is None:
                 return
@@ -133,6 +146,7 @@ class Book:
     first_move: int = 0  # the file's tree as it was built: its first move,
     stolen: tuple[int, ...] = ()  # and the first chips it steals
     stolen_turns: int | None = None  # the reach after the opponent steals the file's first chip (default turns)
+    each_position_once: bool = True  # the tree's walk (:func:`walk`'s ``once``); False in books of before
 
     def __post_init__(self):
         if self.stolen_turns is None:
@@ -156,7 +170,8 @@ class Book:
             raise ValueError(f"the opening book lacks {', '.join(missing)} (a corrupt book, or one from before "
                              f"the book was a tree)")
         book = cls(data["width"], data["height"], {}, data["method"], data["depth"], data["turns"],
-                   data["first_move"], tuple(data["stolen"]), data.get("stolen_turns"))
+                   data["first_move"], tuple(data["stolen"]), data.get("stolen_turns"),
+                   data.get("each_position_once", False))
         if "positions" in data:  # packed (a book written before packing has one digit a position)
             columns = iter(unpack(data["tree"], book.width, data["positions"]))
         else:
@@ -184,14 +199,16 @@ class Book:
         self.walk(write)
         return {"width": self.width, "height": self.height, "method": self.method, "depth": self.depth,
                 "turns": self.turns, "stolen_turns": self.stolen_turns, "first_move": self.first_move,
-                "stolen": list(self.stolen), "positions": len(columns), "tree": pack(columns, self.width)}
+                "stolen": list(self.stolen), "each_position_once": self.each_position_once,
+                "positions": len(columns), "tree": pack(columns, self.width)}
 
     def walk(self, choose: Callable[[int, int], int | None], turns: int | None = None) -> None:
         """:func:`walk` over this book's tree (to ``turns`` actions at most if given)."""
         assert self.stolen_turns is not None  # __post_init__ sets it
         reach = self.turns if turns is None else min(turns, self.turns)
         stolen_reach = self.stolen_turns if turns is None else min(turns, self.stolen_turns)
-        walk(self.width, self.height, reach, self.first_move, self.stolen, choose, stolen_reach)
+        walk(self.width, self.height, reach, self.first_move, self.stolen, choose, stolen_reach,
+             self.each_position_once)
 
     def move(self, current: int, mask: int, width: int, height: int) -> int | None:
         """The book's column in this position (side to move first), or None."""

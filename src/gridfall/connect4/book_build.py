@@ -49,8 +49,8 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
           known: Book | None = None) -> Book:
     """The book for the file's tree up to ``turns`` actions (``stolen_turns``, default ``turns``,
     after the opponent steals the file's first chip), searched to ``depth`` plies.  The positions
-    of ``known``, a book searched to the same depth from the same first move and steals, are not
-    searched again: each is searched from an empty table, so they would get the same answers."""
+    of ``known``, a book searched to the same depth, are not searched again: each is searched from
+    an empty table, so a position gets the same answer whatever tree it was found in."""
     from gridfall.connect4.portable import PortableAgent
 
     stolen_turns = turns if stolen_turns is None else stolen_turns
@@ -65,12 +65,11 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
     first_move = agent.table_move(first)
     assert first_move is not None, "the opening table has no first move"
     book = Book(width, height, {}, "", depth, turns, first_move, tuple(stolen), stolen_turns)
-    reusable = known is not None and (known.width, known.height, known.depth, known.first_move, known.stolen) == (
-        width, height, depth, book.first_move, book.stolen)
+    reusable = known is not None and (known.width, known.height, known.depth) == (width, height, depth)
     known_moves = known.moves if known is not None and reusable else {}
     if known is not None and not reusable:
-        progress(f"the book to extend was searched to depth {known.depth} from first move {known.first_move} "
-                 f"(this build: {depth}, {book.first_move}): none of its moves are taken")
+        progress(f"the book to extend was searched to depth {known.depth} on {known.width}x{known.height} "
+                 f"(this build: {depth} on {width}x{height}): none of its moves are taken")
     started = time.monotonic()
     with ProcessPoolExecutor(workers) as pool:
         # a level at a time: walk the tree as far as the book reaches, search the positions the
