@@ -8,9 +8,13 @@ does not steal.  The values are measured (:mod:`.pie`, ``gridfall connect4 openi
 The rule that follows from them:
 
 * **STEAL** turns the chip into the second player's own and hands the move back, so the
-  stealer gets 1 - value.  The second player steals exactly when the value is below 1/2.
+  stealer gets 1 - value.  The second player steals when the whole interval is below 1/2.
   When the interval holds 1/2 both choices are worth the same within what was measured, and
-  the measured value is still the best guess.
+  it plays on: the first player's own opening is such a chip (below), so after it is stolen
+  the first player has the move in the very position the second player gets by playing on,
+  and the opening book goes deepest there (:mod:`.book`).  Against the numba bot, which opens
+  in column 1, the exported file as second player scored 12.5% stealing it and 53.5% playing
+  on (docs/connect4-experiments.md, 2026-11-29).
 * **The first move.**  Against an opponent who steals when it pays, the first player gets
   min(value, 1 - value) from an opening: the opponent takes the better side.  gridfall opens
   where the worst case over the interval, min(low, 1 - high), is largest: the opening the
@@ -81,8 +85,9 @@ class OpeningTable:
         return max(self.values, key=lambda x: (self.values[x].first_player_floor, -abs(2 * x - (self.width - 1)), -x))
 
     def should_steal(self, column: int) -> bool:
+        """Whether the chip is surely worth more than the move: its whole interval below 1/2."""
         value = self.values.get(column)
-        return value is not None and value.share < 0.5
+        return value is not None and value.high < 0.5
 
     def decide(self, game: Game) -> int | None:
         """The table's action in this game: the first move, or STEAL when the first chip is worth
