@@ -49,15 +49,21 @@ def _stolen(column):
     return game
 
 
-def _reachable(book, agent, turns, stolen_turns=None):
+def _reachable(book, agent, turns, stolen_turns=None, first_turns=None):
     """Every position where the file is to move, up to ``turns`` actions (``stolen_turns`` after the
-    opponent steals the file's first chip), and not decided by its table."""
+    opponent steals the file's first chip, ``first_turns`` when it plays on), and not decided by its
+    table."""
     found = []
     frontier = [(Game(), seat) for seat in (0, 1)]
     while frontier:
         game, seat = frontier.pop()
-        stolen_from_the_file = seat == 0 and game.history[1:2] == [STEAL]
-        if game.is_terminal() or game.turn > (stolen_turns if stolen_from_the_file and stolen_turns else turns):
+        if seat == 1:
+            limit = turns
+        elif game.history[1:2] == [STEAL]:
+            limit = stolen_turns or turns
+        else:
+            limit = first_turns or turns
+        if game.is_terminal() or game.turn > limit:
             continue
         if game.current_player() == seat:
             action = agent.table_move(game)
@@ -121,8 +127,19 @@ def test_the_line_after_a_stolen_first_chip_reaches_further_and_a_build_extends_
     assert sum(int(line.split(": ")[1].split()[0]) for line in searched) == len(deeper.moves) - len(small.moves)
     # a book without stolen_turns (made before it existed) reaches as far in every line
     data = small.to_data()
-    del data["stolen_turns"]
-    assert Book.from_data(data).stolen_turns == 3
+    del data["stolen_turns"], data["first_turns"]
+    assert Book.from_data(data).stolen_turns == Book.from_data(data).first_turns == 3
+
+
+def test_the_line_where_the_opponent_plays_on_after_the_files_first_chip_reaches_further():
+    small = build(depth=4, turns=3, workers=1)
+    deeper = build(depth=4, turns=3, first_turns=5, workers=1, known=small)
+    positions = _reachable(deeper, PortableAgent(book=deeper, seed=0), turns=3, first_turns=5)
+    assert {key(g) for g in positions} == set(deeper.moves)
+    played_on = [g for g in positions if len(g.history) > 1 and g.history[1] != STEAL and g.current_player() == 0]
+    assert len(played_on) > 50 and {g.turn for g in played_on} == {2, 4}  # one more move of the file
+    assert all(deeper.moves[k] == column for k, column in small.moves.items())
+    assert Book.from_data(deeper.to_data()) == deeper and deeper.to_data()["first_turns"] == 5
 
 
 def test_packed_columns_read_back_and_a_book_written_before_packing_still_reads():
@@ -165,7 +182,7 @@ def test_the_packaged_book_covers_the_files_tree_as_it_says():
     table = OpeningTable.load()
     assert book.first_move == table.first_move and book.stolen == tuple(c for c in range(9) if table.should_steal(c))
     agent = PortableAgent(seed=0)
-    positions = _reachable(book, agent, book.turns, book.stolen_turns)
+    positions = _reachable(book, agent, book.turns, book.stolen_turns, book.first_turns)
     assert {key(g) for g in positions} == set(book.moves)
     assert book.to_data()["positions"] == len(book.moves)  # each position written once
 

@@ -22,10 +22,11 @@ that a JSON string and a Python literal write as themselves): half a character a
 The walk passes by a position it has walked before (a transposition: 3 then 4, or 4 then 3), so
 each position is written once; a walk of every path wrote 48,054 columns for 22,694 positions.
 
-The tree after the opponent steals the file's first chip goes further than the rest
-(``stolen_turns``: 12 actions where the rest has 8): there the file plays against the stolen
-chip, its weakest line, and that is one of the ten answers to its first chip, so two more moves
-of the file fit there where one more everywhere would not fit in CodinGame's 100,000 characters.
+The tree after the file's own first chip goes further than the rest (8 actions): 12 after the
+opponent steals it (``stolen_turns``), where the file was weakest, and 10 when the opponent plays
+on (``first_turns``), where a bot that reads the pie table as gridfall does goes: it plays on
+after the 1 that gridfall opens with, to have the move in the stolen line's position.  (12 there
+would be 99,556 positions: the play-on line has one more move of the opponent in 12 actions.)
 
 Standard library only: the exported file carries this module, with the book as data.
 """
@@ -70,10 +71,12 @@ def unpack(text: str, width: int, count: int) -> list[int]:
 
 
 def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int, ...],
-         choose: Callable[[int, int], int | None], stolen_turns: int | None = None, once: bool = True) -> None:
+         choose: Callable[[int, int], int | None], stolen_turns: int | None = None, once: bool = True,
+         first_turns: int | None = None) -> None:
     """Visit the file's tree: the file as first player, then as second, every opponent action
     (STEAL first when it may, then the columns left to right), up to ``turns`` actions played;
-    up to ``stolen_turns`` (default ``turns``) after the opponent steals the file's first chip.
+    up to ``stolen_turns`` (default ``turns``) after the opponent steals the file's first chip, and
+    up to ``first_turns`` (default ``turns``) when the opponent plays on after it.
 
     Where the file moves and its table does not decide (``first_move``; STEAL after a first chip
     in ``stolen``), ``choose(current, mask)`` gives its column (side to move's chips first, the
@@ -90,6 +93,7 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
     full = bottom * ((1 << height) - 1)
     columns = [((1 << height) - 1) << (x * stride) for x in range(width)]
     stolen_turns = turns if stolen_turns is None else stolen_turns
+    first_turns = turns if first_turns is None else first_turns
 
     def won(chips: int) -> bool:
         for step in (1, stride - 1, stride, stride + 1):  # vertical, both diagonals, horizontal
@@ -131,7 +135,7 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
             if playable & columns[column]:
                 after(current, mask, column, actions, limit, files_turn)
 
-    files_turn(0, 0, 0, turns)
+    files_turn(0, 0, 0, first_turns)
     opponents_turn(0, 0, 0, turns)
 
 
@@ -146,11 +150,14 @@ class Book:
     first_move: int = 0  # the file's tree as it was built: its first move,
     stolen: tuple[int, ...] = ()  # and the first chips it steals
     stolen_turns: int | None = None  # the reach after the opponent steals the file's first chip (default turns)
+    first_turns: int | None = None  # and after the opponent plays on after it (default turns)
     each_position_once: bool = True  # the tree's walk (:func:`walk`'s ``once``); False in books of before
 
     def __post_init__(self):
         if self.stolen_turns is None:
             self.stolen_turns = self.turns
+        if self.first_turns is None:
+            self.first_turns = self.turns
         self._bottom = sum(1 << (x * (self.height + 1)) for x in range(self.width))  # not a field: made once
 
     def key(self, current: int, mask: int) -> int:
@@ -170,8 +177,8 @@ class Book:
             raise ValueError(f"the opening book lacks {', '.join(missing)} (a corrupt book, or one from before "
                              f"the book was a tree)")
         book = cls(data["width"], data["height"], {}, data["method"], data["depth"], data["turns"],
-                   data["first_move"], tuple(data["stolen"]), data.get("stolen_turns"),
-                   data.get("each_position_once", False))
+                   data["first_move"], tuple(data["stolen"]), stolen_turns=data.get("stolen_turns"),
+                   first_turns=data.get("first_turns"), each_position_once=data.get("each_position_once", False))
         if "positions" in data:  # packed (a book written before packing has one digit a position)
             columns = iter(unpack(data["tree"], book.width, data["positions"]))
         else:
@@ -198,17 +205,17 @@ class Book:
 
         self.walk(write)
         return {"width": self.width, "height": self.height, "method": self.method, "depth": self.depth,
-                "turns": self.turns, "stolen_turns": self.stolen_turns, "first_move": self.first_move,
+                "turns": self.turns, "stolen_turns": self.stolen_turns, "first_turns": self.first_turns,
+                "first_move": self.first_move,
                 "stolen": list(self.stolen), "each_position_once": self.each_position_once,
                 "positions": len(columns), "tree": pack(columns, self.width)}
 
     def walk(self, choose: Callable[[int, int], int | None], turns: int | None = None) -> None:
         """:func:`walk` over this book's tree (to ``turns`` actions at most if given)."""
-        assert self.stolen_turns is not None  # __post_init__ sets it
-        reach = self.turns if turns is None else min(turns, self.turns)
-        stolen_reach = self.stolen_turns if turns is None else min(turns, self.stolen_turns)
-        walk(self.width, self.height, reach, self.first_move, self.stolen, choose, stolen_reach,
-             self.each_position_once)
+        assert self.stolen_turns is not None and self.first_turns is not None  # __post_init__ sets them
+        limit = max(self.turns, self.stolen_turns, self.first_turns) if turns is None else turns
+        walk(self.width, self.height, min(limit, self.turns), self.first_move, self.stolen, choose,
+             min(limit, self.stolen_turns), self.each_position_once, min(limit, self.first_turns))
 
     def move(self, current: int, mask: int, width: int, height: int) -> int | None:
         """The book's column in this position (side to move first), or None."""

@@ -21,6 +21,7 @@ from gridfall.connect4.rules import STEAL, Game
 DEPTH = 14  # 0.3 s a position on one core 3 actions in, 0.1 s 8 actions in (the build's own log)
 TURNS = 8  # the file's positions up to this many actions into a game: its first four or five moves
 STOLEN_TURNS = 12  # and after the opponent steals its first chip, where it was weakest: two moves more
+FIRST_TURNS = 10  # and when the opponent plays on after it, as a bot reading the pie table does after a 1
 
 _searcher = None  # one a worker process
 
@@ -46,14 +47,16 @@ def engine_layout(chips: int, width: int, height: int) -> int:
 
 def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURNS, workers: int = 1,
           progress: Callable[[str], None] = lambda line: None, stolen_turns: int | None = None,
-          known: Book | None = None) -> Book:
+          known: Book | None = None, first_turns: int | None = None) -> Book:
     """The book for the file's tree up to ``turns`` actions (``stolen_turns``, default ``turns``,
-    after the opponent steals the file's first chip), searched to ``depth`` plies.  The positions
+    after the opponent steals the file's first chip; ``first_turns``, default ``turns``, when the
+    opponent plays on after it), searched to ``depth`` plies.  The positions
     of ``known``, a book searched to the same depth, are not searched again: each is searched from
     an empty table, so a position gets the same answer whatever tree it was found in."""
     from gridfall.connect4.portable import PortableAgent
 
     stolen_turns = turns if stolen_turns is None else stolen_turns
+    first_turns = turns if first_turns is None else first_turns
     agent = PortableAgent(book=Book(width, height, {}, "none"), seed=0)  # its table moves only
     first = Game(width, height, steal=True)
     stolen = []
@@ -64,7 +67,7 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
             stolen.append(column)
     first_move = agent.table_move(first)
     assert first_move is not None, "the opening table has no first move"
-    book = Book(width, height, {}, "", depth, turns, first_move, tuple(stolen), stolen_turns)
+    book = Book(width, height, {}, "", depth, turns, first_move, tuple(stolen), stolen_turns, first_turns)
     reusable = known is not None and (known.width, known.height, known.depth) == (width, height, depth)
     known_moves = known.moves if known is not None and reusable else {}
     if known is not None and not reusable:
@@ -74,7 +77,7 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
     with ProcessPoolExecutor(workers) as pool:
         # a level at a time: walk the tree as far as the book reaches, search the positions the
         # walk stops at, then walk one action deeper
-        for level in range(max(turns, stolen_turns) + 1):
+        for level in range(max(turns, stolen_turns, first_turns) + 1):
             to_search: dict[int, tuple[int, int, int, int, int]] = {}
 
             def choose(current: int, mask: int) -> int | None:
@@ -92,8 +95,9 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
                      f"book ({time.monotonic() - started:.0f} s)")
     book.method = (f"The numba search (gridfall.connect4.search, no variety) to depth {depth} from an empty table, "
                    f"in each of the {len(book.moves):,} positions the exported file can reach with up to {turns} "
-                   f"actions played, {stolen_turns} after the opponent steals its first chip (its first move and "
+                   f"actions played, {stolen_turns} after the opponent steals its first chip and {first_turns} "
+                   f"when the opponent plays on after it (its first move and "
                    f"STEAL decisions from the opening table, every legal answer of the opponent); "
                    f"{date.today().isoformat()}.  Rebuild: gridfall connect4 book --rebuild --depth {depth} "
-                   f"--turns {turns} --stolen-turns {stolen_turns}")
+                   f"--turns {turns} --stolen-turns {stolen_turns} --first-turns {first_turns}")
     return book

@@ -13,7 +13,7 @@ import click
 
 from gridfall import json_text
 from gridfall.cli_options import WORKERS, console, output_path, refuse_without, write_file
-from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loads only when a build runs
+from gridfall.connect4.book_build import DEPTH, FIRST_TURNS, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
 
 @click.command()
@@ -29,6 +29,9 @@ from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loa
 @click.option("--stolen-turns", type=click.IntRange(1, 12), default=None,
               help=f"The same after the opponent steals the file's first chip, the line where it is weakest "
                    f"(default {STOLEN_TURNS}).")
+@click.option("--first-turns", type=click.IntRange(1, 12), default=None,
+              help=f"The same when the opponent plays on after the file's first chip, as a bot reading the pie "
+                   f"table does after the 1 the file opens with (default {FIRST_TURNS}).")
 @click.option("--extend", is_flag=True,
               help="Take the moves of the shipped book where it has the position (searched to the same depth, "
                    "from an empty table: the same answers) and search only the others.")
@@ -37,7 +40,7 @@ from gridfall.connect4.book_build import DEPTH, STOLEN_TURNS, TURNS  # numba loa
 @click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the rebuilt book here instead of into the package.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
-def book(rebuild, depth, turns, stolen_turns, extend, workers, out, as_json):
+def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out, as_json):
     """Show the opening book of the exported pure-Python file.
 
     In every position the file can reach in its first moves (its first move
@@ -62,7 +65,8 @@ def book(rebuild, depth, turns, stolen_turns, extend, workers, out, as_json):
         warm("connect4")
     try:
         made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print,
-                     stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None)
+                     stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None,
+                     first_turns=first_turns or FIRST_TURNS)
     except KeyboardInterrupt:
         click.echo("stopped: nothing written (the book is written whole)", err=True)
         sys.exit(130)
@@ -78,6 +82,7 @@ def _show(made, as_json: bool) -> None:
         return
     click.echo(f"Connect Four {made.width}x{made.height}: {len(made.moves):,} positions in the exported file's "
                f"opening book, searched to depth {made.depth}, up to {made.turns} actions into a game "
-               f"({made.stolen_turns} after the opponent steals the file's first chip) "
+               f"({made.stolen_turns} after the opponent steals the file's first chip, {made.first_turns} when "
+               f"it plays on) "
                f"({len(made.to_data()['tree']):,} characters in the file)")
     click.echo(f"Method: {made.method}")
