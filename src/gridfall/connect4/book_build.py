@@ -50,9 +50,9 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
           known: Book | None = None, first_turns: int | None = None) -> Book:
     """The book for the file's tree up to ``turns`` actions (``stolen_turns``, default ``turns``,
     after the opponent steals the file's first chip; ``first_turns``, default ``turns``, when the
-    opponent plays on after it), searched to ``depth`` plies.  The positions
-    of ``known``, a book searched to the same depth, are not searched again: each is searched from
-    an empty table, so a position gets the same answer whatever tree it was found in."""
+    opponent plays on after it), searched to ``depth`` plies.  The positions of ``known``, a book
+    searched to the same depth, are not searched again: each is searched from an empty table, so
+    a position gets the same answer whatever tree it was found in."""
     from gridfall.connect4.portable import PortableAgent
 
     stolen_turns = turns if stolen_turns is None else stolen_turns

@@ -18,7 +18,7 @@ from gridfall.connect4.book_build import DEPTH, FIRST_TURNS, STOLEN_TURNS, TURNS
 
 @click.command()
 @click.option("--rebuild", is_flag=True,
-              help="Search every position of the book again and write it (20 minutes on 2 cores at the "
+              help="Search every position of the book again and write it (about 30 minutes on 2 cores at the "
                    "defaults; with --extend, only the positions the shipped book lacks).")
 @click.option("--depth", type=click.IntRange(1, 30), default=None,
               help=f"Plies each position is searched to (default {DEPTH}: 0.1-0.3 s a position on one core).")
@@ -83,6 +83,5 @@ def _show(made, as_json: bool) -> None:
     click.echo(f"Connect Four {made.width}x{made.height}: {len(made.moves):,} positions in the exported file's "
                f"opening book, searched to depth {made.depth}, up to {made.turns} actions into a game "
                f"({made.stolen_turns} after the opponent steals the file's first chip, {made.first_turns} when "
-               f"it plays on) "
-               f"({len(made.to_data()['tree']):,} characters in the file)")
+               f"it plays on; {len(made.to_data()['tree']):,} characters in the file)")
     click.echo(f"Method: {made.method}")

@@ -10,11 +10,11 @@ The rule that follows from them:
 * **STEAL** turns the chip into the second player's own and hands the move back, so the
   stealer gets 1 - value.  The second player steals when the whole interval is below 1/2.
   When the interval holds 1/2 both choices are worth the same within what was measured, and
-  it plays on: the first player's own opening is such a chip (below), so after it is stolen
-  the first player has the move in the very position the second player gets by playing on,
-  and the opening book goes deepest there (:mod:`.book`).  Against the numba bot, which opens
-  in column 1, the exported file as second player scored 12.5% stealing it and 53.5% playing
-  on (docs/connect4-experiments.md, 2026-11-29).
+  it plays on.  The first player's own opening is such a chip (column 1 on the shipped table,
+  below), so after it is stolen the first player has the move in the very position the second
+  player gets by playing on, and the opening book goes deepest there (:mod:`.book`).  Against
+  the numba bot, which opens in column 1, the exported file as second player scored 16.0%
+  stealing it and 53.5% playing on (docs/connect4-experiments.md, 2026-11-29).
 * **The first move.**  Against an opponent who steals when it pays, the first player gets
   min(value, 1 - value) from an opening: the opponent takes the better side.  gridfall opens
   where the worst case over the interval, min(low, 1 - high), is largest: the opening the
