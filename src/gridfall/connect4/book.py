@@ -70,6 +70,11 @@ def unpack(text: str, width: int, count: int) -> list[int]:
     return columns
 
 
+def position_key(current: int, mask: int, bottom: int) -> int:
+    """A position's key in the book: Pons' ``current + mask + bottom row`` (see above)."""
+    return current + mask + bottom
+
+
 def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int, ...],
          choose: Callable[[int, int], int | None], stolen_turns: int | None = None, once: bool = True,
          first_turns: int | None = None) -> None:
@@ -118,7 +123,7 @@ def walk(width: int, height: int, turns: int, first_move: int, stolen: tuple[int
             return
         else:
             if once:
-                key = current + mask + bottom
+                key = position_key(current, mask, bottom)
                 if left.get(key, -1) >= limit - actions:
                     return
                 left[key] = limit - actions
@@ -161,7 +166,7 @@ class Book:
         self._bottom = sum(1 << (x * (self.height + 1)) for x in range(self.width))  # not a field: made once
 
     def key(self, current: int, mask: int) -> int:
-        return current + mask + self._bottom
+        return position_key(current, mask, self._bottom)
 
     @classmethod
     def load(cls) -> "Book":
