@@ -296,7 +296,10 @@ def test_json_output_is_strict_json_an_infinite_elo_included():
     from gridfall import json_text
     from tests.arena.arena_cli import strict_json
 
-    result = run("connect4", "referee", "--p1", "alphabeta:2", "--p2", "random", "--games", "2", "--json")
+    # 3 s for the first turn: alphabeta loads numba and its kernels in it, 0.6-1.0 s on an Intel Xeon
+    result = run("connect4", "referee", "--p1", "alphabeta:2", "--p2", "random", "--games", "2", "--json",
+                 "--first-turn-ms", "3000")
+
     data = strict_json(result.output)
     assert data["wins"] == 2 and data["elo"] == data["elo_high"] == "inf"
     assert strict_json(json_text.dumps({"a": [float("inf"), -float("inf"), float("nan"), 1.5], "b": (2,)})) == {
