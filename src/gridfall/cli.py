@@ -8,9 +8,7 @@ import io
 import click
 
 from gridfall import __version__
-from gridfall.connect4.cli import connect4
-from gridfall.match3.cli import match3
-from gridfall.samegame.cli import samegame
+from gridfall.lazy_group import LazyGroup
 
 
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -23,7 +21,10 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             lazy={"samegame": "gridfall.samegame.cli:samegame", "connect4": "gridfall.connect4.cli:connect4",
+                   "match3": "gridfall.match3.cli:match3", "view": "gridfall.viewer.cli:view",
+                   "runs": "gridfall.arena.runs_cli:runs", "standings": "gridfall.arena.standings_cli:standings"})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help=f"Show the version ({__version__}) and a hash of the installed files, and exit.")
 def main() -> None:
@@ -35,23 +36,6 @@ def main() -> None:
     """
 
 
-main.add_command(samegame)
-main.add_command(connect4)
-main.add_command(match3)
-
-
-def _add_view() -> None:
-    from gridfall.arena.runs_cli import runs
-    from gridfall.arena.standings_cli import standings
-    from gridfall.viewer.cli import view
-
-    main.add_command(view)
-    main.add_command(runs)
-    main.add_command(standings)
-
-
-_add_view()
-
 
 @main.command()
 def warmup() -> None:
@@ -59,8 +43,11 @@ def warmup() -> None:
 
     The first use of a kernel compiles it (seconds); the cache then makes every
     later start fast.  Run this once after installing, so that no bot spends
-    its first turn compiling.
+    its first turn compiling.  It also writes the package's Python bytecode
+    where Python has not (an install in place under PYTHONDONTWRITEBYTECODE),
+    and keeps the Connect Four book as the bot reads it.
     """
+
     from gridfall.jit import CACHE_DIR
     from gridfall.warmup import warm_everything
 

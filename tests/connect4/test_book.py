@@ -197,3 +197,37 @@ def test_the_file_plays_the_book_then_searches():
     full = Game.from_moves("0" * 7 + "3")
     agent = PortableAgent(book=Book(9, 7, {key(full): 0}, "bad"), seed=0)
     assert agent.act(full, 0.05) != 0  # a full column in the book is not played
+
+
+def test_the_walked_book_is_kept_on_disk_and_a_damaged_copy_is_walked_again(tmp_path):
+    """The numba bot reads the book in its first turn: the walk's result is kept (book_cache), and
+    a kept file that is not a book's is never trusted."""
+    import marshal
+    import subprocess
+    import sys
+
+    from gridfall.connect4.book import shipped_text
+    from gridfall.connect4.book_cache import keep_moves, kept_moves, kept_path
+
+    text = shipped_text()
+    walked = Book.load().moves
+    folder = str(tmp_path)
+    assert kept_moves(folder, text, 9, len(walked)) is None  # nothing kept yet
+    keep_moves(folder, text, walked)
+    assert kept_moves(folder, text, 9, len(walked)) == walked
+    assert kept_moves(folder, text + " ", 9, len(walked)) is None  # another book's text has another name
+    whole = open(kept_path(folder, text), "rb").read()
+    for damage in (b"", b"not marshal", whole[: len(whole) // 2], marshal.dumps([1, 2]), marshal.dumps({}),
+                   marshal.dumps({1: 9}), marshal.dumps({"1": 3})):
+        with open(kept_path(folder, text), "wb") as f:
+            f.write(damage)
+        assert kept_moves(folder, text, 9, len(walked)) is None, damage[:20]
+    keep_moves(str(tmp_path / "no such folder"), text, walked)  # a folder that cannot take it: no error
+
+    # a new process with a damaged file walks the tree, keeps it anew, and the next one reads it
+    read = ("import sys; from gridfall.connect4 import book_cache; "
+            "print(len(book_cache.load(sys.argv[1]).moves))")
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", read, folder], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.split() == [str(len(walked))], done.stderr
+        assert kept_moves(folder, text, 9, len(walked)) == walked

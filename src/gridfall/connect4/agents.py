@@ -156,13 +156,17 @@ class GridfallAgent:
     def __init__(self, seed: int = 0, nodes: int | None = None):
         self.nodes = nodes
         self.name = "gridfall" + (f":{nodes}" if nodes else "")
-        from gridfall.connect4.book import Book
+        from gridfall.connect4 import book_cache
         from gridfall.connect4.openings import OpeningTable
         from gridfall.connect4.search import Searcher
 
+        from gridfall.jit import CACHE_DIR  # loaded with the search: its folder keeps the walked book too
+
         self.openings = OpeningTable.load()
-        self.book = Book.load()
+        self.book = book_cache.load(CACHE_DIR)
+
         self._searcher = Searcher
+
         self.last: Decision | None = None
         self.chips = 0  # chips on the board at the last move: fewer means a new game
         self.seed = seed

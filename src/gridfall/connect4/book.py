@@ -33,7 +33,6 @@ Standard library only: the exported file carries this module, with the book as d
 
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -170,13 +169,17 @@ class Book:
 
     @classmethod
     def load(cls) -> "Book":
-        """The book shipped in the package, shared: read once a process (70 ms), never changed."""
-        return _shipped_book()
+        """The book shipped in the package, read once a process (the numba bot's
+        :func:`.book_cache.load` keeps what the walk made on disk)."""
+        if not _SHIPPED:
+            _SHIPPED.append(cls.from_data(json.loads(shipped_text())))
+        return _SHIPPED[0]
 
     @classmethod
-    def from_data(cls, data: dict) -> "Book":
+    def from_data(cls, data: dict, moves: dict[int, int] | None = None) -> "Book":
         """The book from its JSON object; ``tree`` holds the file's column at each position of its
-        tree, in the walk's order.  ValueError if the text and the tree disagree in length."""
+        tree, in the walk's order.  ValueError if the text and the tree disagree in length.
+        ``moves``: what a walk of the same object made, not walked again."""
         missing = [field for field in FIELDS if field not in data]
         if missing:
             raise ValueError(f"the opening book lacks {', '.join(missing)} (a corrupt book, or one from before "
@@ -184,6 +187,9 @@ class Book:
         book = cls(data["width"], data["height"], {}, data["method"], data["depth"], data["turns"],
                    data["first_move"], tuple(data["stolen"]), stolen_turns=data.get("stolen_turns"),
                    first_turns=data.get("first_turns"), each_position_once=data.get("each_position_once", False))
+        if moves is not None:
+            book.moves = moves
+            return book
         if "positions" in data:  # packed (a book written before packing has one digit a position)
             columns = iter(unpack(data["tree"], book.width, data["positions"]))
         else:
@@ -239,6 +245,9 @@ def position_of(game) -> tuple[int, int]:
     return game.position.stones[game.current_player()], game.position.occupied
 
 
-@functools.lru_cache(maxsize=None)
-def _shipped_book() -> Book:
-    return Book.from_data(json.loads(resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE).read_text()))
+_SHIPPED: list[Book] = []  # the shipped book, once read
+
+
+def shipped_text() -> str:
+    return resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE).read_text()
+

@@ -13,6 +13,8 @@ from gridfall.cli_options import (CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE
                                   limit_options, output_path_for, tell_written, with_help, write_file)
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
+from gridfall.lazy_group import LazyGroup
+
 from gridfall.run_seed import SEED_VARIABLE
 from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted
@@ -26,7 +28,12 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy={"league": "gridfall.connect4.arena_cli:league",
+                                  "sprt": "gridfall.connect4.arena_cli:sprt",
+                                  "standings": "gridfall.connect4.arena_cli:standings",
+                                  "play": "gridfall.connect4.play_cli:play",
+                                  "openings": "gridfall.connect4.pie_cli:openings",
+                                  "book": "gridfall.connect4.book_cli:book"})
 def connect4() -> None:
     """Connect Four: exact solver, strong bot, referee (CodinGame 7 rows x 9 columns with STEAL).
 
@@ -303,19 +310,3 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
     exit_after(finished)
 
-
-def _add_arena_commands() -> None:
-    from gridfall.connect4.arena_cli import league, sprt, standings
-    from gridfall.connect4.book_cli import book
-    from gridfall.connect4.pie_cli import openings
-    from gridfall.connect4.play_cli import play
-
-    connect4.add_command(league)
-    connect4.add_command(sprt)
-    connect4.add_command(standings)
-    connect4.add_command(play)
-    connect4.add_command(openings)
-    connect4.add_command(book)
-
-
-_add_arena_commands()

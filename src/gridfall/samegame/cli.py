@@ -13,6 +13,8 @@ import click
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import WORKERS, FloatRange, console
+from gridfall.lazy_group import LazyGroup
+
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.line import Line
@@ -29,7 +31,12 @@ def _board(spec: str) -> rules.Board:
         raise click.BadParameter(str(e), param_hint="BOARD") from None
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy={"bot": "gridfall.samegame.platform_cli:bot",
+                                  "export": "gridfall.samegame.platform_cli:export",
+                                  "referee": "gridfall.samegame.referee_cli:referee",
+                                  "bench": "gridfall.samegame.referee_cli:bench",
+                                  "compare": "gridfall.samegame.arena_cli:compare",
+                                  "campaign": "gridfall.samegame.campaign_cli:campaign"})
 def samegame() -> None:
     """SameGame: the CodinGame puzzle (15x15, 5 colours, (n-2)^2, +1000 for a clear).
 
@@ -322,15 +329,4 @@ def verify(path: str, set_name: str, strict: bool, as_json: bool) -> None:
     sys.exit(1 if problems else 0)
 
 
-def _add_commands() -> None:
-    from gridfall.samegame.arena_cli import compare
-    from gridfall.samegame.campaign_cli import campaign
-
-    from gridfall.samegame.platform_cli import bot, export
-    from gridfall.samegame.referee_cli import bench, referee
-
-    for command in (bot, export, referee, bench, store, compare, campaign):
-        samegame.add_command(command)
-
-
-_add_commands()
+samegame.add_command(store)
