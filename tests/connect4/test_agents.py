@@ -47,21 +47,24 @@ def test_the_first_move_ponders_the_position_it_leaves_which_is_also_the_stolen_
     assert pondered * 3 < fresh.choose(cur, mask, seconds=1e9, max_depth=7).nodes * 2
 
 
-def test_the_bot_plays_the_book_as_second_player_and_its_first_reply_as_first():
+def test_the_bot_plays_the_book_as_second_player_and_as_first_its_reply_to_a_steal_or_all_of_it():
     # the book is the exported file's tree, and the bot opens and steals as the file does, so
     # whatever the opponent plays the bot finds its positions in the book
     agent = make_agent("gridfall", seed=1)
-    assert BOOK_LAST_TURN == (2, agent.book.turns)
-    rnd, booked = random.Random(4), {0: 0, 1: 0}
+    assert BOOK_LAST_TURN == (2, agent.book.turns) and agent.book.first_turns > agent.book.turns
+    rnd, booked, stolen_games = random.Random(4), {0: 0, 1: 0}, 0
     for number in range(24):
         seat, game = number % 2, Game()
-        while game.turn <= agent.book.turns and not game.is_terminal():
+        rnd_steals = seat == 0 and rnd.random() < 0.5  # half the first player's games: its chip stolen
+        stolen_games += rnd_steals
+        last = agent.book.first_turns if seat == 0 and not rnd_steals else BOOK_LAST_TURN[seat]
+        while game.turn <= max(agent.book.turns, last) and not game.is_terminal():
             if game.current_player() == seat:
                 expected = agent.openings.decide(game)
                 if expected is None:
                     expected = agent.book.lookup(game)
                     assert expected is not None, game.moves_string()
-                    if game.turn > BOOK_LAST_TURN[seat]:
+                    if game.turn > last:
                         agent.last = None
                         agent.act(game, 0.01)
                         assert agent.last is not None  # past its book turns: the search answers
@@ -70,9 +73,14 @@ def test_the_bot_plays_the_book_as_second_player_and_its_first_reply_as_first():
                     booked[seat] += 1
                 assert agent.act(game, 0.01) == expected, game.moves_string()
                 game.apply_action(expected)
+            elif game.turn == 1 and seat == 0:
+                game.apply_action(STEAL if rnd_steals else rnd.choice(range(game.width)))
             else:
                 game.apply_action(rnd.choice(game.legal_actions()))
-    assert booked[0] == 12 and booked[1] >= 12 * 3  # one reply a game as first player
+    # as first player one reply after a steal, and turns 2 to 10 when the opponent plays on
+    assert 0 < stolen_games < 12 and booked[0] == stolen_games + 5 * (12 - stolen_games)
+    assert booked[1] >= 12 * 3
+
 
 
 def test_a_time_that_is_not_finite_is_named_not_searched_forever():

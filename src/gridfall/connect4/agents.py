@@ -134,14 +134,22 @@ VARIETY, VARIETY_CHIPS = 7, 32
 # - with the book 12 actions deep after 1, STEAL (2026-11-29), the whole of that line as first
 #   player scored 82.3% against mcts-solver, the reply only 90.8%, in the same hour (200 games each
 #   as first player; docs/connect4-experiments.md).
+# - except as first player when the opponent played on after the bot's first chip (a bot that
+#   reads the pie table as gridfall does plays on after the 1 it opens with): there the bot plays
+#   the whole book, which goes 10 actions deep (``Book.first_turns``).  Against itself as it was,
+#   through the referee, 400 games (2026-11-29, Intel Xeon): as first player 64.2%, where the
+#   bot as it was scored 23.8% against the same opponent in the same run.  The built-in
+#   opponents steal the 1, so their runs stand.
 BOOK_LAST_TURN = (2, 8)
 
 
 class GridfallAgent:
     """The opening table for the first move and the STEAL decision, then the opening book
     (:mod:`.book`, the same as the exported file's): as second player while it has the
-    position, as first player for the reply to the opponent's first action only
-    (``BOOK_LAST_TURN``).  Each such move's turn is spent pondering the position it leaves.
+    position; as first player for the reply to the opponent's STEAL only, and while it has the
+    position when the opponent played on (``BOOK_LAST_TURN``).  Each such move's turn is spent
+    pondering the position it leaves.
+
     Then iterative deepening alpha-beta, checked by the exact solver once few cells are empty
     (:mod:`.endgame`).
 
@@ -208,7 +216,7 @@ class GridfallAgent:
             self.solver.table.new_search()
         self.chips = chips
         opening = self.openings.decide(game)
-        if opening is None and game.turn <= BOOK_LAST_TURN[game.current_player()]:
+        if opening is None and game.turn <= self._book_last_turn(game, chips):
             opening = self.book.lookup(game)
         if opening is not None:
             self._ponder(game, opening, seconds)
@@ -223,7 +231,17 @@ class GridfallAgent:
                 return column
         return self.last.column
 
+    def _book_last_turn(self, game: Game, chips: int) -> int:
+        """The last turn the bot plays the book's move (``BOOK_LAST_TURN``): all of the book as
+        first player when the opponent played on (a chip for every action, so no STEAL)."""
+        seat = game.current_player()
+        if seat == 0 and chips == game.turn:
+            assert self.book.first_turns is not None  # Book.__post_init__ sets it
+            return self.book.first_turns
+        return BOOK_LAST_TURN[seat]
+
     def _share(self, share: float) -> int | None:
+
         """A share of the move's nodes (None: the bot runs on time)."""
         return None if self.nodes is None else max(int(self.nodes * share), 1)
 
