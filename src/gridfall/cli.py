@@ -47,7 +47,6 @@ def warmup() -> None:
     where Python has not (an install in place under PYTHONDONTWRITEBYTECODE),
     and keeps the Connect Four book as the bot reads it.
     """
-
     from gridfall.jit import CACHE_DIR
     from gridfall.warmup import warm_everything
 

@@ -52,4 +52,3 @@ def warm(game: str) -> None:
     killed before it can write the cache, so every later game would fail the same way."""
     compile_bytecode()
     importlib.import_module(f"gridfall.{game}.warmup").warm()
-

@@ -148,10 +148,8 @@ class GridfallAgent:
     (:mod:`.book`, the same as the exported file's): as second player while it has the
     position; as first player for the reply to the opponent's STEAL only, and while it has the
     position when the opponent played on (``BOOK_LAST_TURN``).  Each such move's turn is spent
-    pondering the position it leaves.
-
-    Then iterative deepening alpha-beta, checked by the exact solver once few cells are empty
-    (:mod:`.endgame`).
+    pondering the position it leaves.  Then iterative deepening alpha-beta, checked by the exact
+    solver once few cells are empty (:mod:`.endgame`).
 
     In the opening the search's evaluation carries a little seeded noise (``VARIETY``), reseeded
     every game from ``seed`` and the game's number, so the bot does not repeat a lost game move
@@ -167,14 +165,11 @@ class GridfallAgent:
         from gridfall.connect4 import book_cache
         from gridfall.connect4.openings import OpeningTable
         from gridfall.connect4.search import Searcher
-
         from gridfall.jit import CACHE_DIR  # loaded with the search: its folder keeps the walked book too
 
         self.openings = OpeningTable.load()
         self.book = book_cache.load(CACHE_DIR)
-
         self._searcher = Searcher
-
         self.last: Decision | None = None
         self.chips = 0  # chips on the board at the last move: fewer means a new game
         self.seed = seed
@@ -241,7 +236,6 @@ class GridfallAgent:
         return BOOK_LAST_TURN[seat]
 
     def _share(self, share: float) -> int | None:
-
         """A share of the move's nodes (None: the bot runs on time)."""
         return None if self.nodes is None else max(int(self.nodes * share), 1)
 

@@ -4,8 +4,6 @@ The numba bot opens and steals as the file does, so it plays the same book: all 
 second player; as first player its reply to a STEAL only, all of it when the opponent plays on
 (:data:`.agents.BOOK_LAST_TURN` says why).
 
-
-
 The exported file searches about 8 plies in a turn; the numba search reaches 14 in a quarter
 of a second in the opening.  Games against ``mcts`` were mostly lost by the 15th ply, before
 the exact solver could say where, so the file plays the deeper search's move while the book
@@ -253,4 +251,3 @@ _SHIPPED: list[Book] = []  # the shipped book, once read
 
 def shipped_text() -> str:
     return resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE).read_text()
-

@@ -14,7 +14,6 @@ from gridfall.cli_options import (CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.lazy_group import LazyGroup
-
 from gridfall.run_seed import SEED_VARIABLE
 from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted

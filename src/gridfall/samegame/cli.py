@@ -14,7 +14,6 @@ from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_options import WORKERS, FloatRange, console
 from gridfall.lazy_group import LazyGroup
-
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.line import Line

@@ -125,7 +125,6 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     """A planner: the stored line for the board if there is one, else a search.
 
     The search kernels start loading at once, in a thread (from the cache: about a second; cold:
-
     compiled, which takes longer than a first turn).  If they are not ready when the planning time
     is nearly spent, the planner answers with the pure-Python greedy line (:mod:`.greedy`), and
     the kernels keep compiling into the cache for the next game: a bot never loses to its start-up.
