@@ -20,7 +20,6 @@ import tempfile
 
 from gridfall.connect4.book import _SHIPPED, Book, shipped_text
 
-
 FORMAT = 1  # of the kept file: a new layout gets a new name
 
 
@@ -35,7 +34,6 @@ def kept_moves(folder: str, text: str, width: int, most: int) -> dict[int, int] 
     try:
         with open(kept_path(folder, text), "rb") as f:
             moves = marshal.loads(f.read())  # marshal.load(f) reads in small pieces: 8 times slower
-
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if type(moves) is not dict or not 0 < len(moves) <= most:
