@@ -5,8 +5,12 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 import gridfall
 from gridfall.fingerprint import fingerprint
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def _fingerprint_of(folder) -> str:

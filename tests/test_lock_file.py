@@ -7,6 +7,8 @@ import pytest
 
 from gridfall import lock_file
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def test_one_holder_at_a_time_named_to_the_next_and_nothing_left_after(tmp_path):
     path = tmp_path / "run.sqlite"

@@ -6,6 +6,8 @@ import pytest
 
 from gridfall.player_fault import described
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def _load(path):
     spec = importlib.util.spec_from_file_location("mybot", path)
@@ -42,7 +44,8 @@ def test_in_an_exported_file_a_module_is_told_by_its_name():
     exec(compile(source, "<gridfall helpers.moves>", "exec"), namespace)
     assert described(_error(namespace["act"])) == "KeyError('missing') at helpers/moves.py:2 in act"
     exec(compile(source, "<gridfall gridfall.uct>", "exec"), namespace)  # gridfall's own: its caller's line
-    assert described(_error(namespace["act"])).endswith(" at test_player_fault.py:19 in _error")
+    call_line = _error.__code__.co_firstlineno + 2  # `call()`, two lines into _error
+    assert described(_error(namespace["act"])).endswith(f" at test_player_fault.py:{call_line} in _error")
     assert described(KeyError("never raised")) == "KeyError('never raised')"  # no line of a player's: none
 
 

@@ -7,6 +7,8 @@ import pytest
 
 from tests.adapters.extras import need
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 

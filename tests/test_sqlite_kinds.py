@@ -13,6 +13,8 @@ from gridfall.samegame.store import SolutionStore, StoreError
 from gridfall.sqlite_kinds import TABLES, damaged, tables
 from gridfall.viewer.records import kind_of_file
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def made(path: Path, script: str) -> Path:
     with sqlite3.connect(path) as connection:

@@ -4,7 +4,11 @@ one interface's types in a researcher's code, and a wrong call to it is an error
 import subprocess
 import sys
 
+import pytest
+
 from tests.adapters.extras import need
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 need("mypy", "test")
 

@@ -7,6 +7,8 @@ import pytest
 import gridfall
 from gridfall.uct import UCTPlayer
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def play_out(state, choose):
     while not state.is_terminal():

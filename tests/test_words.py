@@ -1,4 +1,8 @@
+import pytest
+
 from gridfall.words import counted
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def test_one_is_singular_and_every_other_number_plural():

@@ -8,6 +8,8 @@ import pytest
 import gridfall
 from tests.adapters.extras import need
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 gymnasium = need("gymnasium", "gym")
 
 import gridfall.adapters.gym  # noqa: E402  (registers the ids)

@@ -9,6 +9,8 @@ import pytest
 import gridfall
 from tests.adapters.extras import need
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 pyspiel = need("pyspiel", "openspiel")
 
 import gridfall.adapters.openspiel  # noqa: E402,F401  (registers the games)

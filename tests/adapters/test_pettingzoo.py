@@ -5,6 +5,8 @@ import pytest
 
 from tests.adapters.extras import need
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 need("pettingzoo", "pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402

@@ -7,6 +7,8 @@ import pytest
 
 from gridfall.arena.compare import bootstrap_interval, compare
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def test_counts_mean_and_a_clear_verdict():
     result = compare(("A", "B"), [10, 12, 9, 15], [8, 12, 5, 11])

@@ -7,6 +7,8 @@ import pytest
 
 from gridfall.arena.database import GameRow, RunDatabase, RunDatabaseError
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def _row(job, message="ok"):
     return GameRow(job=job, game="connect4", commands=["a", "b"], seats=["A", "B"], moves=[4, 4, 3],

@@ -6,6 +6,8 @@ import pytest
 
 from gridfall.arena.schedule import schedule as pairings
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def schedule(*args, **kwargs):
     return list(pairings(*args, **kwargs))

@@ -17,6 +17,8 @@ from gridfall.arena.sprt import (
     pair_cell,
 )
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def test_with_only_lost_and_won_pairs_it_is_the_textbook_binary_sprt():
     # pairs either LL or WW: the constrained distribution can only be (1 - s, 0, 0, 0, s), up to

@@ -3,10 +3,14 @@ goes to the position it leaves, and it plays the opening book's moves (as first 
 
 import random
 
+import pytest
+
 from gridfall.connect4.agents import BOOK_LAST_TURN, VARIETY_CHIPS, make_agent
 from gridfall.connect4.engine import from_game
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.search import SEED, VARIETY, Searcher
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def test_the_bot_reseeds_its_search_at_every_new_game_and_a_seed_repeats_its_seeds():

@@ -8,6 +8,8 @@ from gridfall.connect4.endgame import exact_move
 from gridfall.connect4.rules import Game
 from gridfall.connect4.solver import Solver
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def scored(name):
     text = resources.files("gridfall").joinpath("data", "connect4", "scored", f"{name}.txt").read_text()

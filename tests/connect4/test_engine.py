@@ -7,6 +7,8 @@ import pytest
 
 from gridfall.connect4 import engine, rules
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 @pytest.mark.parametrize("size", [(7, 6), (9, 5), (10, 6), (9, 7)])
 def test_engine_agrees_with_rules(size):

@@ -15,6 +15,8 @@ from gridfall.connect4.mcts import (
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.solver import Solver
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def scored(name):
     text = resources.files("gridfall").joinpath("data", "connect4", "scored", f"{name}.txt").read_text()

@@ -1,8 +1,12 @@
 """The opening table's decisions (the pie rule written down in openings.py): the first move, and
 STEAL where the chip is surely worth more than the answer."""
 
+import pytest
+
 from gridfall.connect4.openings import OpeningTable, OpeningValue
 from gridfall.connect4.rules import STEAL, Game
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def table(values):

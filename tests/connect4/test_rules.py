@@ -6,6 +6,8 @@ import pytest
 
 from gridfall.connect4.rules import STEAL, Game, IllegalAction, Position
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 @pytest.mark.parametrize("moves, cells", [
     ("0101010", [(0, 0), (0, 1), (0, 2), (0, 3)]),  # vertical

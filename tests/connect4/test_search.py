@@ -22,6 +22,8 @@ from gridfall.connect4.search import (
 )
 from gridfall.connect4.solver import Solver
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def sign(v):
     return (v > 0) - (v < 0)

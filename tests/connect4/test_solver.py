@@ -6,6 +6,8 @@ import pytest
 
 from gridfall.connect4.solver import Solver
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 # (file, positions sampled): the opening files are slow in pure search, so fewer
 SAMPLES = {
     "7x6/endgame_L1": 200, "7x6/midgame_L1": 100, "7x6/midgame_L2": 25, "7x6/opening_L1": 20, "7x6/opening_L2": 2,

@@ -10,6 +10,9 @@ from gridfall.match3.agents import PortableAgent, StrongAgent
 from gridfall.match3.codeabbey import play_challenge, referee_file
 from gridfall.match3.export import export_source
 
+# The runs here have no whole-run limit (time_limit=None), unless a test is marked alone.
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def player(tmp_path, body, name="player.py"):
     path = tmp_path / name
@@ -154,6 +157,7 @@ def test_quit_ends_only_that_game(tmp_path):
     assert report.games[2].moves > 0
 
 
+@pytest.mark.alone
 def test_endless_loop_fails_the_run_on_time_and_keeps_the_points(tmp_path):
     body = FIRST_LEGAL.replace("    n = len(board)", "    if boardNo == 2 and move == 3:\n        while True: pass\n    n = len(board)")
     start = time.monotonic()
@@ -163,6 +167,7 @@ def test_endless_loop_fails_the_run_on_time_and_keeps_the_points(tmp_path):
     assert report.games[0].score > 0 and report.games[1].moves == 2
 
 
+@pytest.mark.alone
 def test_per_call_limit(tmp_path):
     body = "import time\n" + FIRST_LEGAL.replace("    n = len(board)", "    time.sleep(0.05 if move == 2 else 0)\n    n = len(board)")
     report = referee_file(player(tmp_path, body), seed=3, time_limit=None, per_call=0.02)
@@ -222,12 +227,14 @@ def test_exported_players_run_under_a_real_python_3_6_and_play_as_in_this_one(tm
         assert via_36.total == builtin.total and [g.moves for g in via_36.games] == [g.moves for g in builtin.games]
 
 
+@pytest.mark.alone
 def test_fast_player_fits_the_default_second(tmp_path):
     report = referee_file(player(tmp_path, export_source("fast")), seed=11)
     assert not report.failed and report.seconds < 1.0
     assert sum(g.moves for g in report.games) > 100
 
 
+@pytest.mark.alone
 def test_plan_player_fits_the_second_and_cashes_each_board(tmp_path):
     report = referee_file(player(tmp_path, export_source("plan")), seed=11)
     assert not report.failed and report.seconds < 1.0
@@ -235,6 +242,7 @@ def test_plan_player_fits_the_second_and_cashes_each_board(tmp_path):
     assert max(report.games, key=lambda g: g.moves).board_no == 4  # most of the second goes to the 13x13 board
 
 
+@pytest.mark.alone
 def test_strong_agent_plays_legal_moves_and_beats_greedy_on_a_short_game():
     strong = play_challenge(ask_agent(StrongAgent(budget=0.003, seed=1, min_samples=2)), seed=9, time_limit=None, moves=25)
     greedy = play_challenge(ask_agent(PortableAgent("greedy", time_budget=1e9)), seed=9, time_limit=None, moves=25)
@@ -252,6 +260,7 @@ def test_a_file_that_is_not_python_3_6_is_refused_unless_another_interpreter_jud
     assert not ran.failed and [g.end for g in ran.games] == ["quit"] * 4
 
 
+@pytest.mark.alone
 def test_the_harness_runs_standalone_under_another_interpreter(tmp_path):
     """--python runs the harness by its path, without gridfall on that interpreter's path."""
     import os

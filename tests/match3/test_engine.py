@@ -3,10 +3,13 @@
 import random
 
 import numpy as np
+import pytest
 
 from gridfall.jit import new_rng
 from gridfall.match3 import engine
 from gridfall.match3.rules import Board, Generator, lines, new_board, refilled
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def engine_moves(board):

@@ -2,8 +2,12 @@
 
 import random
 
+import pytest
+
 import gridfall
 from gridfall.match3 import portable
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def test_portable_cascades_agree_with_the_rules_on_random_positions():

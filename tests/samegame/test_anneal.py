@@ -8,6 +8,7 @@ import time
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
@@ -15,6 +16,8 @@ from gridfall.samegame.search import solve, tiles
 from gridfall.samegame.search.anneal import Annealer, anneal_solve, kept_colour_of
 
 from .strategies import settled_boards
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 FAR = math.inf
 

@@ -7,6 +7,8 @@ import pytest
 from gridfall.samegame import columns
 from gridfall.samegame.boards import load_board
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def _as_sets(found):
     return sorted((colour, sorted(columns.cell([i]) for i in members)) for colour, members, _, _ in found)

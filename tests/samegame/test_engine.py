@@ -5,12 +5,15 @@ import random
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from gridfall.jit import new_rng
 from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
 
 from .strategies import settled_boards
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def engine_moves(b):

@@ -8,6 +8,8 @@ from gridfall.samegame.line import Line
 
 from .test_rules import reference_solutions
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def test_text_round_trips_and_reads_what_the_referee_reads():
     line = Line([(9, 0), (0, 4), (14, 14)])

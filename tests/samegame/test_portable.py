@@ -3,11 +3,15 @@ keeps its deadline and beats the greedy line."""
 
 import time
 
+import pytest
+
 from gridfall.samegame.boards import board_key, load_board
 from gridfall.samegame.greedy import greedy_line
 from gridfall.samegame.line import Line
 from gridfall.samegame.portable import PortablePlanner, beam_line
 from gridfall.samegame.rules import play_sequence
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
 
 
 def test_the_beam_keeps_its_deadline_and_beats_the_greedy_line():

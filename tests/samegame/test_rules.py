@@ -9,6 +9,8 @@ from gridfall.samegame.boards import load_board
 
 from .conftest import board_from_columns
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def reference_solutions():
     text = resources.files("gridfall").joinpath("data", "samegame", "reference_solutions_nan0S.txt").read_text()

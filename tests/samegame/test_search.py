@@ -15,6 +15,8 @@ from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
 from gridfall.samegame.search.portfolio import nrpa_solve
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 FAR = 1e9  # a deadline that never comes: the work budget decides
 
 
@@ -409,7 +411,7 @@ def test_nrpa_learns_beyond_random_playouts():
 
 @pytest.mark.parametrize("algo, params", [("beam", {}), ("nmcs", {"level": 2}), ("nrpa", {"level": 3}),
                                           ("mcbs", {}), ("auto", {})])
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.alone)])  # two processes: two cores
 def test_deadline_is_respected(algo, params, workers):
     board = load_board("tuning:13")
     solve(board, 0.05, algo=algo, workers=workers, **params)  # first call may load kernels
@@ -434,6 +436,7 @@ def test_mcbs_stops_in_the_middle_of_a_wide_level_or_a_long_child(width, playout
     assert score == replayed_score(board, line) > 0
 
 
+@pytest.mark.alone  # two worker processes
 def test_workers_report_improvements_in_order():
     seen = []
     solve(load_board("tuning:14"), 0.6, algo="nrpa", workers=2, level=2, on_improve=seen.append)

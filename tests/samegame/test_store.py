@@ -15,6 +15,8 @@ from gridfall.samegame.store import SolutionStore, StoreError, board_key
 
 from .test_rules import reference_solutions
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def reference_line(number):
     for n, score, _, _, moves in reference_solutions():

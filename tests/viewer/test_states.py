@@ -9,6 +9,8 @@ import gridfall
 from gridfall.viewer import page
 from gridfall.viewer.states import replay_games, save_replay
 
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+
 
 def played(name, rng_seed, moves=None, **parameters):
     state, rng = gridfall.load_game(name, **parameters).new_initial_state(), random.Random(rng_seed)
