@@ -10,7 +10,7 @@ import pytest
 import gridfall
 from gridfall.fingerprint import fingerprint
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def _fingerprint_of(folder) -> str:

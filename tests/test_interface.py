@@ -22,7 +22,7 @@ import pytest
 import gridfall
 from gridfall.interface import TERMINAL, IllegalAction
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 # Random games of each game (of each Connect Four kind).  A SameGame or Match-3 game costs about
 # 20 ms on the rules of record, a Connect Four game 2 ms: 1,000 of each of the first two are 40 s

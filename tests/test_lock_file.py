@@ -7,7 +7,7 @@ import pytest
 
 from gridfall import lock_file
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_one_holder_at_a_time_named_to_the_next_and_nothing_left_after(tmp_path):

@@ -9,7 +9,7 @@ from gridfall.match3 import portable
 from gridfall.samegame import rules
 from gridfall.uct import UCTPlayer
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_a_connect4_player_steals_as_the_bot_does_and_names_steal_by_the_interfaces_id():

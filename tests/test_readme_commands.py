@@ -12,7 +12,7 @@ import pytest
 
 from gridfall.cli import main
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FILES_THE_README_MAKES = ("plan.py", "bot.py", "suggest.py", "new.py", "old.py", "mybot.py")

@@ -13,7 +13,7 @@ from gridfall.samegame.store import SolutionStore, StoreError
 from gridfall.sqlite_kinds import TABLES, damaged, tables
 from gridfall.viewer.records import kind_of_file
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def made(path: Path, script: str) -> Path:

@@ -7,7 +7,7 @@ import pytest
 import gridfall
 from gridfall.uct import UCTPlayer
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def play_out(state, choose):

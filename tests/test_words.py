@@ -2,7 +2,7 @@ import pytest
 
 from gridfall.words import counted
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_one_is_singular_and_every_other_number_plural():

@@ -8,7 +8,7 @@ import pytest
 import gridfall
 from tests.adapters.extras import need
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 gymnasium = need("gymnasium", "gym")
 

@@ -5,7 +5,7 @@ import pytest
 
 from tests.adapters.extras import need
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 need("pettingzoo", "pettingzoo")
 

@@ -7,7 +7,7 @@ import pytest
 
 from gridfall.arena.compare import bootstrap_interval, compare
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_counts_mean_and_a_clear_verdict():

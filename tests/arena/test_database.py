@@ -7,7 +7,7 @@ import pytest
 
 from gridfall.arena.database import GameRow, RunDatabase, RunDatabaseError
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def _row(job, message="ok"):

@@ -7,7 +7,7 @@ import pytest
 
 from gridfall.arena.elo import Z95, MatchScore, elo_from_share
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_even_match_is_zero_elo_with_a_symmetric_interval():

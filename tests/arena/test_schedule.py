@@ -6,7 +6,7 @@ import pytest
 
 from gridfall.arena.schedule import schedule as pairings
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def schedule(*args, **kwargs):

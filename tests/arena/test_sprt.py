@@ -17,7 +17,7 @@ from gridfall.arena.sprt import (
     pair_cell,
 )
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_with_only_lost_and_won_pairs_it_is_the_textbook_binary_sprt():

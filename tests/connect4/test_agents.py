@@ -10,7 +10,7 @@ from gridfall.connect4.engine import from_game
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.search import SEED, VARIETY, Searcher
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_the_bot_reseeds_its_search_at_every_new_game_and_a_seed_repeats_its_seeds():

@@ -13,7 +13,7 @@ from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.portable import PortableAgent
 from gridfall.connect4.rules import STEAL, Game
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def random_games(count, seed, max_moves=30):

@@ -8,7 +8,7 @@ from gridfall.connect4.endgame import exact_move
 from gridfall.connect4.rules import Game
 from gridfall.connect4.solver import Solver
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def scored(name):

@@ -7,7 +7,7 @@ import pytest
 
 from gridfall.connect4 import engine, rules
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 @pytest.mark.parametrize("size", [(7, 6), (9, 5), (10, 6), (9, 7)])

@@ -6,7 +6,7 @@ import pytest
 from gridfall.connect4.openings import OpeningTable, OpeningValue
 from gridfall.connect4.rules import STEAL, Game
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def table(values):

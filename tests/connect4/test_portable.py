@@ -10,7 +10,7 @@ from gridfall.connect4.book import position_of
 from gridfall.connect4.portable import WIN, Board, OutOfTime, Searcher
 from gridfall.connect4.rules import Game, Position
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def unlimited(board):

@@ -6,7 +6,7 @@ import pytest
 
 from gridfall.connect4.rules import STEAL, Game, IllegalAction, Position
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 @pytest.mark.parametrize("moves, cells", [

@@ -22,7 +22,7 @@ from gridfall.connect4.search import (
 )
 from gridfall.connect4.solver import Solver
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def sign(v):

@@ -6,7 +6,7 @@ import pytest
 
 from gridfall.connect4.solver import Solver
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 # (file, positions sampled): the opening files are slow in pure search, so fewer
 SAMPLES = {

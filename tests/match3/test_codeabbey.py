@@ -11,7 +11,7 @@ from gridfall.match3.codeabbey import play_challenge, referee_file
 from gridfall.match3.export import export_source
 
 # The runs here have no whole-run limit (time_limit=None), unless a test is marked alone.
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def player(tmp_path, body, name="player.py"):

@@ -9,7 +9,7 @@ from gridfall.jit import new_rng
 from gridfall.match3 import engine
 from gridfall.match3.rules import Board, Generator, lines, new_board, refilled
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def engine_moves(board):

@@ -7,7 +7,7 @@ import pytest
 import gridfall
 from gridfall.match3 import portable
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_portable_cascades_agree_with_the_rules_on_random_positions():

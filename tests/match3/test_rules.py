@@ -4,7 +4,7 @@ import pytest
 
 from gridfall.match3.rules import Board, Generator, IllegalMove, lines, new_board, points, refilled
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 # The statement's 8x8 example.  Rows 1-4 are the statement's own; the statement's
 # rows 5-8 were not available offline, so these were found by search among all

@@ -17,7 +17,7 @@ from gridfall.samegame.search.anneal import Annealer, anneal_solve, kept_colour_
 
 from .strategies import settled_boards
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 FAR = math.inf
 

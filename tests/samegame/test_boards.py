@@ -5,7 +5,7 @@ import pytest
 from gridfall.samegame import boards
 from gridfall.samegame.boards import BoardError, load_board, parse_board
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_every_bundled_board_loads_full_and_in_range():

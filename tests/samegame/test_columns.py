@@ -7,7 +7,7 @@ import pytest
 from gridfall.samegame import columns
 from gridfall.samegame.boards import load_board
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def _as_sets(found):

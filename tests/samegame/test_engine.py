@@ -13,7 +13,7 @@ from gridfall.samegame.boards import load_board
 
 from .strategies import settled_boards
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def engine_moves(b):

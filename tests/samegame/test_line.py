@@ -8,7 +8,7 @@ from gridfall.samegame.line import Line
 
 from .test_rules import reference_solutions
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_text_round_trips_and_reads_what_the_referee_reads():

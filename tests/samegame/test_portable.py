@@ -11,7 +11,7 @@ from gridfall.samegame.line import Line
 from gridfall.samegame.portable import PortablePlanner, beam_line
 from gridfall.samegame.rules import play_sequence
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_the_beam_keeps_its_deadline_and_beats_the_greedy_line():

@@ -9,7 +9,7 @@ from gridfall.samegame.boards import load_board
 
 from .conftest import board_from_columns
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def reference_solutions():

@@ -15,7 +15,7 @@ from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
 from gridfall.samegame.search.portfolio import nrpa_solve
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 FAR = 1e9  # a deadline that never comes: the work budget decides
 

@@ -15,7 +15,7 @@ from gridfall.samegame.store import SolutionStore, StoreError, board_key
 
 from .test_rules import reference_solutions
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def reference_line(number):

@@ -15,7 +15,7 @@ from gridfall.samegame.replay import replay_game as samegame_replay
 from gridfall.samegame.rules import play_sequence
 from gridfall.viewer import page
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def test_a_samegame_replay_ends_on_the_rules_score_with_each_group_outlined():

@@ -9,7 +9,7 @@ import gridfall
 from gridfall.viewer import page
 from gridfall.viewer.states import replay_games, save_replay
 
-pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (conftest.py)
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def played(name, rng_seed, moves=None, **parameters):

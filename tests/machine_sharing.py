@@ -1,0 +1,57 @@
+"""How pytest-xdist's workers share the machine: the tests that may run side by side do, and the
+others run alone.
+
+A test module marked `parallel_safe` uses one core and runs no bot against a clock, so its tests
+can run beside each other, a worker on each core.  Every other test starts bots that must answer
+in time, or uses several cores (a referee's two games, a Dask cluster): it runs by itself, with
+the other cores idle, as in a serial run.  `alone` marks such a test in a `parallel_safe` module.
+
+The tests that may share run first, while every worker is busy; the others then take the machine
+one at a time.  A file lock keeps the rule: shared (flock's LOCK_SH) around a test that may run
+beside others, exclusive around one that runs alone.
+"""
+
+import fcntl
+import os
+import tempfile
+
+import pytest
+
+MAX_WORKERS = 4
+# One lock file for all of a run's workers: each worker imports this module again, and inherits
+# the first import's (the controller's) name for it.
+LOCK = "GRIDFALL_TEST_LOCK"
+os.environ.setdefault(LOCK, os.path.join(tempfile.mkdtemp(prefix="gridfall-test-"), "machine.lock"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: a worker for each core this process may run on (its affinity, which a container's
+    or `taskset`'s limit narrows; psutil's count of the machine's cores does not), at most four."""
+    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests that may run side by side first, then those that run alone: while the first
+    kind lasts, every worker is busy; then the others take the machine one at a time.  The
+    order within each kind, and so each module's tests together, is kept."""
+    items.sort(key=lambda item: not shares_the_machine(item))  # a stable sort
+
+
+def shares_the_machine(item) -> bool:
+    """A `parallel_safe` test uses one core and runs no bot against a clock, so it can run beside
+    another such test; `alone` (on a test of such a module, say one that starts two workers)
+    overrides it."""
+    return item.get_closest_marker("parallel_safe") is not None and item.get_closest_marker("alone") is None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Under pytest-xdist, hold the machine's lock around the test's set-up, call and tear-down
+    (so around a module's fixtures too): shared or exclusive, as `shares_the_machine` says."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    with open(os.environ[LOCK], "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH if shares_the_machine(item) else fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
