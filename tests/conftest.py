@@ -11,7 +11,6 @@ and every other test runs alone.
 
 import os
 import tempfile
-import time
 import uuid
 
 from tests.machine_sharing import (  # noqa: F401  (pytest finds hooks by their names here)
@@ -27,12 +26,12 @@ os.environ["GRIDFALL_TEST_SESSION"] = uuid.uuid4().hex
 
 
 def pytest_sessionstart(session):
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        return  # the controller warmed the cache before it started its workers (xdist's own hook runs last)
     from gridfall.warmup import warm_everything
 
-    start = time.monotonic()
     for _ in warm_everything():
         pass
-    session.config._gridfall_warmup_seconds = time.monotonic() - start
 
 
 def pytest_report_header(config):
