@@ -106,8 +106,6 @@ def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]
     return count / (time.perf_counter() - start), total / count
 
 
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="standard", choices=("standard", "tuning", "codingame"), help="board set")

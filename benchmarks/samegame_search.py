@@ -32,8 +32,6 @@ from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve
 
 
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=count, default=10, help="boards 1..N of the kind")

@@ -39,7 +39,6 @@ def test_every_commands_help_runs_and_shows_no_python_none():
             for name in command.list_commands(context):  # a lazy group imports its commands here
                 yield from walk(command.get_command(context, name), path + [name])
 
-
     paths = list(walk(main, []))
     assert len(paths) > 20
     for path in paths:
@@ -191,7 +190,6 @@ def test_warmup_writes_the_bytecode_of_every_module():
     assert len(modules) > 100
     missing = [str(m) for m in modules if not Path(importlib.util.cache_from_source(str(m))).is_file()]
     assert not missing
-
 
 
 def test_verify_replays_a_results_file(tmp_path):

@@ -36,7 +36,6 @@ def main() -> None:
     """
 
 
-
 @main.command()
 def warmup() -> None:
     """Compile and cache every numba kernel now.

@@ -17,6 +17,7 @@ of the whole source rules that out.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import os
 import shutil
@@ -25,8 +26,9 @@ import tempfile
 from typing import Any, Callable
 
 
-def _source_digest() -> str:
-    """A short digest of every Python file of the package (a few milliseconds)."""
+@functools.cache
+def source_digest() -> str:
+    """A short digest of every Python file of the package (a few milliseconds, once a process)."""
     root = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha1()
     for folder, dirs, files in sorted(os.walk(root)):
@@ -45,7 +47,7 @@ def _choose_cache_dir() -> str:
         return os.environ["NUMBA_CACHE_DIR"]
     from platformdirs import user_cache_dir
 
-    source = _source_digest()
+    source = source_digest()
     # the temporary folder is shared: each user its own there, or the first one's folder locks out the rest
     user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
     for base in (user_cache_dir("gridfall"), os.path.join(tempfile.gettempdir(), f"gridfall-cache-{user}")):

@@ -118,7 +118,6 @@ def test_native_connect_four_agrees_on_random_7x9_games():
     assert min(wins[0], wins[2]) > 0  # both players won some games
 
 
-
 def test_gridfalls_players_are_openspiel_bots_that_beat_openspiels_mcts():
     from open_spiel.python.algorithms import evaluate_bots, mcts
 

@@ -303,7 +303,6 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
     assert stored_games(db) >= stored >= 2
 
 
-
 def test_one_cpu_spreads_the_games_of_a_clusters_workers(tmp_path, monkeypatch):
     # each worker process counted only its own bots: every game of local:2 went to CPU 0
     if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:

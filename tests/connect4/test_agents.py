@@ -88,7 +88,6 @@ def test_the_bot_plays_the_book_as_second_player_and_as_first_its_reply_to_a_ste
     assert booked[1] >= 12 * 3
 
 
-
 def test_a_time_that_is_not_finite_is_named_not_searched_forever():
     # MCTS given nan seconds never reached its deadline
     import pytest

@@ -175,8 +175,9 @@ def test_gridfall_bot_under_the_referee(one_turn):
 @pytest.mark.parametrize("one_turn", [False, True])
 def test_a_newcomers_bot_answers_in_time_with_cold_kernels_and_no_data(tmp_path, one_turn):
     """An empty numba cache and an empty data directory, as on a fresh machine: the search kernels
-    cannot compile within the first turn, so the bot answers with its pure-Python line in time
-    (and goes on compiling for the next game)."""
+    cannot compile within the first turn, so the bot answers with its pure-Python line in time,
+    every turn within the platform's 50 ms (and goes on compiling for the next game, in a child
+    process: in its own, the compiler's garbage collections made turns of 70-80 ms)."""
     import os
 
     from gridfall.samegame.codingame import LIMITS
@@ -186,7 +187,7 @@ def test_a_newcomers_bot_answers_in_time_with_cold_kernels_and_no_data(tmp_path,
     command = " ".join(f"{k}={v}" for k, v in env_vars.items()) + \
         f" {sys.executable} -m gridfall samegame bot --first-turn-ms 3000" + (" --one-turn" if one_turn else "")
     report = referee_game(command, load_board("standard:2"), "standard:2", one_turn=one_turn,
-                          limits=Limits(first_turn=6.0, turn=LIMITS.turn * 2))
+                          limits=Limits(first_turn=6.0, turn=LIMITS.turn))
     assert report.ok, (report.outcome, report.detail)
     assert report.score > 0 and report.first_turn_seconds < 6.0
     assert os.path.exists(tmp_path / "data" / "gridfall" / "samegame-solutions.sqlite")  # made, in the empty dir

@@ -178,7 +178,6 @@ def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
     assert not live_commands("connect4 bot --agent greedy")
 
 
-
 def test_a_game_the_full_database_cannot_take_still_ends_on_the_page(server, capsys):
     # it ended in a traceback on the terminal, and the page's last move got no answer
     from gridfall.arena.database import GameRow, RunDatabaseError

@@ -7,7 +7,6 @@ to the end of the answer line, as the platform does.
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
@@ -16,6 +15,7 @@ from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig, Planner
+from gridfall.warmup import in_background
 
 EMPTY_ACTION = "Empty action provided"
 
@@ -124,10 +124,11 @@ FALLBACK_MARGIN = 0.3
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     """A planner: the stored line for the board if there is one, else a search.
 
-    The search kernels start loading at once, in a thread (from the cache: about a second; cold:
-    compiled, which takes longer than a first turn).  If they are not ready when the planning time
-    is nearly spent, the planner answers with the pure-Python greedy line (:mod:`.greedy`), and
-    the kernels keep compiling into the cache for the next game: a bot never loses to its start-up.
+    The search kernels start loading at once, in the background (from the cache: about a second;
+    cold: compiled in a child process, which takes longer than a first turn; see
+    :func:`gridfall.warmup.in_background`).  If they are not ready when the planning time is
+    nearly spent, the planner answers with the pure-Python greedy line (:mod:`.greedy`), and the
+    kernels keep compiling into the cache for the next game: a bot never loses to its start-up.
     """
     from gridfall.samegame.store import SolutionStore, StoreError
 
@@ -137,7 +138,7 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
             store = SolutionStore(config.store)
         except StoreError as e:
             print(f"gridfall bot: {e}; searching without it", file=log)
-    kernels = _load_kernels_in_background(log)
+    kernels = in_background("samegame", log)
 
     def plan(board: rules.Board, seconds: float, seed: int) -> list[tuple[int, int]]:
         deadline = time.monotonic() + seconds
@@ -164,20 +165,3 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
         return solution.moves
 
     return plan
-
-
-def _load_kernels_in_background(log: IO[str]) -> threading.Event:
-    """An event set once every search kernel is loaded (or compiled) in a daemon thread."""
-    ready = threading.Event()
-
-    def load() -> None:
-        try:
-            from gridfall.warmup import warm
-
-            warm("samegame")
-            ready.set()
-        except Exception as e:  # noqa: BLE001 - the greedy line still answers
-            print(f"gridfall bot: the search kernels failed to load ({e!r})", file=log)
-
-    threading.Thread(target=load, name="gridfall-kernels", daemon=True).start()
-    return ready

@@ -1,0 +1,67 @@
+"""Warming the kernels: the stamp of a warm cache, and a bot's kernels got without pausing it."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
+
+
+def _python(code: str, cache, timeout: float = 60) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_sessions_cache_is_stamped_warm_and_an_empty_one_is_not(tmp_path):
+    from gridfall.warmup import is_warm
+
+    assert all(is_warm(game) for game in ("samegame", "connect4", "match3"))  # conftest warmed everything
+    assert _python("from gridfall.warmup import is_warm; print(is_warm('samegame'))", tmp_path) == "False\n"
+
+
+COLD_START = """
+import io, os, sys, time
+from gridfall.warmup import in_background
+
+def children():
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+log = io.StringIO()
+ready = in_background("samegame", log)
+deadline = time.monotonic() + 30
+while not children() and time.monotonic() < deadline:
+    time.sleep(0.05)
+time.sleep(1)  # the thread would have started compiling in this process by now
+(child,) = children()
+command = open(f"/proc/{child}/cmdline").read().replace("\\0", " ")
+print(ready.is_set(), "gridfall.samegame.engine" in sys.modules, child, repr(log.getvalue()), command)
+"""
+
+
+def test_a_cold_cache_is_compiled_in_a_child_that_ends_with_the_bot(tmp_path):
+    # compiling in the bot's own process paused it 20-300 ms at a time (numba's garbage), longer than a turn
+    ready, imported, child, log, command = _python(COLD_START, tmp_path).split(" ", 4)
+    assert (ready, imported, log) == ("False", "False", "''") and "warm('samegame')" in command
+    deadline = time.monotonic() + 10
+    while _running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(child), "the compiling child outlived the bot"
+
+
+def _running(pid: str) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
