@@ -15,6 +15,7 @@ import uuid
 
 from tests.machine_sharing import (  # noqa: F401  (pytest finds hooks by their names here)
     pytest_collection_modifyitems,
+    pytest_configure,
     pytest_runtest_protocol,
     pytest_xdist_auto_num_workers,
 )

@@ -6,9 +6,16 @@ can run beside each other, a worker on each core.  Every other test starts bots 
 in time, or uses several cores (a referee's two games, a Dask cluster): it runs by itself, with
 the other cores idle, as in a serial run.  `alone` marks such a test in a `parallel_safe` module.
 
-The tests that may share run first, while every worker is busy; the others then take the machine
-one at a time.  A file lock keeps the rule: shared (flock's LOCK_SH) around a test that may run
-beside others, exclusive around one that runs alone.
+The tests that may share run first, while every worker is busy, the `long` ones (tens of seconds)
+before the rest; the others then take the machine one at a time.  A file lock keeps the rule:
+shared (flock's LOCK_SH) around a test that may run beside others, exclusive around one that runs
+alone.
+
+Two things keep a core from idling at the turn from the first kind to the second.  A worker is
+sent one test at a time (xdist's ``--maxschedchunk 1``): with the default chunks, a worker that
+had run out of shared tests took tests that run alone and waited on the lock, while the other
+worked through a queue of shared ones by itself (90 s of a 670 s run, 2026-11-29).  And a shared
+test of a minute started last would be the only one running for that minute: `long` starts it first.
 """
 
 import fcntl
@@ -31,11 +38,17 @@ def pytest_xdist_auto_num_workers(config):
     return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
 
 
+def pytest_configure(config):
+    if getattr(config.option, "maxschedchunk", "absent") is None:  # xdist's, and not given
+        config.option.maxschedchunk = 1
+
+
 def pytest_collection_modifyitems(config, items):
-    """The tests that may run side by side first, then those that run alone: while the first
-    kind lasts, every worker is busy; then the others take the machine one at a time.  The
-    order within each kind, and so each module's tests together, is kept."""
-    items.sort(key=lambda item: not shares_the_machine(item))  # a stable sort
+    """The tests that may run side by side first, the long ones of them before the others, then
+    those that run alone: while the first kind lasts, every worker is busy; then the others take
+    the machine one at a time.  The order within each kind, and so each module's tests together,
+    is kept."""
+    items.sort(key=lambda item: (not shares_the_machine(item), item.get_closest_marker("long") is None))  # stable
 
 
 def shares_the_machine(item) -> bool:

@@ -22,7 +22,7 @@ BENCHMARKS = ROOT / "benchmarks"
 # connect4_strength.py recorded there
 SMALLEST = {
     "adapter_speed.py": "--seconds 0.05",
-    "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2",
+    "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2 --bots greedy,random",
     "connect4_accuracy.py": "--games 2 --empties 38 --searches portable:3,numba:3 --cache {tmp}/acc.jsonl "
                             "--seconds 1 --workers 1",
     "connect4_endgame.py": "--empties 16 --games 1 --cap 1",
@@ -44,8 +44,14 @@ SMALLEST = {
 NO_MACHINE = {"samegame_anatomy.py"}  # reads a results file: nothing it prints depends on the machine
 FIRST = ["connect4_strength.py"]  # its records feed the lines and losses scripts
 ORDER = FIRST + sorted(set(SMALLEST) - set(FIRST))
+# Runs that start workers or time bots against a clock take the machine alone (machine_sharing.py),
+# and so do the two that may have to make connect4_strength.py's records themselves; the others
+# use one core and only stop a search at a time they choose, so they share it.
+ALONE = {"arena_throughput.py", "connect4_lines.py", "connect4_losses.py", "connect4_startup.py",
+         "connect4_strength.py", "match3.py", "samegame_export.py"}
 
 
+@pytest.mark.parallel_safe
 def test_every_benchmark_script_has_its_smallest_run():
     scripts = {p.name for p in BENCHMARKS.glob("*.py")} - {"common.py"}
     assert scripts == set(SMALLEST), "give each benchmark script a smallest run here"
@@ -67,7 +73,8 @@ def run_smallest(script, folder):
         assert "cores, Python" in run.stdout and ", gridfall " in run.stdout, run.stdout[-2000:]  # the machine line
 
 
-@pytest.mark.parametrize("script", ORDER)
+@pytest.mark.parametrize("script", [pytest.param(s, marks=() if s in ALONE else pytest.mark.parallel_safe)
+                                    for s in ORDER])
 def test_benchmark_runs_to_its_table(script, records_folder):
     if script == "arena_throughput.py":
         try:
@@ -97,6 +104,7 @@ BAD = [  # (script, arguments, what the message must name)
 ]
 
 
+@pytest.mark.parallel_safe
 @pytest.mark.parametrize("script, arguments, named", BAD)
 def test_a_benchmark_refuses_bad_input_naming_it(script, arguments, named):
     run = subprocess.run([sys.executable, str(BENCHMARKS / script), *arguments.split()], cwd=ROOT,
@@ -105,6 +113,7 @@ def test_a_benchmark_refuses_bad_input_naming_it(script, arguments, named):
     assert named in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
 
 
+@pytest.mark.parallel_safe
 def test_the_readmes_benchmark_commands_name_scripts_and_options_that_exist():
     import re
 

@@ -18,6 +18,11 @@ import pytest
 
 from .processes import live_commands
 
+# The faulty bots answer at once or never, and each test's clocks are far longer than an answer
+# takes on a busy core, so these tests share the machine (machine_sharing.py); the few whose
+# built-in bots must answer in time run alone.  Each pytest-xdist worker has its own session
+# mark, so one test's bots are never another's leftovers.
+pytestmark = pytest.mark.parallel_safe
 BOTS = Path(__file__).parent / "faults" / "bots"
 PROTOCOL_BOT = f"{sys.executable} {BOTS / 'protocol.py'}"
 SUGGEST_FILE = str(BOTS / "suggest_faults.py")
@@ -178,6 +183,7 @@ def stop_when(run, ready, signum):
     return out
 
 
+@pytest.mark.alone  # two greedy bots at CodinGame's limits
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_after_the_work_waits_for_its_results_to_be_printed(signum):
     # GNU timeout's SIGTERM landing as the last game ended killed the referee before it printed:
@@ -298,6 +304,7 @@ def _gridfall_with(prelude: str, *args):
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.alone  # greedy bots at FAST's 200 ms turns
 def test_a_machine_out_of_files_stops_the_referee_after_printing_the_games_it_finished():
     # a bot that could not start for the machine's sake lost its game; a referee that met it in a
     # later game lost the games before it too, with "internal error: JobFailed"
@@ -310,6 +317,7 @@ def test_a_machine_out_of_files_stops_the_referee_after_printing_the_games_it_fi
     assert "internal error" not in done.stderr and "could not start" not in done.stdout
 
 
+@pytest.mark.alone  # alphabeta bots at FAST's 200 ms turns
 def test_a_machine_out_of_files_stores_no_game_and_the_league_resumes(tmp_path):
     db = str(tmp_path / "league.sqlite")
     league = ["connect4", "league", "--bot", "greedy", "--bot", "alphabeta:1", "--games", "4", "--db", db,

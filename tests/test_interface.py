@@ -95,6 +95,7 @@ def check_clone_and_serialisation(game, state, action):
 # -- SameGame ------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_samegame_random_games_agree_with_the_rules_of_record():
     from gridfall.samegame.rules import play_sequence
     from gridfall.samegame.state import action_cell, cell_action
@@ -152,6 +153,7 @@ def test_samegame_offers_each_group_once_and_takes_any_of_its_cells():
 # -- Connect Four --------------------------------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("width,height,steal", [(9, 7, True), (7, 6, False)])
 def test_connect4_random_games_agree_with_the_rules_of_record(width, height, steal):
     from gridfall.connect4.rules import STEAL, Game, Outcome
@@ -193,6 +195,7 @@ def test_connect4_steal_is_an_action_id_and_text():
 # -- Match-3 -------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_match3_random_games_agree_with_the_referee():
     from gridfall.match3.codeabbey import play_challenge
     from gridfall.match3.rules import Generator, refilled

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.parallel_safe  # its suite's workers use a core each, a
 ROOT = Path(__file__).resolve().parents[1]
 
 SUITE = {
-    "conftest.py": "from tests.machine_sharing import pytest_collection_modifyitems, pytest_runtest_protocol\n",
+    "conftest.py": "from tests.machine_sharing import pytest_collection_modifyitems, pytest_configure, "
+                   "pytest_runtest_protocol\n",
     "record.py": """
         import os, time
 
@@ -47,10 +48,15 @@ SUITE = {
         @pytest.mark.alone
         def test_marked_alone():
             record("alone_mark", 0.5)
+
+        @pytest.mark.long
+        def test_long():
+            record("long", 1.0)
         """,
 }
 
 
+@pytest.mark.long
 def test_parallel_safe_tests_run_first_and_side_by_side_and_the_others_alone(tmp_path):
     for name, text in SUITE.items():
         (tmp_path / name).write_text(textwrap.dedent(text))
@@ -65,12 +71,12 @@ def test_parallel_safe_tests_run_first_and_side_by_side_and_the_others_alone(tmp
     for line in (tmp_path / "record.txt").read_text().splitlines():
         name, start, end, pid = line.split()
         runs[name] = (float(start), float(end), pid)
-    assert sorted(runs) == ["alone0", "alone1", "alone_mark", "shared0", "shared1", "shared2", "shared3"]
+    assert sorted(runs) == ["alone0", "alone1", "alone_mark", "long", "shared0", "shared1", "shared2", "shared3"]
 
     def overlap(a, b):
         return runs[a][0] < runs[b][1] and runs[b][0] < runs[a][1]
 
-    shared = [name for name in runs if name.startswith("shared")]
+    shared = [name for name in runs if name.startswith(("shared", "long"))]
     alone = [name for name in runs if name.startswith("alone")]
     assert len({runs[name][2] for name in runs}) == 2  # both workers ran tests
     assert any(overlap(a, b) for a in shared for b in shared if a < b)  # side by side
@@ -80,5 +86,11 @@ def test_parallel_safe_tests_run_first_and_side_by_side_and_the_others_alone(tmp
                              "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)],
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     order = [line.split("::")[1] for line in listed.stdout.splitlines() if "::" in line]
-    assert order == [f"test_shared[{n}]" for n in range(4)] + ["test_alone[0]", "test_alone[1]", "test_marked_alone"]
+    assert order == ["test_long"] + [f"test_shared[{n}]" for n in range(4)] + [
+        "test_alone[0]", "test_alone[1]", "test_marked_alone"]
+
+
+def test_a_worker_is_sent_one_test_at_a_time(request):
+    if request.config.pluginmanager.hasplugin("xdist"):
+        assert request.config.getoption("maxschedchunk") == 1
 

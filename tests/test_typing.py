@@ -33,6 +33,7 @@ reveal_type(gridfall.load_player(game, "gridfall:5000").act(game.new_initial_sta
 '''
 
 
+@pytest.mark.long
 def test_mypy_reads_the_interfaces_types_and_reports_a_wrong_call(tmp_path):
     (tmp_path / "user.py").write_text(USER_CODE)
     done = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
@@ -46,6 +47,7 @@ def test_mypy_reads_the_interfaces_types_and_reports_a_wrong_call(tmp_path):
     assert "Found 1 error in 1 file" in out, out
 
 
+@pytest.mark.long
 def test_the_package_itself_reads_clean_under_mypy(tmp_path):
     """Every module of the package type-checks, the bodies of unannotated functions (the numba
     kernels) included: an Optional used as if set, a wrong argument, a name imported twice under

@@ -18,6 +18,9 @@ from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait
 distributed = need("distributed", "dask")
 
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
+# The tests marked parallel_safe mostly wait (for a scheduler that is not there, a worker that is
+# gone), and their bots answer at once or never: they share the machine (machine_sharing.py).
+# Those that compare a cluster's games with the local pool's, or pin CPUs, run alone.
 
 
 def _games(db):
@@ -89,6 +92,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.parallel_safe
 def test_an_abandoned_fetch_leaves_no_traceback_and_real_errors_still_show():
     """A league stopped by SIGTERM while a result's fetch waited for a worker printed distributed's
     AllExit as "Task exception was never retrieved" with a traceback (seen once in a full run of
@@ -169,6 +173,7 @@ def test_a_league_through_a_dask_scheduler_on_tcp(tmp_path):
         assert out["leaderboard"] == local["leaderboard"]
 
 
+@pytest.mark.parallel_safe
 def test_workers_that_run_another_gridfall_are_refused_before_any_game(tmp_path):
     """A worker's gridfall differs from this one by a comment: same version, another checkout."""
     import shutil
@@ -192,6 +197,7 @@ def test_workers_that_run_another_gridfall_are_refused_before_any_game(tmp_path)
     assert not os.path.exists(tmp_path / "x.sqlite") or not stored_games(tmp_path / "x.sqlite")
 
 
+@pytest.mark.parallel_safe
 def test_a_job_on_a_worker_that_runs_another_gridfall_fails_by_name():
     """A worker that joins after the start was not checked then: each job checks where it runs."""
     import pytest
@@ -203,6 +209,7 @@ def test_a_job_on_a_worker_that_runs_another_gridfall_fails_by_name():
         run_checked("0.0.0+000000000000", len, "abc")
 
 
+@pytest.mark.parallel_safe
 def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
     """The worker's nanny adopts the bots of its dead worker and kills them (dask_nanny)."""
     from gridfall.arena.dask_executor import DaskExecutor
@@ -244,6 +251,7 @@ def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
     assert not os.path.exists(f"/proc/{again}"), "a bot outlived the cluster's workers"
 
 
+@pytest.mark.parallel_safe
 def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     from tests.arena.arena_cli import gridfall
 
@@ -270,6 +278,7 @@ def _slow_league(db, address):
             "--games", "400", "--db", str(db), "--cluster", address, *FAST]
 
 
+@pytest.mark.parallel_safe
 def test_a_lost_scheduler_ends_the_run_in_one_message_with_its_games_kept(tmp_path):
     """The scheduler dies mid-league: one line says so and how to resume (it was distributed's
     tracebacks, then "internal error: FuturesCancelledError"), and the games stored stay."""
@@ -285,6 +294,7 @@ def test_a_lost_scheduler_ends_the_run_in_one_message_with_its_games_kept(tmp_pa
     assert stored_games(db) >= stored >= 2
 
 
+@pytest.mark.parallel_safe
 def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_games_kept(tmp_path):
     """Every worker gone: the games wait for one to join, as Dask does, and the run says so once
     instead of sitting silent; SIGTERM then stops it as it stops any run."""
@@ -316,6 +326,7 @@ def test_one_cpu_spreads_the_games_of_a_clusters_workers(tmp_path, monkeypatch):
     assert len(set(masks)) > 1
 
 
+@pytest.mark.parallel_safe
 def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job(monkeypatch):
     """The scheduler killed mid-fetch reset the connection before the client knew it was gone: the
     fetch's OSError ended the league as a job's failure ("pair 3: ... reset by peer", once in a

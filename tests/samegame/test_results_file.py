@@ -17,6 +17,9 @@ from gridfall.samegame.store import campaign_history, results_row
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+# The campaigns here search on one worker, or not at all, and time no bot: they share the machine
+# (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 CAMPAIGN = [sys.executable, "-m", "gridfall", "samegame", "campaign"]
 
 
@@ -79,6 +82,7 @@ def test_a_campaign_round_reports_each_score_that_beats_the_stored_best_while_it
     assert len(sizes) == 4 and sizes == sorted(sizes, reverse=True) and sizes[-1] >= 2
 
 
+@pytest.mark.alone  # two campaigns at once
 def test_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
     out = tmp_path / "results.txt"
     out.write_text("# campaign: offline --seed 1\n# gridfall standard board solutions: 0 boards, total 0\n")

@@ -120,6 +120,7 @@ def test_nrpa_rescue_share_must_leave_the_portfolio_time():
             nrpa_solve(start, FAR, rescue=share, max_runs=1)
 
 
+@pytest.mark.long
 def test_nrpa_rescue_continues_a_line_that_cleared():
     """Once a colour choice has cleared the board, the held-back time continues from the best
     line with the choice that found it, so the answer is never worse than the portfolio's."""
