@@ -1,10 +1,11 @@
 """How pytest-xdist's workers share the machine: the tests that may run side by side do, and the
 others run alone.
 
-A test module marked `parallel_safe` uses one core and runs no bot against a clock, so its tests
-can run beside each other, a worker on each core.  Every other test starts bots that must answer
-in time, or uses several cores (a referee's two games, a Dask cluster): it runs by itself, with
-the other cores idle, as in a serial run.  `alone` marks such a test in a `parallel_safe` module.
+A test (or a module) marked `parallel_safe` uses one core and runs no bot against a clock, or
+gives its bots far more time than they need (a faulty bot that answers at once or never), so it
+can run beside others, a worker on each core.  Every other test starts bots that must answer in
+time, or uses several cores (a referee's two games, a Dask cluster): it runs by itself, with the
+other cores idle, as in a serial run.  `alone` marks such a test in a `parallel_safe` module.
 
 The tests that may share run first, while every worker is busy, the `long` ones (tens of seconds)
 before the rest; the others then take the machine one at a time.  A file lock keeps the rule:
