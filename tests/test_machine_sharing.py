@@ -93,4 +93,3 @@ def test_parallel_safe_tests_run_first_and_side_by_side_and_the_others_alone(tmp
 def test_a_worker_is_sent_one_test_at_a_time(request):
     if request.config.pluginmanager.hasplugin("xdist"):
         assert request.config.getoption("maxschedchunk") == 1
-

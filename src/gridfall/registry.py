@@ -75,4 +75,3 @@ def load_game(name: str, **parameters) -> GameBase:
         if signature[key].annotation in (bool, "bool") and not (isinstance(value, bool) or whole_number(value) in (0, 1)):
             raise ValueError(f"{name}: {key} must be True or False, not {value!r}")
     return game_class(**parameters)
-

@@ -65,4 +65,3 @@ class League:
         """Best first (by mu - 3 sigma)."""
         table = [Standing(name, r.mu, r.sigma, self.scores[name]) for name, r in self.ratings.items()]
         return sorted(table, key=lambda s: -s.ordinal)
-

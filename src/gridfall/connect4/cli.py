@@ -308,4 +308,3 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     out.print(f"A: {score.describe()}")
     out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
     exit_after(finished)
-

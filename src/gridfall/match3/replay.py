@@ -64,5 +64,3 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
             frames[-1]["last_output"] = printed[len(moves)]
         games.append({"title": f"{title}, board {number} ({size}x{size}, {counted(len(moves), 'move')})", "frames": frames})
     return games
-
-

@@ -147,4 +147,3 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
             width = min(4 * width, MCBS_WIDEST)
         run += 1
         rng = new_rng(seed * 1_000_003 + run)
-
