@@ -30,6 +30,8 @@ plugins: import the module, or ``gym.make("gridfall.adapters.gym:gridfall/SameGa
 
 from __future__ import annotations
 
+import abc
+
 from gridfall.adapters import require
 
 require("gymnasium", "gym")  # the install command if it is missing
@@ -47,7 +49,7 @@ ILLEGAL = ("ignore", "end")
 NO_ACTION = -1  # Connect4Env's info["opponent_action"] before the opponent's first move
 
 
-class GridfallEnv(gymnasium.Env):
+class GridfallEnv(gymnasium.Env, abc.ABC):
     """A one-player gridfall game as a Gymnasium environment (see the module's notes)."""
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
@@ -82,9 +84,9 @@ class GridfallEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         return self.state
 
+    @abc.abstractmethod
     def _game(self, seed: int):
         """The game this environment plays: each environment class below names its own."""
-        raise NotImplementedError
 
     def _observe(self):
         state = self._live()
