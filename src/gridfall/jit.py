@@ -1,72 +1,15 @@
 """Shared numba machinery: the compile cache, bit intrinsics and a tiny seeded RNG.
 
-Every fast engine imports numba through this module, so the cache directory is
-chosen before numba reads its configuration: ``$NUMBA_CACHE_DIR`` if set, else
-a folder of the user's cache directory (``~/.cache/gridfall/numba/<source>`` on
-Linux), else the user's own folder in the temporary directory
-(``/tmp/gridfall-cache-<uid>``), else a folder of this process's, deleted at its
-exit.  A read-only install or home therefore never slows down a bot.
-
-``<source>`` is a digest of the package's source.  numba checks a cached kernel
-against its own file only, while a kernel compiles the kernels it calls (from
-other modules too) into itself: after an edit to ``tiles.py``, ``anneal.py``'s
-cached kernel would still run the old tile code.  One cache folder per version
-of the whole source rules that out.
+Every fast engine imports numba through this module, so the cache directory is chosen
+(:mod:`gridfall.numba_cache`) before numba reads its configuration.
 """
 
 from __future__ import annotations
 
-import atexit
-import functools
-import hashlib
-import os
-import shutil
 import sys
-import tempfile
 from typing import Any, Callable
 
-
-@functools.cache
-def source_digest() -> str:
-    """A short digest of every Python file of the package (a few milliseconds, once a process)."""
-    root = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha1()
-    for folder, dirs, files in sorted(os.walk(root)):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                digest.update(os.path.relpath(path, root).encode())
-                with open(path, "rb") as f:
-                    digest.update(f.read())
-    return digest.hexdigest()[:12]
-
-
-def _choose_cache_dir() -> str:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return os.environ["NUMBA_CACHE_DIR"]
-    from platformdirs import user_cache_dir
-
-    source = source_digest()
-    # the temporary folder is shared: each user its own there, or the first one's folder locks out the rest
-    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
-    for base in (user_cache_dir("gridfall"), os.path.join(tempfile.gettempdir(), f"gridfall-cache-{user}")):
-        path = os.path.join(base, "numba", source)
-        try:
-            os.makedirs(path, exist_ok=True)
-            probe = os.path.join(path, ".write-test")
-            with open(probe, "w"):
-                pass
-            os.remove(probe)
-            return path
-        except OSError:
-            continue
-    fresh = tempfile.mkdtemp(prefix="gridfall-numba-")  # this process's alone: gone with it
-    atexit.register(shutil.rmtree, fresh, ignore_errors=True)
-    return fresh
-
-
-os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR = _choose_cache_dir()
+from gridfall.numba_cache import CACHE_DIR  # first: it sets the folder numba reads
 
 import numba  # noqa: E402  (must come after the cache directory is set)
 

@@ -7,11 +7,12 @@ A bot reads the stamp to choose how to get its kernels (:func:`in_background`).
 
 from __future__ import annotations
 
-import atexit
+import contextlib
 import importlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from typing import IO, Iterator
@@ -68,7 +69,7 @@ def warm(game: str) -> None:
 def _stamp(game: str) -> str:
     """A file in the numba cache that says the game's kernels were warmed there, from this source
     (a ``$NUMBA_CACHE_DIR`` outlives an edit of the package; the default folder does not)."""
-    from gridfall.jit import CACHE_DIR, source_digest
+    from gridfall.numba_cache import CACHE_DIR, source_digest  # not numba: a bot's first turn asks
 
     return os.path.join(CACHE_DIR, f"warm-{game}-{source_digest()}")
 
@@ -93,34 +94,98 @@ def in_background(game: str, log: IO[str]) -> threading.Event:
     child process instead, and this process goes on without them (the event is never set).  In
     the same process numba's compiler makes garbage so fast that the collector held the
     interpreter 20-300 ms at a time (SameGame's kernels, Intel Xeon, 2026-11-29): a bot that
-    answered a turn meanwhile took 70-80 ms, and lost a game to a limit of 100 ms.  The child
-    stops with the bot; each kernel it compiled by then stays in the cache, and the next start
-    that finds the cache stamped loads them all.  A cache warmed but not stamped (by a search
-    run, not ``gridfall warmup``) costs one start without its kernels: the child then only loads
-    and stamps."""
-    ready = threading.Event()
+    answered a turn meanwhile took 70-80 ms, and lost a game to a limit of 100 ms.
 
-    def get_them() -> None:
+    The child compiles on CPU time that no other process wants (:func:`warm_when_idle`), so it
+    never slows the bot, nor an opponent that shares its core.  It goes on after the bot ends, to
+    finish: Connect Four's kernels take 14 s to compile, longer than many games.  When it ends,
+    the cache is stamped and the next start loads them.  A referee that kills the bot's whole
+    tree (gridfall's do, and warm the cache first) stops it too: each kernel compiled by then
+    stays in the cache, and the next child goes on from there.  A cache warmed but not stamped
+    (by a search run, not ``gridfall warmup``) costs one start without its kernels: its child
+    only loads and stamps."""
+    ready = threading.Event()
+    if not is_warm(game):
+        compile_in_a_child(game, log)
+        return ready
+
+    def load() -> None:
         try:
-            if is_warm(game):
-                warm(game)
-                ready.set()
-            else:
-                _warm_in_a_child(game, log)
+            warm(game)
+            ready.set()
         except Exception as e:  # noqa: BLE001 - the bot goes on without its kernels
             print(f"gridfall bot: the {game} kernels failed to load ({e!r})", file=log)
 
-    threading.Thread(target=get_them, name=f"gridfall-{game}-kernels", daemon=True).start()
+    threading.Thread(target=load, name=f"gridfall-{game}-kernels", daemon=True).start()
     return ready
 
 
-def _warm_in_a_child(game: str, log: IO[str]) -> None:
-    # stdin and stdout are the bot's protocol: the child must touch neither
-    child = subprocess.Popen([sys.executable, "-c", f"from gridfall.warmup import warm; warm({game!r})"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True, errors="replace")
-    atexit.register(child.kill)  # the bot's end ends the compiling: no process outlives it
-    _, err = child.communicate()
-    if child.returncode not in (0, -9):
-        last = (err.strip().splitlines() or ["no message"])[-1]
-        print(f"gridfall bot: compiling the {game} kernels failed (exit {child.returncode}: {last})", file=log)
+def compile_in_a_child(game: str, log: IO[str]) -> None:
+    """Start a child process that fills a cold cache with the game's kernels, and go on: for a bot
+    that plays without them meanwhile (:func:`in_background` says why not in this process, and
+    how long the child lives).  A thread of the bot's names a failure on ``log``, while it lives."""
+    # stdin and stdout are the bot's protocol: the child touches neither.  Its messages go to a
+    # file without a name, not a pipe: the child goes on after the bot, whose end would break it.
+    # It starts before this returns: a bot whose game is over at once ends before a thread would.
+    err = tempfile.TemporaryFile("w+", errors="replace")
+    try:
+        child = subprocess.Popen([sys.executable, "-c", f"from gridfall.warmup import warm_when_idle; "
+                                  f"warm_when_idle({game!r})"],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    except OSError as e:  # no process left to start one with: the bot plays on without its kernels
+        err.close()
+        print(f"gridfall bot: cannot start compiling the {game} kernels ({e})", file=log)
+        return
+
+    def report() -> None:
+        with err:
+            if child.wait() != 0:
+                err.seek(0)
+                last = (err.read().strip().splitlines() or ["no message"])[-1]
+                print(f"gridfall bot: compiling the {game} kernels failed (exit {child.returncode}: {last})",
+                      file=log)
+
+    threading.Thread(target=report, name=f"gridfall-{game}-compiling", daemon=True).start()
+
+
+def warm_when_idle(game: str) -> None:
+    """:func:`warm`, in the child of a bot that found its cache cold (:func:`in_background`).
+
+    It runs at the lowest priority there is: Linux's SCHED_IDLE gives it only CPU time that
+    nothing else wants (elsewhere, or where that is refused, nice 19 comes close).  One child
+    compiles a game's kernels into a cache at a time: a lock in the cache says so, and a child
+    that finds it taken leaves at once (a league that starts a dozen cold bots starts one
+    compile).  Where the cache cannot be locked, each child compiles; the result is the same."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        try:
+            os.nice(19)
+        except (AttributeError, OSError):
+            pass
+    with _alone(game) as alone:
+        if alone:
+            warm(game)
+
+
+@contextlib.contextmanager
+def _alone(game: str) -> Iterator[bool]:
+    """Hold the game's warm-up lock in the cache: True once held, or where no lock can be had (no
+    ``fcntl``, a folder that cannot be written); False while another process holds it."""
+    try:
+        import fcntl
+
+        from gridfall.numba_cache import CACHE_DIR
+
+        os.makedirs(CACHE_DIR, exist_ok=True)
+        lock = open(os.path.join(CACHE_DIR, f"warm-{game}.lock"), "a")
+    except (ImportError, OSError):
+        yield True
+        return
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go when the file closes, or the process ends
+        except OSError:
+            yield False
+            return
+        yield True

@@ -291,6 +291,7 @@ AGENTS = {
     "portable": lambda arg, seed: _portable(seed),
 }
 AGENT_NAMES = tuple(AGENTS)
+COMPILED_AGENTS = ("alphabeta", "mcts", "mcts-solver", "gridfall")  # the ones whose kernels numba compiles
 
 
 def _portable(seed: int):

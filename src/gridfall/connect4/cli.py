@@ -193,13 +193,19 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
     The bot ends at the end of its input (exit code 0), or at a line that is
     not the protocol's, which it names on stderr ("line 2: expected the turn
     index"; exit code 1).
+
+    gridfall's bot loads its compiled search from the numba cache.  Before
+    `gridfall warmup` has filled it, the bot plays the exported file's
+    pure-Python search instead, while a child process compiles the kernels
+    (about 15 s, at idle priority, finishing after the bot), and says so on
+    stderr.
     """
     from gridfall import STARTED
 
     # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:
     # 0.17 s of a first turn that also holds the start-up.  No bot kernel does linear algebra.
     sys.modules.setdefault("scipy", None)  # type: ignore[arg-type]  # None: "import scipy" fails at once
-    from gridfall.connect4.agents import make_agent
+    from gridfall.connect4.cold_start import bot_agent
     from gridfall.connect4.interface_agent import InterfaceAgent
     from gridfall.connect4.protocol import play
 
@@ -217,7 +223,7 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
             raise click.BadParameter(str(e), param_hint="--player") from None
     else:
         try:
-            player = make_agent(agent or "gridfall", seed)
+            player = bot_agent(agent or "gridfall", seed, sys.stderr)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--agent") from None
     ended_well = play(player, sys.stdin, out, started=STARTED, first_turn=first_turn_ms / 1000,
