@@ -74,3 +74,13 @@ def _running(pid: str) -> bool:
         return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
     except OSError:
         return False
+
+
+@pytest.mark.long  # compiles Match-3's kernels into an empty cache: 11 s
+def test_warmup_of_one_game_warms_and_stamps_that_game(tmp_path):
+    # what a referee runs in a copy of gridfall that a bot's command runs (arena/warm_copies.py)
+    out = _python("import sys; sys.argv = ['gridfall', 'warmup', '--game', 'match3']\n"
+                  "from gridfall.warmup import is_warm\nfrom gridfall.cli import main\n"
+                  "try:\n    main()\nexcept SystemExit:\n    pass\n"
+                  "print(is_warm('match3'), is_warm('connect4'))", tmp_path, timeout=300)
+    assert out.startswith("match3") and "ready in" in out and out.endswith("True False\n")

@@ -37,7 +37,9 @@ def main() -> None:
 
 
 @main.command()
-def warmup() -> None:
+@click.option("--game", type=click.Choice(["samegame", "connect4", "match3"]), default=None,
+              help="Only this game's kernels (a referee warms the copy of gridfall a bot runs so).")
+def warmup(game: str | None) -> None:
     """Compile and cache every numba kernel now.
 
     The first use of a kernel compiles it (seconds); the cache then makes every
@@ -46,11 +48,18 @@ def warmup() -> None:
     where Python has not (an install in place under PYTHONDONTWRITEBYTECODE),
     and keeps the Connect Four book as the bot reads it.
     """
-    from gridfall.jit import CACHE_DIR
-    from gridfall.warmup import warm_everything
+    import time
 
-    for name, seconds in warm_everything():
-        click.echo(f"{name:<28} ready in {seconds:6.2f} s")
+    from gridfall.jit import CACHE_DIR
+    from gridfall.warmup import warm, warm_everything
+
+    if game is None:
+        for name, seconds in warm_everything():
+            click.echo(f"{name:<28} ready in {seconds:6.2f} s")
+    else:
+        start = time.monotonic()
+        warm(game)
+        click.echo(f"{game:<28} ready in {time.monotonic() - start:6.2f} s")
     click.echo(f"numba cache: {CACHE_DIR}")
 
 

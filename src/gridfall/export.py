@@ -131,7 +131,10 @@ def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extr
     given = given or {}
     bundled = set(modules)
     sources = {}
-    for name in modules:
+    # checked from the last (the ones that import the others) to the first: the fault named is the
+    # one nearest the code that reaches it (jit.py's numba, not the platformdirs of the module that
+    # jit.py imports to choose numba's cache)
+    for name in reversed(modules):
         source = given[name] if name in given else module_source(name)
         try:
             tree = ast.parse(source, feature_version=python)

@@ -59,6 +59,7 @@ class PythonRun(NamedTuple):
     module: str | None  # what ``-m`` names (None: a script, ``-c`` code or stdin)
     module_folders: list[str]  # where ``-m`` looks: the working folder (unless -I, -P), then ``path``
     path: list[str]  # the PYTHONPATH folders it gets, absolute and in order (none under -I or -E)
+    arguments: int  # where the module's own arguments begin in the words (len(words) without a module)
 
 
 def python_run(words: list[str]) -> PythonRun | None:
@@ -67,23 +68,25 @@ def python_run(words: list[str]) -> PythonRun | None:
     at, environment, cwd = after_env(words)
     if at >= len(words) or not INTERPRETER.fullmatch(os.path.basename(words[at])):
         return None
-    flags, module = python_options(words[at + 1:])
+    flags, module, after = python_options(words[at + 1:])
     entries = environment.get("PYTHONPATH", "")
     path = [] if not entries or flags & {"I", "E"} else \
         [os.path.abspath(os.path.join(cwd, entry)) for entry in entries.split(os.pathsep)]
     folders = ([] if flags & {"I", "P"} else [os.path.abspath(cwd)]) + path
-    return PythonRun(module, list(dict.fromkeys(folders)), list(dict.fromkeys(path)))
+    return PythonRun(module, list(dict.fromkeys(folders)), list(dict.fromkeys(path)),
+                     at + 1 + after if module else len(words))
 
 
-def python_options(words: list[str]) -> tuple[set[str], str | None]:
-    """The one-letter flags given to python before its module, and the module that ``-m`` names
-    (None when it runs a file, ``-c`` code or nothing).  Short options may be joined (``-Im``)."""
+def python_options(words: list[str]) -> tuple[set[str], str | None, int]:
+    """The one-letter flags given to python before its module, the module that ``-m`` names
+    (None when it runs a file, ``-c`` code or nothing), and where the words after the module
+    begin.  Short options may be joined (``-Im``)."""
     flags: set[str] = set()
     at = 0
     while at < len(words):
         word = words[at]
         if not word.startswith("-") or word in ("-", "--"):  # a file, stdin or the end of options
-            return flags, None
+            return flags, None, at
         if word.startswith("--check-hash-based-pycs") and "=" not in word:
             at += 1  # its value is the next word; the other long options take none
         elif not word.startswith("--"):
@@ -94,10 +97,10 @@ def python_options(words: list[str]) -> tuple[set[str], str | None]:
                         at += 1
                         value = words[at] if at < len(words) else ""
                     if letter == "c":
-                        return flags, None
+                        return flags, None, at
                     if letter == "m":
-                        return flags, value or None
+                        return flags, value or None, at + 1
                     break  # -W or -X: the rest of the word, or the next one, was its value
                 flags.add(letter)
         at += 1
-    return flags, None
+    return flags, None, at

@@ -94,11 +94,26 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
     return bots
 
 
-def _warm_if_builtin(executor, commands: list[str]) -> None:
-    if any(c.partition(":")[0] in AGENT_NAMES for c in commands):
-        from gridfall.warmup import warm
+def _warm_bots(executor, commands: list[str]) -> None:
+    """Before any game, where the games run: this gridfall's kernels if a built-in bot plays, and
+    those of each other copy of gridfall a command runs, so that no bot compiles on its clock."""
+    from gridfall.arena.warm_copies import warmup_words
 
-        executor.prepare(functools.partial(warm, "connect4"))  # no built-in bot compiles on its clock
+    if any(_built_in(c) or warmup_words(c, "connect4") for c in commands):
+        executor.prepare(functools.partial(_warm, commands))
+
+
+def _built_in(command: str) -> bool:
+    return command.partition(":")[0] in AGENT_NAMES
+
+
+def _warm(commands: list[str]) -> None:
+    from gridfall.arena.warm_copies import warm_copies
+    from gridfall.warmup import warm
+
+    if any(_built_in(c) for c in commands):
+        warm("connect4")
+    warm_copies("connect4", [c for c in commands if not _built_in(c)])
 
 
 def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
@@ -176,7 +191,7 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"league of {len(bots)} bots, {counted(games, 'game')} ({len(done)} stored in {run.path}), {executor.describe()}")
-    _warm_if_builtin(executor, list(commands.values()))
+    _warm_bots(executor, list(commands.values()))
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
     retired = set(retire)
@@ -285,7 +300,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
               f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")
-    _warm_if_builtin(executor, [new, base])
+    _warm_bots(executor, [new, base])
     with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             test.add_pair(*(points_of(row, "new") for row in game_rows(job, records)))

@@ -272,6 +272,9 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
         from gridfall.warmup import warm
 
         warm("connect4")  # so that no built-in bot compiles on its first turn
+    from gridfall.arena.warm_copies import warm_copies
+
+    warm_copies("connect4", [spec for spec in (p1, p2) if spec.partition(":")[0] not in AGENT_NAMES])
 
     def play_one(i: int):
         a, a_name = _command(p1, seed + i)

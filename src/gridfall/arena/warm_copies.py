@@ -1,0 +1,68 @@
+"""Warm the copy of gridfall that a bot's command runs, before a referee times the bot.
+
+A referee warms its own gridfall's kernels before it times a built-in bot
+(:func:`gridfall.warmup.warm`).  A command such as ``env PYTHONPATH=variant/src python3 -m
+gridfall connect4 bot`` runs another copy: its source is another, so its kernels and the stamp of
+a warm cache are its own (:mod:`gridfall.numba_cache`).  From a cold cache that bot plays its
+pure-Python form while a child compiles (:mod:`gridfall.connect4.cold_start`): a league or an SPRT
+would count those games as the copy's.  So the referee first runs the copy's own ``gridfall
+warmup --game GAME``: the command's interpreter, options and environment, and ``warmup`` in place
+of the module's arguments.  A copy too old to know ``--game`` is named, and its bot compiles as
+it would have.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from typing import IO, Iterable
+
+from gridfall.arena.bot_command import python_run
+from gridfall.printable import printable
+
+WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
+
+
+def warmup_words(command: str, game: str) -> list[str] | None:
+    """The words that warm the gridfall ``command`` runs (``python -m gridfall ...``), or None for
+    a command that runs something else, or a user's player (``--player``: no kernels)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: the referee names that when it starts the bot
+        return None
+    run = python_run(words)
+    if run is None or run.module != "gridfall" or "--player" in words[run.arguments:]:
+        return None
+    return words[:run.arguments] + ["warmup", "--game", game]
+
+
+def warm_copies(game: str, commands: Iterable[str], log: IO[str] = sys.stderr) -> None:
+    """Warm each copy of gridfall that one of ``commands`` runs, once each, naming on ``log`` any
+    that could not be warmed (the games go on: its bot plays as it would from a cold cache)."""
+    seen: set[tuple[str, ...]] = set()
+    for command in commands:
+        words = warmup_words(command, game)
+        if words is None or tuple(words) in seen:
+            continue
+        seen.add(tuple(words))
+        print(f"gridfall: warming the kernels of the gridfall that {command!r} runs (a minute if its cache is cold)",
+              file=log, flush=True)
+        trouble = _run(words)
+        if trouble:
+            print(f"gridfall: could not warm the gridfall that {command!r} runs ({' '.join(words)}: {trouble}); "
+                  "its first games may be played without its compiled kernels", file=log, flush=True)
+
+
+def _run(words: list[str]) -> str:
+    """'' once the words ran well, else what went wrong."""
+    try:
+        done = subprocess.run(words, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+                              timeout=WARM_SECONDS)
+    except subprocess.TimeoutExpired:
+        return f"still compiling after {WARM_SECONDS} s"
+    except OSError as e:
+        return e.strerror or str(e)
+    if done.returncode != 0:
+        return f"exit {done.returncode}: " + printable((done.stderr.strip().splitlines() or ["no message"])[-1][:200])
+    return ""

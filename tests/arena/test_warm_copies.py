@@ -1,0 +1,127 @@
+"""A referee warms the copy of gridfall a bot's command runs (``env PYTHONPATH=copy python -m
+gridfall ...``) with that copy's own ``warmup --game``, once a copy, before any game."""
+
+import io
+import sys
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from gridfall.arena.warm_copies import warm_copies, warmup_words
+from gridfall.cli import main
+
+pytestmark = pytest.mark.parallel_safe  # one core; the copies' bots answer at once, far inside their clocks
+
+
+@pytest.mark.parametrize("command,words", [
+    ("env PYTHONPATH=variant/src python3 -m gridfall connect4 bot --seed 3",
+     ["env", "PYTHONPATH=variant/src", "python3", "-m", "gridfall", "warmup", "--game", "connect4"]),
+    ("python3 -Im gridfall connect4 bot", ["python3", "-Im", "gridfall", "warmup", "--game", "connect4"]),
+    ("python3 -mgridfall connect4 bot", ["python3", "-mgridfall", "warmup", "--game", "connect4"]),
+    ("env -C 'my dir' NUMBA_CACHE_DIR=/tmp/c /usr/bin/python3.11 -X dev -m gridfall connect4 bot",
+     ["env", "-C", "my dir", "NUMBA_CACHE_DIR=/tmp/c", "/usr/bin/python3.11", "-X", "dev", "-m", "gridfall", "warmup",
+      "--game", "connect4"]),
+])
+def test_the_warmup_runs_the_commands_interpreter_options_and_environment(command, words):
+    assert warmup_words(command, "connect4") == words
+
+
+@pytest.mark.parametrize("command", ["python3 bot.py", "python3 -m mybot", "python3 -c 'import gridfall'",
+                                     "./bot", "python3 -m gridfall.cli connect4 bot", "python3 'unclosed", "",
+                                     "python3 -m gridfall connect4 bot --player mine.py:make"])
+def test_a_command_that_runs_no_copy_of_gridfall_is_not_warmed(command):
+    assert warmup_words(command, "connect4") is None
+
+
+# A stand-in for a copy of gridfall: it writes down each command it is given, and as a bot plays
+# the first valid action of every turn (CodinGame's Connect Four protocol).
+COPY = """
+import sys
+with open(sys.argv[0].rsplit("gridfall", 1)[0] + "calls.txt", "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\\n")
+if sys.argv[1] == "warmup":
+    if "--game" in sys.argv and {fail}:
+        sys.exit("Error: No such option: --game")
+    sys.exit(0)
+if sys.argv[1] == "samegame":
+    print("0 14", flush=True)  # one click, whatever the board: a judged game
+    sys.exit(0)
+turn = 0
+for line in sys.stdin:
+    turn += 1
+    if turn == 1:
+        continue  # myId oppId
+    # the turn index, 7 rows, the count of actions, the actions, the opponent's last action
+    rows = [sys.stdin.readline() for _ in range(7)]
+    count = int(sys.stdin.readline())
+    actions = [sys.stdin.readline().strip() for _ in range(count)]
+    sys.stdin.readline()
+    print(actions[0], flush=True)
+"""
+
+
+def _copy(folder, fail: bool = False) -> str:
+    (folder / "gridfall").mkdir(parents=True)
+    (folder / "gridfall" / "__init__.py").write_text("")
+    (folder / "gridfall" / "__main__.py").write_text(textwrap.dedent(COPY.format(fail=fail)))
+    return f"env PYTHONPATH={folder} {sys.executable} -m gridfall"
+
+
+def test_each_copy_is_warmed_once_and_a_copy_that_cannot_be_is_named(tmp_path):
+    good, old = _copy(tmp_path / "good"), _copy(tmp_path / "old", fail=True)
+    log = io.StringIO()
+    warm_copies("connect4", [f"{good} connect4 bot", f"{good} connect4 bot", f"{old} connect4 bot", "python3 bot.py"], log)
+    assert (tmp_path / "good" / "calls.txt").read_text() == "warmup --game connect4\n"
+    assert (tmp_path / "old" / "calls.txt").read_text() == "warmup --game connect4\n"
+    warming_good, warming_old, failed = log.getvalue().splitlines()  # the copy given twice is warmed once
+    assert "warming the kernels of the gridfall that" in warming_good and str(tmp_path / "good") in warming_good
+    assert "warming the kernels of the gridfall that" in warming_old and str(tmp_path / "old") in warming_old
+    assert failed.startswith("gridfall: could not warm the gridfall that") and str(tmp_path / "old") in failed
+    assert "No such option: --game" in failed and "played without its compiled kernels" in failed
+
+
+def test_the_connect4_referee_warms_a_copy_before_its_first_game(tmp_path):
+    copy = _copy(tmp_path / "copy")
+    result = CliRunner().invoke(main, ["connect4", "referee", "--p1", f"{copy} connect4 bot", "--p2", "greedy",
+                                       "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    calls = (tmp_path / "copy" / "calls.txt").read_text().splitlines()
+    assert calls == ["warmup --game connect4", "connect4 bot", "connect4 bot"]
+
+
+class Here:
+    """An executor that runs its setup in this process and counts them."""
+
+    def __init__(self):
+        self.setups = 0
+
+    def prepare(self, setup):
+        self.setups += 1
+        setup()
+
+
+def test_a_league_or_sprt_warms_the_copies_where_its_games_run_and_prepares_nothing_without_one(tmp_path):
+    from gridfall.connect4.arena_cli import _warm_bots
+
+    copy, here = _copy(tmp_path / "copy"), Here()
+    _warm_bots(here, ["python3 bot.py", "python3 other.py"])
+    assert here.setups == 0
+    _warm_bots(here, [f"{copy} connect4 bot", "python3 bot.py"])
+    assert here.setups == 1 and (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game connect4\n"
+
+
+def test_samegame_compare_warms_a_copy_with_its_samegame_kernels(tmp_path):
+    from gridfall.samegame.arena_cli import _warm
+
+    copy = _copy(tmp_path / "copy")
+    _warm([f"{copy} samegame bot --one-turn", "python3 bot.py"])
+    assert (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game samegame\n"
+
+
+def test_the_samegame_referee_warms_a_copy_before_its_first_board(tmp_path):
+    copy = _copy(tmp_path / "copy")
+    result = CliRunner().invoke(main, ["samegame", "referee", "--bot", f"{copy} samegame bot", "standard:1", "--json"])
+    assert result.exit_code == 0, result.output
+    calls = (tmp_path / "copy" / "calls.txt").read_text().splitlines()
+    assert calls == ["warmup --game samegame", "samegame bot"]
