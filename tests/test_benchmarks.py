@@ -23,6 +23,7 @@ BENCHMARKS = ROOT / "benchmarks"
 SMALLEST = {
     "adapter_speed.py": "--seconds 0.05",
     "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2 --bots greedy,random",
+    "connect4_cold_start.py": "--games 1 --opponent greedy",
     "connect4_accuracy.py": "--games 2 --empties 38 --searches portable:3,numba:3 --cache {tmp}/acc.jsonl "
                             "--seconds 1 --workers 1",
     "connect4_endgame.py": "--empties 16 --games 1 --cap 1",
@@ -47,8 +48,8 @@ ORDER = FIRST + sorted(set(SMALLEST) - set(FIRST))
 # Runs that start workers or time bots against a clock take the machine alone (machine_sharing.py),
 # and so do the two that may have to make connect4_strength.py's records themselves; the others
 # use one core and only stop a search at a time they choose, so they share it.
-ALONE = {"arena_throughput.py", "connect4_lines.py", "connect4_losses.py", "connect4_startup.py",
-         "connect4_strength.py", "match3.py", "samegame_export.py"}
+ALONE = {"arena_throughput.py", "connect4_cold_start.py", "connect4_lines.py", "connect4_losses.py",
+         "connect4_startup.py", "connect4_strength.py", "match3.py", "samegame_export.py"}
 
 
 @pytest.mark.parallel_safe
@@ -99,6 +100,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_export.py", "tuning:3-1", "tuning:3-1"),
     ("connect4_solver.py", "--files nope", "--files"),
     ("connect4_strength.py", "--workers 0", "--workers"),
+    ("connect4_cold_start.py", "--opponent nope", "--opponent: unknown agent 'nope'"),
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
 ]

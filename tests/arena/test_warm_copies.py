@@ -71,7 +71,8 @@ def _copy(folder, fail: bool = False) -> str:
 def test_each_copy_is_warmed_once_and_a_copy_that_cannot_be_is_named(tmp_path):
     good, old = _copy(tmp_path / "good"), _copy(tmp_path / "old", fail=True)
     log = io.StringIO()
-    warm_copies("connect4", [f"{good} connect4 bot", f"{good} connect4 bot", f"{old} connect4 bot", "python3 bot.py"], log)
+    bots = [f"{good} connect4 bot", f"{good} connect4 bot --seed 2", f"{old} connect4 bot", "python3 bot.py"]
+    warm_copies("connect4", bots, log)
     assert (tmp_path / "good" / "calls.txt").read_text() == "warmup --game connect4\n"
     assert (tmp_path / "old" / "calls.txt").read_text() == "warmup --game connect4\n"
     warming_good, warming_old, failed = log.getvalue().splitlines()  # the copy given twice is warmed once
