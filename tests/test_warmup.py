@@ -76,11 +76,17 @@ def _running(pid: str) -> bool:
         return False
 
 
-@pytest.mark.long  # compiles Match-3's kernels into an empty cache: 11 s
-def test_warmup_of_one_game_warms_and_stamps_that_game(tmp_path):
-    # what a referee runs in a copy of gridfall that a bot's command runs (arena/warm_copies.py)
-    out = _python("import sys; sys.argv = ['gridfall', 'warmup', '--game', 'match3']\n"
-                  "from gridfall.warmup import is_warm\nfrom gridfall.cli import main\n"
-                  "try:\n    main()\nexcept SystemExit:\n    pass\n"
-                  "print(is_warm('match3'), is_warm('connect4'))", tmp_path, timeout=300)
-    assert out.startswith("match3") and "ready in" in out and out.endswith("True False\n")
+def test_warmup_of_one_game_warms_that_game_alone(monkeypatch):
+    # what a referee runs in a copy of gridfall that a bot's command runs (arena/warm_copies.py);
+    # that warm() stamps its game alone: tests/connect4/test_cold_start.py, on an empty cache
+    from click.testing import CliRunner
+
+    import gridfall.warmup
+    from gridfall.cli import main
+
+    warmed: list[str] = []
+    monkeypatch.setattr(gridfall.warmup, "warm", warmed.append)
+    result = CliRunner().invoke(main, ["warmup", "--game", "match3"])
+    assert result.exit_code == 0 and warmed == ["match3"], result.output
+    assert result.output.startswith("match3") and "ready in" in result.output and "numba cache:" in result.output
+    assert CliRunner().invoke(main, ["warmup", "--game", "chess"]).exit_code == 2

@@ -133,7 +133,8 @@ def test_a_cold_bot_answers_at_once_and_its_child_fills_the_cache_for_the_next_s
         assert not _compiling(cache), "the child compiled for four minutes"
         answer, said, _ = _first_turn(cache)
         assert said == "" and answer.strip().isdigit()  # the compiled bot, from the cache the child filled
-        assert any(name.startswith("warm-connect4-") for name in os.listdir(cache))
+        stamps = [name.split("-")[1] for name in os.listdir(cache) if name.startswith("warm-") and "." not in name]
+        assert stamps == ["connect4"]  # the game it compiled, and no other
     finally:
         for pid in _compiling(cache):
             os.kill(pid, signal.SIGKILL)
