@@ -6,7 +6,8 @@ with 1 and 2 workers, on the local pool (``--workers N``) and on a Dask LocalClu
 (``--cluster local:N``), each into a fresh database, and prints the wall-clock rates.  The Dask
 runs include starting the cluster, as a user's command does.
 
-    python benchmarks/arena_throughput.py [--games 40] [--boards 6] [--bots greedy,mcts] [--round beam:600:max_width=4096]
+    python benchmarks/arena_throughput.py [--games 40] [--boards 6] [--bots greedy,mcts] [--workers 1,2]
+        [--round beam:600:max_width=4096]
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, machine_line
+from common import console, count, machine_line, numbers
 from rich.table import Table
 
 from gridfall.warmup import warm
@@ -40,7 +41,11 @@ def main() -> None:
     parser.add_argument("--boards", type=count, default=6, help="campaign boards per configuration (tuning 1..N)")
     parser.add_argument("--bots", default="greedy,mcts", help="the league's built-in bots")
     parser.add_argument("--round", default=ROUND, help="the campaign's round (a fixed amount of work)")
+    parser.add_argument("--workers", default="1,2", help="worker counts, each run on both executors (default 1,2)")
     args = parser.parse_args()
+    worker_counts = numbers(args.workers, "--workers")
+    if not worker_counts or min(worker_counts) < 1:
+        raise SystemExit(f"--workers: {args.workers!r}: give counts of 1 or more")
     warm("connect4")
     warm("samegame")
     folder = Path(tempfile.mkdtemp(prefix="gridfall-throughput-"))
@@ -51,7 +56,7 @@ def main() -> None:
     bots = [flag for bot in args.bots.split(",") for flag in ("--bot", bot)]
     boards = ",".join(str(n) for n in range(1, args.boards + 1))
     for executor in ("local", "dask"):
-        for workers in (1, 2):
+        for workers in worker_counts:
             where = ["--workers", str(workers)] if executor == "local" else ["--cluster", f"local:{workers}"]
             name = f"{executor}-{workers}"
             league = timed(["connect4", "league", *bots, "--games", str(args.games), "--db",

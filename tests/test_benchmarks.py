@@ -22,7 +22,7 @@ BENCHMARKS = ROOT / "benchmarks"
 # connect4_strength.py recorded there
 SMALLEST = {
     "adapter_speed.py": "--seconds 0.05",
-    "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2 --bots greedy,random",
+    "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2 --bots greedy,random --workers 2",
     "connect4_cold_start.py": "--games 1 --opponent greedy",
     "connect4_accuracy.py": "--games 2 --empties 38 --searches portable:3,numba:3 --cache {tmp}/acc.jsonl "
                             "--seconds 1 --workers 1",
@@ -100,6 +100,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_export.py", "tuning:3-1", "tuning:3-1"),
     ("connect4_solver.py", "--files nope", "--files"),
     ("connect4_strength.py", "--workers 0", "--workers"),
+    ("arena_throughput.py", "--workers 0", "--workers: '0'"),
     ("connect4_cold_start.py", "--opponent nope", "--opponent: unknown agent 'nope'"),
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
