@@ -86,12 +86,12 @@ def is_warm(game: str) -> bool:
     return os.path.exists(_stamp(game))
 
 
-def in_background(game: str, log: IO[str]) -> threading.Event:
+def in_background(game: str, log: IO[str]) -> threading.Event | None:
     """An event set once the game's kernels are ready in this process, for a bot that must answer
-    while they come.
+    while they come; None when they will not come in this process.
 
     From a warm cache they load in a daemon thread: about a second.  A cold cache is filled by a
-    child process instead, and this process goes on without them (the event is never set).  In
+    child process instead, and this process goes on without them (None).  In
     the same process numba's compiler makes garbage so fast that the collector held the
     interpreter 20-300 ms at a time (SameGame's kernels, Intel Xeon, 2026-11-29): a bot that
     answered a turn meanwhile took 70-80 ms, and lost a game to a limit of 100 ms.
@@ -104,10 +104,10 @@ def in_background(game: str, log: IO[str]) -> threading.Event:
     stays in the cache, and the next child goes on from there.  A cache warmed but not stamped
     (by a search run, not ``gridfall warmup``) costs one start without its kernels: its child
     only loads and stamps."""
-    ready = threading.Event()
     if not is_warm(game):
         compile_in_a_child(game, log)
-        return ready
+        return None
+    ready = threading.Event()
 
     def load() -> None:
         try:

@@ -9,6 +9,7 @@ import pytest
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.codingame import Limits, referee_game
+from gridfall.samegame.greedy import greedy_line
 from gridfall.samegame.protocol import BotConfig, play_turns
 
 from .conftest import board_from_columns
@@ -189,5 +190,8 @@ def test_a_newcomers_bot_answers_in_time_with_cold_kernels_and_no_data(tmp_path,
     report = referee_game(command, load_board("standard:2"), "standard:2", one_turn=one_turn,
                           limits=Limits(first_turn=6.0, turn=LIMITS.turn))
     assert report.ok, (report.outcome, report.detail)
-    assert report.score > 0 and report.first_turn_seconds < 6.0
+    assert report.first_turn_seconds < 6.0
+    assert "playing the exported bot's pure-Python beam search" in report.output[0]
+    # the beam starts from the greedy line and keeps the best line it finds: never below it
+    assert report.score >= rules.play_sequence(load_board("standard:2"), greedy_line(load_board("standard:2")))[1]
     assert os.path.exists(tmp_path / "data" / "gridfall" / "samegame-solutions.sqlite")  # made, in the empty dir

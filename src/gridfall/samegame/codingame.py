@@ -124,11 +124,12 @@ FALLBACK_MARGIN = 0.3
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     """A planner: the stored line for the board if there is one, else a search.
 
-    The search kernels start loading at once, in the background (from the cache: about a second;
-    cold: compiled in a child process, which takes longer than a first turn; see
-    :func:`gridfall.warmup.in_background`).  If they are not ready when the planning time is
-    nearly spent, the planner answers with the pure-Python greedy line (:mod:`.greedy`), and the
-    kernels keep compiling into the cache for the next game: a bot never loses to its start-up.
+    The search kernels start loading at once, in the background, from the cache: about a second.
+    If they are not ready when the planning time is nearly spent, the planner answers with the
+    pure-Python greedy line (:mod:`.greedy`).  From a cold cache, which a child process fills for
+    the next game (:func:`gridfall.warmup.in_background`; a minute), the planner spends its time
+    on the exported bot's pure-Python beam search instead (:mod:`.portable`): a bot never loses to
+    its start-up.
     """
     from gridfall.samegame.store import SolutionStore, StoreError
 
@@ -151,11 +152,18 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
             if entry is not None:
                 print(f"gridfall bot: stored line, score {entry.score}", file=log)
                 return entry.line()
+        if kernels is None:
+            from gridfall.samegame.portable import beam_line
+
+            print("gridfall bot: the numba cache holds no SameGame kernels of this version of gridfall yet: "
+                  "playing the exported bot's pure-Python beam search while a child process compiles them; "
+                  "`gridfall warmup` compiles them ahead", file=log)
+            return beam_line(board, deadline)
         if not kernels.wait(max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)):
             from gridfall.samegame.greedy import greedy_line
 
-            print("gridfall bot: the search kernels are not ready (compiling into the cache for next time; "
-                  "`gridfall warmup` does it at once): playing the pure-Python greedy line", file=log)
+            print("gridfall bot: the search kernels did not load in time: playing the pure-Python greedy line",
+                  file=log)
             return greedy_line(board, deadline)
         from gridfall.samegame.search import solve
 
