@@ -2,7 +2,9 @@
 
 Each game has its own ``warmup.warm()``; this module only lists them, writes the package's
 Python bytecode, which a bot's start reads too, and stamps the cache of a game warmed whole.
-A bot reads the stamp to choose how to get its kernels (:func:`in_background`).
+A bot reads the stamp to choose how to get its kernels: loaded in a thread of its own, or, from
+a cold cache, compiled by a child process at idle priority while the bot plays in pure Python
+(:func:`in_background`, :func:`compile_in_a_child`).
 """
 
 from __future__ import annotations
@@ -91,10 +93,10 @@ def in_background(game: str, log: IO[str]) -> threading.Event | None:
     while they come; None when they will not come in this process.
 
     From a warm cache they load in a daemon thread: about a second.  A cold cache is filled by a
-    child process instead, and this process goes on without them (None).  In
-    the same process numba's compiler makes garbage so fast that the collector held the
-    interpreter 20-300 ms at a time (SameGame's kernels, Intel Xeon, 2026-11-29): a bot that
-    answered a turn meanwhile took 70-80 ms, and lost a game to a limit of 100 ms.
+    child process instead, and this process goes on without them (None).  In the same process
+    numba's compiler makes garbage so fast that the collector held the interpreter 20-300 ms at a
+    time (SameGame's kernels, Intel Xeon, 2026-11-29): a bot that answered a turn meanwhile took
+    70-80 ms, and lost a game to a limit of 100 ms.
 
     The child compiles on CPU time that no other process wants (:func:`warm_when_idle`), so it
     never slows the bot, nor an opponent that shares its core.  It goes on after the bot ends, to
