@@ -77,7 +77,7 @@ def _running(pid: str) -> bool:
 
 
 def test_warmup_of_one_game_warms_that_game_alone(monkeypatch):
-    # what a referee runs in a copy of gridfall that a bot's command runs (arena/warm_copies.py);
+    # what a referee runs in a copy of gridfall that a bot's command runs (arena/warm_bots.py);
     # that warm() stamps its game alone: tests/connect4/test_cold_start.py, on an empty cache
     from click.testing import CliRunner
 

@@ -38,7 +38,8 @@ def main() -> None:
 
 @main.command()
 @click.option("--game", type=click.Choice(["samegame", "connect4", "match3"]), default=None,
-              help="Only this game's kernels (a referee warms the copy of gridfall a bot runs so).")
+              help="Only this game's kernels (a referee warms the copy of gridfall a bot runs so).  "
+                   "Default: every game's.")
 def warmup(game: str | None) -> None:
     """Compile and cache every numba kernel now.
 

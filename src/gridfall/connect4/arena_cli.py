@@ -95,25 +95,11 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def _warm_bots(executor, commands: list[str]) -> None:
-    """Before any game, where the games run: this gridfall's kernels if a built-in bot plays, and
-    those of each other copy of gridfall a command runs, so that no bot compiles on its clock."""
-    from gridfall.arena.warm_copies import warmup_words
+    """Warm the kernels the bots need where the games run (:mod:`gridfall.arena.warm_bots`)."""
+    from gridfall.arena.warm_bots import needs_warming, warm_bots
 
-    if any(_built_in(c) or warmup_words(c, "connect4") for c in commands):
-        executor.prepare(functools.partial(_warm, commands))
-
-
-def _built_in(command: str) -> bool:
-    return command.partition(":")[0] in AGENT_NAMES
-
-
-def _warm(commands: list[str]) -> None:
-    from gridfall.arena.warm_copies import warm_copies
-    from gridfall.warmup import warm
-
-    if any(_built_in(c) for c in commands):
-        warm("connect4")
-    warm_copies("connect4", [c for c in commands if not _built_in(c)])
+    if needs_warming("connect4", commands, AGENT_NAMES):
+        executor.prepare(functools.partial(warm_bots, "connect4", commands, AGENT_NAMES))
 
 
 def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:

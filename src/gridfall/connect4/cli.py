@@ -268,13 +268,9 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
 
     for hint, spec in (("--p1", p1), ("--p2", p2)):
         check_program(spec, hint)
-    if any(spec.partition(":")[0] in AGENT_NAMES for spec in (p1, p2)):
-        from gridfall.warmup import warm
+    from gridfall.arena.warm_bots import warm_bots
 
-        warm("connect4")  # so that no built-in bot compiles on its first turn
-    from gridfall.arena.warm_copies import warm_copies
-
-    warm_copies("connect4", [spec for spec in (p1, p2) if spec.partition(":")[0] not in AGENT_NAMES])
+    warm_bots("connect4", (p1, p2), AGENT_NAMES)  # so that no bot of gridfall's compiles on its first turn
 
     def play_one(i: int):
         a, a_name = _command(p1, seed + i)

@@ -66,26 +66,13 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
                     "other games would be played on another board; restore the file")
         return None
 
-    from gridfall.arena.warm_copies import warmup_words
+    import functools
+
+    from gridfall.arena.warm_bots import needs_warming, warm_bots
 
     programs = [spec for _, spec in bots]
-    prepare = None
-    if any(spec in BUILT_IN or warmup_words(spec, "samegame") for spec in programs):
-        import functools
-
-        prepare = functools.partial(_warm, programs)
+    prepare = functools.partial(warm_bots, "samegame", programs, BUILT_IN) \
+        if needs_warming("samegame", programs, BUILT_IN) else None
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
                    settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
                    prepare=prepare, replay_path=replay_path, grows=("boards",), changed=changed)
-
-
-def _warm(programs: list[str]) -> None:
-    """Where the games run, before any: this gridfall's kernels if its bot plays, and those of each
-    other copy of gridfall a command runs, so that no bot compiles on its clock."""
-    from gridfall.arena.warm_copies import warm_copies
-    from gridfall.samegame.match import BUILT_IN
-    from gridfall.warmup import warm
-
-    if any(spec in BUILT_IN for spec in programs):
-        warm("samegame")
-    warm_copies("samegame", [spec for spec in programs if spec not in BUILT_IN])

@@ -56,7 +56,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         loaded = [(spec, load_board(spec)) for spec in specs]
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    from gridfall.arena.warm_copies import warm_copies
+    from gridfall.arena.warm_bots import warm_copies
 
     warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
     err = console(stderr=True)
@@ -135,7 +135,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
         warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
     else:
-        from gridfall.arena.warm_copies import warm_copies
+        from gridfall.arena.warm_bots import warm_copies
 
         warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
     limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)

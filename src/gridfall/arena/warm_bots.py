@@ -1,6 +1,6 @@
-"""Warm the copy of gridfall that a bot's command runs, before a referee times the bot.
+"""Warm the kernels the bots of a run will need, before a referee times them (:func:`warm_bots`).
 
-A referee warms its own gridfall's kernels before it times a built-in bot
+A built-in bot runs this gridfall: its game's kernels are warmed here
 (:func:`gridfall.warmup.warm`).  A command such as ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` runs another copy: its source is another, so its kernels and the stamp of
 a warm cache are its own (:mod:`gridfall.numba_cache`).  From a cold cache that bot plays its
@@ -66,3 +66,26 @@ def _run(words: list[str]) -> str:
     if done.returncode != 0:
         return f"exit {done.returncode}: " + printable((done.stderr.strip().splitlines() or ["no message"])[-1][:200])
     return ""
+
+
+def _built_in(program: str, built_in: Iterable[str]) -> bool:
+    return program.partition(":")[0] in built_in
+
+
+def needs_warming(game: str, programs: Iterable[str], built_in: Iterable[str]) -> bool:
+    """Whether :func:`warm_bots` has anything to do for these programs (a run on Dask then asks
+    each worker to)."""
+    return any(_built_in(p, built_in) or warmup_words(p, game) for p in programs)
+
+
+def warm_bots(game: str, programs: Iterable[str], built_in: Iterable[str]) -> None:
+    """Where the games will run, before any: this gridfall's kernels of ``game`` if one of
+    ``programs`` is a built-in bot (named in ``built_in``, with or without ``:PARAMETER``), and
+    those of each other copy of gridfall that a command runs, so that no bot compiles on its
+    clock."""
+    from gridfall.warmup import warm
+
+    programs, built_in = list(programs), tuple(built_in)
+    if any(_built_in(p, built_in) for p in programs):
+        warm(game)
+    warm_copies(game, [p for p in programs if not _built_in(p, built_in)])

@@ -1,5 +1,6 @@
-"""A referee warms the copy of gridfall a bot's command runs (``env PYTHONPATH=copy python -m
-gridfall ...``) with that copy's own ``warmup --game``, once a copy, before any game."""
+"""Before any game a referee warms this gridfall's kernels for a built-in bot, and the copy of
+gridfall a bot's command runs (``env PYTHONPATH=copy python -m gridfall ...``) with that copy's
+own ``warmup --game``, once a copy."""
 
 import io
 import sys
@@ -8,7 +9,7 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from gridfall.arena.warm_copies import warm_copies, warmup_words
+from gridfall.arena.warm_bots import warm_bots, warm_copies, warmup_words
 from gridfall.cli import main
 
 pytestmark = pytest.mark.parallel_safe  # one core; the copies' bots answer at once, far inside their clocks
@@ -112,12 +113,16 @@ def test_a_league_or_sprt_warms_the_copies_where_its_games_run_and_prepares_noth
     assert here.setups == 1 and (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game connect4\n"
 
 
-def test_samegame_compare_warms_a_copy_with_its_samegame_kernels(tmp_path):
-    from gridfall.samegame.arena_cli import _warm
+def test_built_in_bots_warm_this_gridfall_and_commands_their_copies(tmp_path, monkeypatch):
+    import gridfall.warmup
 
+    warmed: list[str] = []
+    monkeypatch.setattr(gridfall.warmup, "warm", warmed.append)
     copy = _copy(tmp_path / "copy")
-    _warm([f"{copy} samegame bot --one-turn", "python3 bot.py"])
-    assert (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game samegame\n"
+    warm_bots("samegame", [f"{copy} samegame bot --one-turn", "python3 bot.py"], ("gridfall",))
+    assert warmed == [] and (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game samegame\n"
+    warm_bots("connect4", ["mcts:500", "python3 bot.py"], ("mcts", "greedy"))  # a built-in name with its parameter
+    assert warmed == ["connect4"] and (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game samegame\n"
 
 
 def test_the_samegame_referee_warms_a_copy_before_its_first_board(tmp_path):
