@@ -299,7 +299,7 @@ def test_the_pairings_without_a_game_are_named_under_the_table_and_in_json():
     from rich.console import Console
 
     from gridfall.arena.ratings import League
-    from gridfall.connect4.arena_report import league_json, pairs_table
+    from gridfall.connect4.arena_report import Caveats, league_json, pairs_table
 
     table = League(["a", "b", "c", "d"])
     for first, second in (("a", "b"), ("c", "d"), ("d", "a"), ("b", "c")):
@@ -311,7 +311,7 @@ def test_the_pairings_without_a_game_are_named_under_the_table_and_in_json():
     out.print(pairs_table(table, retired={"c"}))
     text = out.export_text()
     assert "every pairing that played" in text and "no game yet: b - d" in text and "a - c" not in text
-    assert json.loads(league_json(table, {}, "x.sqlite", False))["unplayed"] == [["a", "c"], ["b", "d"]]
+    assert json.loads(league_json(table, Caveats(), "x.sqlite", False))["unplayed"] == [["a", "c"], ["b", "d"]]
     table.add("a", "c", 0)
     table.add("d", "b", 0)
     out = Console(width=120, record=True)

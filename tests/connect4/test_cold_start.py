@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from gridfall.arena.fallback import said_so
 from gridfall.connect4 import cold_start
 from gridfall.connect4.agents import AGENT_NAMES, COMPILED_AGENTS, GridfallAgent, MCTSAgent
 from gridfall.connect4.portable import PortableAgent
@@ -32,7 +33,7 @@ def test_a_cold_cache_swaps_gridfalls_bot_for_the_portable_search_and_compiles_i
     started, log = _cold(monkeypatch, warm=False), io.StringIO()
     agent = cold_start.bot_agent("gridfall", 3, log)
     assert isinstance(agent, PortableAgent) and agent.seed == 3 and started == ["connect4"]
-    assert "playing the pure-Python search (portable)" in log.getvalue() and "gridfall warmup" in log.getvalue()
+    assert said_so(log.getvalue()) and "(portable)" in log.getvalue() and "gridfall warmup" in log.getvalue()
 
 
 @pytest.mark.parallel_safe
@@ -42,6 +43,7 @@ def test_a_reference_opponent_is_never_swapped_and_says_it_compiles_on_its_first
     agent = cold_start.bot_agent(spec, 0, log)
     assert type(agent) is (MCTSAgent if spec == "mcts" else GridfallAgent) and agent.name == spec
     assert started == [] and f"{spec} compiles them on its first turn" in log.getvalue()
+    assert not said_so(log.getvalue())  # it is the compiled player, late: a referee counts a timeout instead
 
 
 @pytest.mark.parallel_safe
@@ -116,7 +118,7 @@ def test_a_cold_bot_answers_at_once_and_its_child_fills_the_cache_for_the_next_s
     try:
         answer, said, seconds = _first_turn(cache)
         assert answer.strip() in [str(column) for column in range(9)] and seconds < 5
-        assert "playing the pure-Python search (portable)" in said
+        assert said_so(said) and "(portable)" in said
         (child,) = _compiling(cache)  # it outlives the bot: a game can be shorter than its 14 s
         deadline = time.monotonic() + 10  # set as the child begins: give it time to start Python
         while os.sched_getscheduler(child) != os.SCHED_IDLE and time.monotonic() < deadline:

@@ -11,6 +11,7 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
+from gridfall.arena.fallback import counts_json, said_so, summary
 from gridfall.arena.faults import faults_json, faults_table
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
@@ -116,12 +117,16 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     ranking = rank(scores)
     pairs = [compare((a, b), scores[a], scores[b]) for k, a in enumerate(names) for b in names[k + 1:]]
     faults = _faults(rows)
+    played = Counter(names[i] for _, row in rows for i, game in enumerate(row) if game is not None)
+    on_fallback = Counter(names[i] for _, row in rows for i, game in enumerate(row)  # gridfall.arena.fallback
+                          if game is not None and any(map(said_so, game.result.get("output", []))))
     if as_json:
         report = {
             item_label + "s": [{item_label: item, **{names[i]: (game.result if game else None) for i, game in enumerate(row)}}
                                for item, row in rows],
             "ranking": [place.to_json() for place in ranking], "comparisons": [pair.to_json() for pair in pairs],
-            "measure": transform_label or "score", "faults": faults_json(faults), "db": db, "interrupted": interrupted}
+            "measure": transform_label or "score", "faults": faults_json(faults),
+            "fallback_" + item_label + "s": counts_json(on_fallback), "db": db, "interrupted": interrupted}
         if len(bots) == 2:
             report["comparison"] = pairs[0].to_json()
         click.echo(json_text.dumps(report))
@@ -142,6 +147,9 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     out.print(table)
     if faults:  # above, a broken bot's games look like a weak one's: this says what went wrong
         out.print(faults_table(faults, f"{item_label}s where a bot failed, and why"))
+    fallback_line = summary(on_fallback, played, unit=item_label)
+    if fallback_line:
+        out.print(Text(fallback_line))
     measure = f" of {transform_label}" if transform_label else ""
     if len(bots) == 2:
         result = pairs[0]

@@ -19,7 +19,7 @@ from gridfall.cli_options import (CONNECT4_PROTOCOL, FINITE, FloatRange, console
                                   refuse_blank_command, with_help)
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.arena_report import (
-    faults_of,
+    caveats_of,
     league_json,
     leaderboard,
     print_league,
@@ -189,15 +189,15 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
             live.update(leaderboard(table, games, retired), refresh=True)
 
         interrupted = _run_pairs(executor, jobs, run, on_pair)
-    rows = run.rows()  # read once for the ratings and the faults
+    rows = run.rows()  # read once for the ratings and the caveats
     table = rated(names, rows)  # in the schedule's order: the same games give the same ratings
-    faults = faults_of(rows)
+    caveats = caveats_of(rows)
     write_run_replay(replay_path, run.path, f"gridfall connect4 league: {', '.join(names)}")
     if as_json:
-        click.echo(league_json(table, faults, str(run.path), interrupted, retired))
+        click.echo(league_json(table, caveats, str(run.path), interrupted, retired))
     else:
         out = console()
-        print_league(out, table, games, faults, retired)
+        print_league(out, table, games, caveats, retired)
         out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
     sys.exit(exit_code(interrupted))
 
@@ -295,12 +295,12 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
         decided = test.verdict() is not None
         interrupted = False if decided else _run_pairs(executor, jobs, run, on_pair,
                                                        stop=lambda: test.verdict() is not None)
-    faults = faults_of(run.rows())
+    caveats = caveats_of(run.rows())
     write_run_replay(replay_path, run.path, f"gridfall connect4 sprt: new = {new}, base = {base}")
     if as_json:
-        click.echo(sprt_json(test, faults, str(run.path), interrupted))
+        click.echo(sprt_json(test, caveats, str(run.path), interrupted))
     else:
-        print_sprt(console(), test, faults, sprt_conclusion(test, settings, interrupted))
+        print_sprt(console(), test, caveats, sprt_conclusion(test, settings, interrupted))
     sys.exit(exit_code(interrupted))
 
 
@@ -313,8 +313,8 @@ def standings(db, as_json):
     Reads DB without writing or locking it, so it works while the run plays
     on this machine, in another terminal or in the background (the league's
     own leaderboard is on the terminal that started it), and after: the
-    leaderboard, every pairing's Elo difference and the games lost by a fault
-    for a league; the Elo, LLR and pentanomial block and the verdict so far
+    leaderboard, every pairing's Elo difference, the games lost by a fault and
+    those a bot played on its pure-Python fallback for a league; the Elo, LLR and pentanomial block and the verdict so far
     for an SPRT.  Nothing is played: the league or sprt command resumes a run.
     """
     from pathlib import Path
@@ -343,13 +343,13 @@ def print_standings(db: str, stored, as_json: bool) -> None:
     except (ValueError, KeyError, TypeError, IndexError) as e:  # settings or results of another shape: damaged
         message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings or games are damaged ({e!r})"
         raise click.BadParameter(message, param_hint="DB") from None
-    faults = faults_of(rows)
+    caveats = caveats_of(rows)
     if kind == "connect4 league":
         if as_json:
-            click.echo(league_json(table, faults, db, False, retired))
+            click.echo(league_json(table, caveats, db, False, retired))
         else:
-            print_league(console(), table, games, faults, retired)
+            print_league(console(), table, games, caveats, retired)
     elif as_json:
-        click.echo(sprt_json(test, faults, db, False))
+        click.echo(sprt_json(test, caveats, db, False))
     else:
-        print_sprt(console(), test, faults, sprt_conclusion(test, settings, False, playing=True))
+        print_sprt(console(), test, caveats, sprt_conclusion(test, settings, False, playing=True))

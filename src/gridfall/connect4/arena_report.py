@@ -1,4 +1,5 @@
-"""What a Connect Four league's or SPRT's stored games say: ratings, pairings, faults, the test.
+"""What a Connect Four league's or SPRT's stored games say: ratings, pairings, faults, fallbacks,
+the test.
 
 The commands that play a run (``league``, ``sprt``) and the one that reads it while it plays
 (``standings``) print the same tables and JSON from here.
@@ -7,10 +8,12 @@ The commands that play a run (``league``, ``sprt``) and the one that reads it wh
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 
 from gridfall import json_text
 from gridfall.arena.database import GameRow, job_order
 from gridfall.arena.elo import elo_text
+from gridfall.arena.fallback import counts_json, said_so, summary
 from gridfall.arena.faults import faults_json, faults_table
 from gridfall.connect4.match import fault_of, points_of
 from gridfall.words import counted
@@ -72,21 +75,52 @@ def pairs_json(table) -> list[dict]:
     return out
 
 
-def faults_of(rows) -> dict[str, Counter]:
-    """{bot: Counter of what went wrong} over the games a bot lost by a fault (a timeout, a crash, memory,
-    an answer the referee refused): a leaderboard alone does not tell a weak bot from a broken one."""
-    faults: dict[str, Counter] = {}
+@dataclass
+class Caveats:
+    """What the ratings of a run's stored games do not tell: the games a bot lost by a fault (a
+    timeout, a crash, memory, an answer the referee refused), and the games it played pure Python
+    (:mod:`gridfall.arena.fallback`): a leaderboard alone does not tell a weak bot from a broken
+    one, nor a bot from its fallback."""
+
+    faults: dict[str, Counter] = field(default_factory=dict)  # {bot: Counter of what went wrong}
+    fallback: Counter = field(default_factory=Counter)  # {bot: games it played pure Python}
+    games: Counter = field(default_factory=Counter)  # {bot: games}
+
+    def to_json(self) -> dict:
+        return {"faults": faults_json(self.faults), "fallback_games": counts_json(self.fallback)}
+
+    def print(self, out) -> None:
+        from rich.text import Text
+
+        if self.faults:
+            out.print(faults_table(self.faults))
+        line = summary(self.fallback, self.games)
+        if line:
+            out.print(Text(line))
+
+
+def caveats_of(rows) -> Caveats:
+    found = Caveats()
     for row in rows:
         fault = fault_of(row)
         if fault is not None:
-            faults.setdefault(fault[0], Counter())[fault[1]] += 1
-    return faults
+            found.faults.setdefault(fault[0], Counter())[fault[1]] += 1
+        found.games.update(row.seats)
+        found.fallback.update(row.seats[seat] for seat in fallback_seats(row.result.get("output", []),
+                                                                         row.result.get("opening", 0)))
+    return found
 
 
-def league_json(table, faults: dict[str, Counter], db: str, interrupted: bool, retired=frozenset()) -> str:
+def fallback_seats(output: list[str], opening: int) -> set[int]:
+    """The seats whose bot said it played pure Python: after the referee's ``opening`` moves, the
+    k-th bot turn (``output[k]``, its stderr) is seat (opening + k) % 2's."""
+    return {(opening + k) % 2 for k, text in enumerate(output) if said_so(text)}
+
+
+def league_json(table, caveats: Caveats, db: str, interrupted: bool, retired=frozenset()) -> str:
     board = [{**s.to_json(), "retired": s.name in retired} for s in table.standings()]
     return json_text.dumps({"leaderboard": board, "pairs": pairs_json(table),
-                            "unplayed": [list(pair) for pair in table.unplayed(retired)], "faults": faults_json(faults),
+                            "unplayed": [list(pair) for pair in table.unplayed(retired)], **caveats.to_json(),
                             "db": db, "interrupted": interrupted})
 
 
@@ -95,11 +129,10 @@ def retired_of(names: list[str], playing) -> set[str]:
     return set(names) - set(playing[-1][1]) if playing else set()
 
 
-def print_league(out, table, games: int, faults: dict[str, Counter], retired=frozenset()) -> None:
+def print_league(out, table, games: int, caveats: Caveats, retired=frozenset()) -> None:
     out.print(leaderboard(table, games, retired))
     out.print(pairs_table(table, retired))
-    if faults:
-        out.print(faults_table(faults))
+    caveats.print(out)
 
 
 def sprt_test(settings: dict, rows: list[GameRow]):
@@ -126,7 +159,7 @@ def sprt_conclusion(test, settings: dict, interrupted: bool, playing: bool = Fal
     return "interrupted: run the same command to resume" if interrupted else "no decision within --max-games"
 
 
-def sprt_json(test, faults: dict[str, Counter], db: str, interrupted: bool) -> str:
+def sprt_json(test, caveats: Caveats, db: str, interrupted: bool) -> str:
     from gridfall.arena.sprt import elo_interval
 
     elo, low, high = elo_interval(test.penta)
@@ -135,14 +168,13 @@ def sprt_json(test, faults: dict[str, Counter], db: str, interrupted: bool) -> s
     return json_text.dumps({"verdict": test.verdict(), "llr": test.llr, "bounds": [lower, upper], "elo": elo,
                             "elo_low": low, "elo_high": high, "games": test.games.games,
                             "wins": test.games.wins, "losses": test.games.losses, "draws": test.games.draws,
-                            "penta": test.penta, "faults": faults_json(faults), "db": db, "interrupted": interrupted,
+                            "penta": test.penta, **caveats.to_json(), "db": db, "interrupted": interrupted,
                             "report": test.report()})
 
 
-def print_sprt(out, test, faults: dict[str, Counter], conclusion: str) -> None:
+def print_sprt(out, test, caveats: Caveats, conclusion: str) -> None:
     from rich.text import Text
 
     out.print(Text(test.report()))
-    if faults:
-        out.print(faults_table(faults))
+    caveats.print(out)
     out.print(conclusion)

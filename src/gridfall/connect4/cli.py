@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 
 import click
 
@@ -262,8 +263,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     from rich.table import Table
     from rich.text import Text
 
+    from gridfall.arena.fallback import counts_json, summary
     from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.connect4.arena_cli import check_program
+    from gridfall.connect4.arena_report import fallback_seats
     from gridfall.connect4.codingame import referee_game, tally
 
     for hint, spec in (("--p1", p1), ("--p2", p2)):
@@ -295,10 +298,13 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     score, a_points, b_points = tally(done, lambda name: name.startswith("A:"))
     points = [a_points, b_points]
     elo, low, high = score.elo()
+    # "A" or "B" for each game in which that program said it played pure Python (gridfall.arena.fallback)
+    fallback = Counter(r.seats[seat][:1] for r in done for seat in fallback_seats(r.output, r.opening))
     if as_json:
         click.echo(json_text.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,
                                "draws": score.draws, "losses": score.losses, "points": points,
                                "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
+                               "fallback_games": counts_json(fallback),
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault)}))
         exit_after(finished)
     out = console()
@@ -312,4 +318,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     out.print(table)
     out.print(f"A: {score.describe()}")
     out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
+    line = summary(fallback, Counter({"A": len(done), "B": len(done)}))
+    if line:
+        out.print(Text(line))
     exit_after(finished)

@@ -5,7 +5,8 @@ first turn.  Compiling it takes about 14 s (Intel Xeon, 2026-11-29): a bot that 
 first turn lost that game on time, and so did every game that began before the cache was full.
 From a cold cache (:func:`gridfall.warmup.is_warm`) the bot plays the exported file's
 pure-Python search (:mod:`.portable`) instead, while a child process compiles the kernels into
-the cache; a later start finds them.
+the cache; a later start finds them.  It says so on stderr, in the line that the referees count
+(:mod:`gridfall.arena.fallback`).
 
 A reference opponent (``mcts``, ``alphabeta``, ``gridfall:NODES``...) is never replaced: another
 player would change what it measures.  It compiles on its first turn, as before, and says so.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import IO
 
+from gridfall.arena.fallback import notice
 from gridfall.connect4.agents import COMPILED_AGENTS, make_agent
 
 HINT = "`gridfall warmup` compiles them ahead"
@@ -27,13 +29,12 @@ def bot_agent(spec: str, seed: int, log: IO[str]):
 
     if spec.partition(":")[0] not in COMPILED_AGENTS or is_warm("connect4"):
         return make_agent(spec, seed)
-    cold = "gridfall bot: the numba cache holds no Connect Four kernels of this version of gridfall yet"
+    cold = "the numba cache holds no Connect Four kernels of this version of gridfall yet"
     if spec != "gridfall":
-        print(f"{cold}: {spec} compiles them on its first turn (about 15 s; the platform allows 1 s); {HINT}",
-              file=log, flush=True)
+        print(f"gridfall bot: {cold}: {spec} compiles them on its first turn (about 15 s; the platform allows 1 s); "
+              f"{HINT}", file=log, flush=True)
         return make_agent(spec, seed)
     agent = make_agent("portable", seed)  # checked first: a child starts only for a bot that plays
-    print(f"{cold}: playing the pure-Python search (portable) while a child process compiles them; {HINT}",
-          file=log, flush=True)
+    print(notice("portable", f"{cold}, and a child process compiles them; {HINT}"), file=log, flush=True)
     compile_in_a_child("connect4", log)
     return agent

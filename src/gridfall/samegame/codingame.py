@@ -11,6 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
 
+from gridfall.arena.fallback import notice, said_so
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
@@ -50,6 +51,11 @@ class GameRecord:
     @property
     def ok(self) -> bool:
         return self.outcome == "ok"
+
+    @property
+    def fell_back(self) -> bool:
+        """The bot said it played pure Python on this board, not its compiled search."""
+        return any(said_so(text) for text in self.output)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -129,7 +135,8 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     pure-Python greedy line (:mod:`.greedy`).  From a cold cache, which a child process fills for
     the next game (:func:`gridfall.warmup.in_background`; a minute), the planner spends its time
     on the exported bot's pure-Python beam search instead (:mod:`.portable`): a bot never loses to
-    its start-up.
+    its start-up.  Either way it says so on stderr, in the line that the referees count
+    (:mod:`gridfall.arena.fallback`).
     """
     from gridfall.samegame.store import SolutionStore, StoreError
 
@@ -155,15 +162,14 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
         if kernels is None:
             from gridfall.samegame.portable import beam_line
 
-            print("gridfall bot: the numba cache holds no SameGame kernels of this version of gridfall yet: "
-                  "playing the exported bot's pure-Python beam search while a child process compiles them; "
-                  "`gridfall warmup` compiles them ahead", file=log)
+            print(notice("the exported bot's beam search", "the numba cache holds no SameGame kernels of this "
+                         "version of gridfall yet, and a child process compiles them; `gridfall warmup` compiles "
+                         "them ahead"), file=log)
             return beam_line(board, deadline)
         if not kernels.wait(max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)):
             from gridfall.samegame.greedy import greedy_line
 
-            print("gridfall bot: the search kernels did not load in time: playing the pure-Python greedy line",
-                  file=log)
+            print(notice("the greedy line", "the search kernels did not load in time"), file=log)
             return greedy_line(board, deadline)
         from gridfall.samegame.search import solve
 

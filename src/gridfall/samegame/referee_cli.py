@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 
 import click
 
 from gridfall import json_text
+from gridfall.arena.fallback import summary
 from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, bot_command, console,
                                   limit_options, refuse_given, with_help)
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
@@ -82,6 +84,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
                       for r in done])
     if as_json:
         click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
+                               "fallback_boards": sum(r.fell_back for r in done),
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault),
                                "boards": [r.to_json() for r in done]}))
     else:
@@ -90,7 +93,18 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
         out.print(f"total {total} over {counted(len(done) - failed, 'ok board')}; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
+        print_fallback(out, done)
     exit_after(finished, "boards")
+
+
+def print_fallback(out, reports) -> None:
+    """Say on how many boards the bot played pure Python (:mod:`gridfall.arena.fallback`), if any."""
+    from rich.text import Text
+
+    on_fallback = sum(r.fell_back for r in reports)
+    line = summary(Counter({"the bot": on_fallback}), Counter({"the bot": len(reports)}), unit="board")
+    if line:
+        out.print(Text(line))
 
 
 @click.command()
@@ -150,12 +164,14 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     total = sum(r.score for r in done if r.ok)
     if as_json:
         click.echo(json_text.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
+                               "fallback_boards": sum(r.fell_back for r in done),
                                "interrupted": interrupted, "error": finished.fault and str(finished.fault),
                                "boards": [r.to_json() for r in done]}))
         exit_after(finished, "boards")
     out = console()
     out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
     out.print(f"total {total} over {counted(len(done), 'board')}" + ("; interrupted" if interrupted else ""))
+    print_fallback(out, done)
     if set_name == "standard" and len(done) == 20:
         out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
     exit_after(finished, "boards")

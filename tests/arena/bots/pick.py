@@ -3,7 +3,8 @@
 python3 pick.py first|centre|last [DELAY_SECONDS]: the lowest, most central or highest open
 column (never STEAL), after sleeping DELAY_SECONDS each turn; its message and its stderr look like
 markup and SQL, which the arena must store and show as plain text.  With PICK_RECORD_CPUS set, it first
-appends to that file the CPUs a thread it starts may run on (the one-CPU tests).
+appends to that file the CPUs a thread it starts may run on (the one-CPU tests).  With PICK_FIRST_WORDS
+set, it writes them to stderr as it starts (the line of a bot on its pure-Python fallback, say).
 """
 
 import os
@@ -19,6 +20,9 @@ if os.environ.get("PICK_RECORD_CPUS"):
     thread = threading.Thread(target=record)
     thread.start()
     thread.join()
+
+if os.environ.get("PICK_FIRST_WORDS"):
+    print(os.environ["PICK_FIRST_WORDS"], file=sys.stderr, flush=True)
 
 rule = sys.argv[1]
 delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
