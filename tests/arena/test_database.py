@@ -160,6 +160,8 @@ def test_damaged_settings_are_refused_naming_the_file(tmp_path, settings, why):
     ("result", '{"winner": true}', "its Connect Four result is not a winner of two seats"),
     ("seats", '["A"]', "its Connect Four result is not a winner of two seats"),
     ("result", '{"winner": 0, "output": "turn 1"}', r"its result's output \(each turn's stderr\) is not a list of texts"),
+    ("result", '{"winner": 0, "opening": "2"}', r"its Connect Four result's opening is not a count of moves \(found '2'\)"),
+    ("result", '{"winner": 0, "opening": -1}', "its Connect Four result's opening is not a count of moves"),
 ])
 def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, value, why):
     path = tmp_path / "run.sqlite"

@@ -345,6 +345,9 @@ def _shape_fault(fields: dict) -> str:
         if winner not in (0, 1, None) or isinstance(winner, bool) or len(fields["seats"]) != 2:
             return f"its Connect Four result is not a winner of two seats (0, 1 or null; seats {fields['seats']!r:.60}, " \
                    f"winner {winner!r:.20})"
+        opening = fields["result"].get("opening", 0)  # the moves before the bots': which seat each turn is
+        if not isinstance(opening, int) or isinstance(opening, bool) or opening < 0:
+            return f"its Connect Four result's opening is not a count of moves (found {opening!r:.20})"
     if fields["game"] in ("samegame", "match3") and "scores" not in fields["result"]:  # a campaign's row has scores
         score = fields["result"].get("score")
         if not isinstance(score, (int, float)) or isinstance(score, bool):
