@@ -49,8 +49,11 @@ def test_a_reference_opponent_is_never_swapped_and_says_it_compiles_on_its_first
 @pytest.mark.parallel_safe
 @pytest.mark.parametrize("spec,warm", [("greedy", False), ("portable", False), ("gridfall", True), ("mcts", True)])
 def test_a_warm_cache_or_an_agent_without_kernels_is_played_as_named_without_a_word(monkeypatch, spec, warm):
+    from gridfall.connect4.loading import LoadingAgent
+
     started, log = _cold(monkeypatch, warm=warm), io.StringIO()
-    assert cold_start.bot_agent(spec, 0, log).name == spec
+    agent = cold_start.bot_agent(spec, 0, log)
+    assert agent.name == spec and isinstance(agent, LoadingAgent) == (spec == "gridfall")  # its search loads meanwhile
     assert (started, log.getvalue()) == ([], "")
 
 

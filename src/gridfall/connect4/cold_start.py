@@ -10,6 +10,9 @@ the cache; a later start finds them.  It says so on stderr, in the line that the
 
 A reference opponent (``mcts``, ``alphabeta``, ``gridfall:NODES``...) is never replaced: another
 player would change what it measures.  It compiles on its first turn, as before, and says so.
+
+From a warm cache the bot's search loads in a thread while it reads its first turn
+(:mod:`.loading`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ def bot_agent(spec: str, seed: int, log: IO[str]):
     cache is cold, each time with a line on ``log``; else the agent named."""
     from gridfall.warmup import compile_in_a_child, is_warm
 
+    if spec == "gridfall" and is_warm("connect4"):  # its search loads while it reads its first turn
+        from gridfall.connect4.loading import LoadingAgent
+
+        return LoadingAgent(spec, lambda: make_agent(spec, seed), log)
     if spec.partition(":")[0] not in COMPILED_AGENTS or is_warm("connect4"):
         return make_agent(spec, seed)
     cold = "the numba cache holds no Connect Four kernels of this version of gridfall yet"

@@ -1,0 +1,83 @@
+"""gridfall's bot while its search loads (connect4/loading.py): a turn waits for the search as
+long as its plan allows, then answers without it, and never past its time."""
+
+import io
+import threading
+import time
+
+import pytest
+
+from gridfall.arena.fallback import said_so
+from gridfall.connect4.loading import FIRST_TURN_GRACE, LEAST_FIRST_SEARCH, LoadingAgent
+from gridfall.connect4.openings import OpeningTable
+from gridfall.connect4.rules import Game
+
+pytestmark = pytest.mark.parallel_safe  # no bot against a clock: waits of a few hundred ms, checked loosely
+
+
+class Recorder:
+    """The loaded agent: it answers column 8 and keeps the time each turn was given."""
+
+    def __init__(self):
+        self.given = []
+
+    def act(self, game, seconds):
+        self.given.append(seconds)
+        return 8
+
+
+def _loading(release: threading.Event, fail: bool = False):
+    agent, log = Recorder(), io.StringIO()
+
+    def load():
+        release.wait()
+        if fail:
+            raise OSError("the cache went away")
+        return agent
+
+    return LoadingAgent("gridfall", load, log), agent, log
+
+
+def _reply_position() -> Game:
+    """The second player's first turn after a first chip that the table does not steal: the search decides."""
+    table = OpeningTable.load()
+    for column in range(9):
+        game = Game(9, 7, steal=True)
+        game.apply_action(column)
+        if table.decide(game) is None:
+            return game
+    raise AssertionError("the table steals every first chip")
+
+
+def test_a_search_not_ready_in_time_leaves_the_first_move_to_the_table_and_a_reply_to_the_centre():
+    release = threading.Event()
+    bot, loaded, log = _loading(release)
+    start = time.monotonic()
+    first = bot.act(Game(9, 7, steal=True), 0.1)
+    waited = time.monotonic() - start
+    assert first == OpeningTable.load().first_move and 0.1 - LEAST_FIRST_SEARCH + FIRST_TURN_GRACE - 0.01 <= waited < 2
+    assert log.getvalue() == ""  # the table's move is the one the search would have played
+    start = time.monotonic()
+    assert bot.act(_reply_position(), 0.05) is None  # None: the protocol plays the central column
+    assert 0.05 - LEAST_FIRST_SEARCH - 0.005 <= time.monotonic() - start < 0.05 + FIRST_TURN_GRACE  # no grace now
+    assert said_so(log.getvalue()) and "(the central column)" in log.getvalue()
+    release.set()
+    assert bot.act(_reply_position(), 0.5) == 8 and 0.3 < loaded.given[-1] <= 0.5  # loaded: it plays, with the time left
+    assert loaded.given == [loaded.given[-1]]
+
+
+def test_a_search_that_comes_within_the_turn_plays_it_with_the_time_left():
+    release = threading.Event()
+    bot, loaded, log = _loading(release)
+    threading.Timer(0.2, release.set).start()
+    assert bot.act(_reply_position(), 1.0) == 8
+    assert 0.5 < loaded.given[0] < 0.85 and log.getvalue() == ""
+
+
+def test_a_search_that_fails_to_load_is_named_and_the_bot_plays_on():
+    release = threading.Event()
+    release.set()
+    bot, _, log = _loading(release, fail=True)
+    assert bot.act(_reply_position(), 1.0) is None  # it does not wait for what will not come
+    assert "the search failed to load (OSError('the cache went away'))" in log.getvalue()
+    assert bot.act(Game(9, 7, steal=True), 1.0) == OpeningTable.load().first_move
