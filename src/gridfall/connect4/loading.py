@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from gridfall.arena.fallback import notice
 from gridfall.connect4.openings import OpeningTable
@@ -40,16 +40,16 @@ LEAST_FIRST_SEARCH = 0.03
 class LoadingAgent:
     """Plays as the agent that ``load`` makes, in a thread, once it is there; see the module."""
 
-    def __init__(self, name: str, load: Callable[[], object], log: IO[str]):
+    def __init__(self, name: str, load: Callable[[], Any], log: IO[str]):
         self.name = name
         self.log = log
         self._grace = FIRST_TURN_GRACE  # for the first call only: the first turn
         self.openings = OpeningTable.load()  # 0.06 s, and no numba
-        self._agent = None
+        self._agent: Any = None  # the loaded agent: anything with act(game, seconds)
         self._ready = threading.Event()
         threading.Thread(target=self._load, args=(load,), name="gridfall-connect4-search", daemon=True).start()
 
-    def _load(self, load: Callable[[], object]) -> None:
+    def _load(self, load: Callable[[], Any]) -> None:
         try:
             self._agent = load()
         except Exception as e:  # noqa: BLE001 - the bot goes on with the table and the central column
@@ -60,7 +60,7 @@ class LoadingAgent:
     def act(self, game: Game, seconds: float):
         start, grace, self._grace = time.monotonic(), self._grace, 0.0
         if self._ready.wait(max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace) and self._agent is not None:
-            return self._agent.act(game, max(seconds - (time.monotonic() - start), 0.005))  # type: ignore[attr-defined]
+            return self._agent.act(game, max(seconds - (time.monotonic() - start), 0.005))
         action = self.openings.decide(game)
         if action is None:
             print(notice("the central column", "the compiled search was not ready in time"), file=self.log, flush=True)
