@@ -1,18 +1,17 @@
 """gridfall's Connect Four bot while its compiled search loads from a warm cache.
 
 Loading takes numba's import and the kernels: 0.5-1.0 s on an Intel Xeon (2026-11-30), the
-whole of a 1000 ms first turn where a machine is slow or busy.  The bot loaded them before it read
-its first turn, and answered when they were ready: in 200 games against ``mcts`` on that machine
-it lost 37 and 82 of them on time, every one in its first turn.
+whole of a 1000 ms first turn where a machine is slow or busy.  The bot loaded them before it
+read its first turn, and answered when they were ready: in 200 games against ``mcts`` on that
+machine it lost 37 and 82 of them on time, its slowest first turns 1000 and 993 ms.
 
 So the search loads in a thread while the bot reads its input.  A turn waits for it as long as
 the turn's plan allows, the time that the search would have had (the first turn a little
-longer, ``FIRST_TURN_GRACE``).  If it is not ready by then,
-the bot answers without it: the opening table's move where it has one (the first move, and a
-STEAL it would make), the move the search would have played too; else the protocol's central
-column, and then it says so on stderr, in the line that the referees count
-(:mod:`gridfall.arena.fallback`).  A late search costs the bot an early move at most, where it
-cost games.
+longer, ``FIRST_TURN_GRACE``).  If it is not ready by then, the bot answers without it: the
+opening table's move where it has one (the first move, and a STEAL it would make), the move the
+search would have played too; else the protocol's central column, and then it says so on
+stderr, in the line that the referees count (:mod:`gridfall.arena.fallback`).  A late search
+costs the bot an early move at most, where it cost games.
 
 Only the wait runs on the main thread, which holds no lock meanwhile: the loading thread has the
 interpreter to itself.
