@@ -5,8 +5,9 @@ import random
 
 import pytest
 
-from gridfall.connect4.agents import BOOK_LAST_TURN, VARIETY_CHIPS, make_agent
+from gridfall.connect4.agents import VARIETY_CHIPS, make_agent
 from gridfall.connect4.engine import from_game
+from gridfall.connect4.opening_moves import BOOK_LAST_TURN
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.connect4.search import SEED, VARIETY, Searcher
 
@@ -38,7 +39,7 @@ def test_the_first_move_ponders_the_position_it_leaves_which_is_also_the_stolen_
     agent = make_agent("gridfall:50000", seed=3)
     game = Game()
     action = agent.act(game, 0.3)
-    assert action == agent.openings.first_move
+    assert action == agent.opening.table.first_move
     after = game.clone()
     after.apply_action(action)
     stolen = after.clone()
@@ -57,18 +58,19 @@ def test_the_bot_plays_the_book_as_second_player_and_as_first_its_reply_to_a_ste
     # the book is the exported file's tree, and the bot opens and steals as the file does, so
     # whatever the opponent plays the bot finds its positions in the book
     agent = make_agent("gridfall", seed=1)
-    assert BOOK_LAST_TURN == (2, agent.book.turns) and agent.book.first_turns > agent.book.turns
+    table, book = agent.opening.table, agent.opening.book
+    assert BOOK_LAST_TURN == (2, book.turns) and book.first_turns > book.turns
     rnd, booked, stolen_games = random.Random(4), {0: 0, 1: 0}, 0
     for number in range(24):
         seat, game = number % 2, Game()
         rnd_steals = seat == 0 and rnd.random() < 0.5  # half the first player's games: its chip stolen
         stolen_games += rnd_steals
-        last = agent.book.first_turns if seat == 0 and not rnd_steals else BOOK_LAST_TURN[seat]
-        while game.turn <= max(agent.book.turns, last) and not game.is_terminal():
+        last = book.first_turns if seat == 0 and not rnd_steals else BOOK_LAST_TURN[seat]
+        while game.turn <= max(book.turns, last) and not game.is_terminal():
             if game.current_player() == seat:
-                expected = agent.openings.decide(game)
+                expected = table.decide(game)
                 if expected is None:
-                    expected = agent.book.lookup(game)
+                    expected = book.lookup(game)
                     assert expected is not None, game.moves_string()
                     if game.turn > last:
                         agent.last = None

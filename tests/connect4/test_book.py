@@ -174,7 +174,7 @@ def test_the_packaged_book_is_read_once_and_shared():
     from gridfall.connect4.agents import GridfallAgent
 
     first, second = GridfallAgent(seed=1), GridfallAgent(seed=2)
-    assert first.book is second.book is Book.load()
+    assert first.opening.book is second.opening.book is Book.load()
 
 
 def test_the_packaged_book_covers_the_files_tree_as_it_says():

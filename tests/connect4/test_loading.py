@@ -1,5 +1,6 @@
 """gridfall's bot while its search loads (connect4/loading.py): a turn waits for the search as
-long as its plan allows, then answers without it, and never past its time."""
+long as its plan allows, then answers without it (the table, the book, else the central column),
+and never past its time."""
 
 import io
 import threading
@@ -9,8 +10,9 @@ import pytest
 
 from gridfall.arena.fallback import said_so
 from gridfall.connect4.loading import FIRST_TURN_GRACE, LEAST_FIRST_SEARCH, LoadingAgent
+from gridfall.connect4.opening_moves import OpeningMoves
 from gridfall.connect4.openings import OpeningTable
-from gridfall.connect4.rules import Game
+from gridfall.connect4.rules import STEAL, Game
 
 pytestmark = pytest.mark.parallel_safe  # no bot against a clock: waits of a few hundred ms, checked loosely
 
@@ -39,7 +41,7 @@ def _loading(release: threading.Event, fail: bool = False):
 
 
 def _reply_position() -> Game:
-    """The second player's first turn after a first chip that the table does not steal: the search decides."""
+    """The second player's first turn after a first chip that the table does not steal: the book answers."""
     table = OpeningTable.load()
     for column in range(9):
         game = Game(9, 7, steal=True)
@@ -49,7 +51,16 @@ def _reply_position() -> Game:
     raise AssertionError("the table steals every first chip")
 
 
-def test_a_search_not_ready_in_time_leaves_the_first_move_to_the_table_and_a_reply_to_the_centre():
+def _unbooked_position() -> Game:
+    """The first player's turn after its chip was stolen and two chips more: past its book, the search decides."""
+    game = Game(9, 7, steal=True)
+    for action in (OpeningTable.load().first_move, STEAL, 4, 4):
+        game.apply_action(action)
+    assert OpeningMoves.load().move(game) is None
+    return game
+
+
+def test_a_search_not_ready_in_time_leaves_the_opening_to_the_table_and_the_book_and_the_rest_to_the_centre():
     release = threading.Event()
     bot, loaded, log = _loading(release)
     start = time.monotonic()
@@ -57,8 +68,11 @@ def test_a_search_not_ready_in_time_leaves_the_first_move_to_the_table_and_a_rep
     waited = time.monotonic() - start
     assert first == OpeningTable.load().first_move and 0.1 - LEAST_FIRST_SEARCH + FIRST_TURN_GRACE - 0.01 <= waited < 2
     assert log.getvalue() == ""  # the table's move is the one the search would have played
+    reply = _reply_position()
+    assert bot.act(reply, 0.05) == OpeningMoves.load().book.lookup(reply) is not None
+    assert log.getvalue() == ""  # and so is the book's
     start = time.monotonic()
-    assert bot.act(_reply_position(), 0.05) is None  # None: the protocol plays the central column
+    assert bot.act(_unbooked_position(), 0.05) is None  # None: the protocol plays the central column
     assert 0.05 - LEAST_FIRST_SEARCH - 0.005 <= time.monotonic() - start < 0.05 + FIRST_TURN_GRACE  # no grace now
     assert said_so(log.getvalue()) and "(the central column)" in log.getvalue()
     release.set()
@@ -78,6 +92,8 @@ def test_a_search_that_fails_to_load_is_named_and_the_bot_plays_on():
     release = threading.Event()
     release.set()
     bot, _, log = _loading(release, fail=True)
-    assert bot.act(_reply_position(), 1.0) is None  # it does not wait for what will not come
+    start = time.monotonic()
+    assert bot.act(_unbooked_position(), 1.0) is None and time.monotonic() - start < 0.5  # no wait for what will not come
     assert "the search failed to load (OSError('the cache went away'))" in log.getvalue()
+    assert bot.act(_reply_position(), 1.0) is not None  # the book's move
     assert bot.act(Game(9, 7, steal=True), 1.0) == OpeningTable.load().first_move

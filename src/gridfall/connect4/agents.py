@@ -13,6 +13,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from gridfall.connect4.opening_moves import OpeningMoves
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.numerals import ascii_digits
 
@@ -119,35 +120,13 @@ SEARCH_SHARE = 0.4  # of the turn, for the search then: the rest covers Python's
 # and 3 in all positions 46.5% (benchmarks/connect4_search_match.py --option variety=7 --option
 # variety_chips=32, 2026-11-26).  7 varies more lines (README, Connect Four strength).
 VARIETY, VARIETY_CHIPS = 7, 32
-# The last turn (actions already played) at which the bot plays the opening book's move (the
-# exported file's, searched to depth 14; it goes to turn 8), as first player and as second.
-# Against mcts, mcts-solver and mcts-solver*2, 200 games each, both seats
-# (benchmarks/connect4_strength.py, 2026-11-26/27, AMD EPYC):
-# - as second player the whole book lost 2 games in 1,200, the search alone 11 in 400;
-# - as first player the whole book scored 88.0% against mcts and 84.0% against the mcts-solvers
-#   (200 games each), the search alone 90.8% and 82.8% (400 each).  The search varies its reply
-#   to 1, STEAL (3, 4, 2 or 5); after its own 3 it scored 100% against mcts (90 games) and 88.8%
-#   against mcts-solver (76).  The book's reply is 3: with the book for that reply only, then
-#   the search, the bot scored 95.5% and 98.0% against mcts (two runs), 87.5% against
-#   mcts-solver and 82.0% against mcts-solver*2 as first player; 97.8%, 99.0%, 93.8% and 91.0%
-#   over both seats.
-# - with the book 12 actions deep after 1, STEAL (2026-11-29), the whole of that line as first
-#   player scored 82.3% against mcts-solver, the reply only 90.8%, in the same hour (200 games each
-#   as first player; docs/connect4-experiments.md).
-# - except as first player when the opponent played on after the bot's first chip (a bot that
-#   reads the pie table as gridfall does plays on after the 1 it opens with): there the bot plays
-#   the whole book, which goes 10 actions deep (``Book.first_turns``).  Against itself as it was,
-#   through the referee, 400 games (2026-11-29, Intel Xeon): as first player 64.2%, where the
-#   bot as it was scored 23.8% against the same opponent in the same run.  The built-in
-#   opponents steal the 1, so their runs stand.
-BOOK_LAST_TURN = (2, 8)
 
 
 class GridfallAgent:
     """The opening table for the first move and the STEAL decision, then the opening book
     (:mod:`.book`, the same as the exported file's): as second player while it has the
     position; as first player for the reply to the opponent's STEAL only, and while it has the
-    position when the opponent played on (``BOOK_LAST_TURN``).  Each such move's turn is spent
+    position when the opponent played on (:mod:`.opening_moves`).  Each such move's turn is spent
     pondering the position it leaves.  Then iterative deepening alpha-beta, checked by the exact
     solver once few cells are empty (:mod:`.endgame`).
 
@@ -162,13 +141,9 @@ class GridfallAgent:
     def __init__(self, seed: int = 0, nodes: int | None = None):
         self.nodes = nodes
         self.name = "gridfall" + (f":{nodes}" if nodes else "")
-        from gridfall.connect4 import book_cache
-        from gridfall.connect4.openings import OpeningTable
         from gridfall.connect4.search import Searcher
-        from gridfall.jit import CACHE_DIR  # loaded with the search: its folder keeps the walked book too
 
-        self.openings = OpeningTable.load()
-        self.book = book_cache.load(CACHE_DIR)
+        self.opening = OpeningMoves.load()
         self._searcher = Searcher
         self.last: Decision | None = None
         self.chips = 0  # chips on the board at the last move: fewer means a new game
@@ -210,9 +185,7 @@ class GridfallAgent:
             self.searcher.reseed(self._game_seed())
             self.solver.table.new_search()
         self.chips = chips
-        opening = self.openings.decide(game)
-        if opening is None and game.turn <= self._book_last_turn(game, chips):
-            opening = self.book.lookup(game)
+        opening = self.opening.move(game)
         if opening is not None:
             self._ponder(game, opening, seconds)
             return opening
@@ -225,15 +198,6 @@ class GridfallAgent:
             if column is not None:
                 return column
         return self.last.column
-
-    def _book_last_turn(self, game: Game, chips: int) -> int:
-        """The last turn the bot plays the book's move (``BOOK_LAST_TURN``): all of the book as
-        first player when the opponent played on (a chip for every action, so no STEAL)."""
-        seat = game.current_player()
-        if seat == 0 and chips == game.turn:
-            assert self.book.first_turns is not None  # Book.__post_init__ sets it
-            return self.book.first_turns
-        return BOOK_LAST_TURN[seat]
 
     def _share(self, share: float) -> int | None:
         """A share of the move's nodes (None: the bot runs on time)."""

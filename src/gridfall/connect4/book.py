@@ -2,7 +2,7 @@
 moves, chosen by the numba search to a fixed depth (``gridfall connect4 book --rebuild``).
 The numba bot opens and steals as the file does, so it plays the same book: all of it as
 second player; as first player its reply to a STEAL only, all of it when the opponent plays on
-(:data:`.agents.BOOK_LAST_TURN` says why).
+(:data:`.opening_moves.BOOK_LAST_TURN` says why).
 
 The exported file searches about 8 plies in a turn; the numba search reaches 14 in a quarter
 of a second in the opening.  Games against ``mcts`` were mostly lost by the 15th ply, before

@@ -8,10 +8,11 @@ machine it lost 37 and 82 of them on time, its slowest first turns 1000 and 993 
 So the search loads in a thread while the bot reads its input.  A turn waits for it as long as
 the turn's plan allows, the time that the search would have had (the first turn a little
 longer, ``FIRST_TURN_GRACE``).  If it is not ready by then, the bot answers without it: the
-opening table's move where it has one (the first move, and a STEAL it would make), the move the
-search would have played too; else the protocol's central column, and then it says so on
-stderr, in the line that the referees count (:mod:`gridfall.arena.fallback`).  A late search
-costs the bot an early move at most, where it cost games.
+opening table's or the book's move where there is one (:mod:`.opening_moves`: the first move, a
+STEAL, and the book's first turns), the move the loaded bot plays there too; else the protocol's
+central column, and then it says so on stderr, in the line that the referees count
+(:mod:`gridfall.arena.fallback`).  A late search costs the bot an early move at most, where it
+cost games.
 
 Only the wait runs on the main thread, which holds no lock meanwhile: the loading thread has the
 interpreter to itself.
@@ -24,7 +25,7 @@ import time
 from typing import IO, Any, Callable
 
 from gridfall.arena.fallback import notice
-from gridfall.connect4.openings import OpeningTable
+from gridfall.connect4.opening_moves import OpeningMoves
 from gridfall.connect4.rules import Game
 
 
@@ -43,7 +44,7 @@ class LoadingAgent:
         self.name = name
         self.log = log
         self._grace = FIRST_TURN_GRACE  # for the first call only: the first turn
-        self.openings = OpeningTable.load()  # 0.06 s, and no numba
+        self.opening = OpeningMoves.load()  # no numba; the book first, so the loading thread finds it read
         self._agent: Any = None  # the loaded agent: anything with act(game, seconds)
         self._ready = threading.Event()
         threading.Thread(target=self._load, args=(load,), name="gridfall-connect4-search", daemon=True).start()
@@ -51,7 +52,7 @@ class LoadingAgent:
     def _load(self, load: Callable[[], Any]) -> None:
         try:
             self._agent = load()
-        except Exception as e:  # noqa: BLE001 - the bot goes on with the table and the central column
+        except Exception as e:  # noqa: BLE001 - the bot goes on with the table, the book and the central column
             print(f"gridfall bot: the search failed to load ({e!r})", file=self.log, flush=True)
         finally:
             self._ready.set()
@@ -60,7 +61,7 @@ class LoadingAgent:
         start, grace, self._grace = time.monotonic(), self._grace, 0.0
         if self._ready.wait(max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace) and self._agent is not None:
             return self._agent.act(game, max(seconds - (time.monotonic() - start), 0.005))
-        action = self.openings.decide(game)
+        action = self.opening.move(game)
         if action is None:
             print(notice("the central column", "the compiled search was not ready in time"), file=self.log, flush=True)
         return action  # None: the protocol plays the central column
