@@ -3,7 +3,10 @@
 Every game runs two bot programs as subprocesses under the referee (1000 ms
 first turn, 100 ms later turns, 9x7 with STEAL), pairs of games with seats
 swapped.  Prints per opponent: wins, draws, losses, score share, Elo
-difference with its 95% interval, losses on time, and the player's slowest turn.
+difference with its 95% interval, losses on time, and the player's slowest turn.  Under the
+table, for each opponent, the games either side lost on time in its first turn, which holds
+its start-up (on a slow or busy machine, loading numba and the kernels), and the player's
+score without them.
 
 An opponent written ``NAME*K`` gets K times the time: its own limits are K times
 CodinGame's and it thinks K times as long (``mcts-solver*2``); the player keeps
@@ -87,6 +90,29 @@ def first_turn_seconds(record, seat: int) -> float:
     return 0.0
 
 
+def lost_at_start_up(record, name: str) -> bool:
+    """Whether the seat ``name`` lost the game on time in its first turn, which holds its start-up."""
+    if not record.reason.startswith(f"{name}: timeout"):
+        return False
+    seat = record.seats.index(name)
+    return len(record.times) == (seat - record.opening) % 2  # the turn not answered was the seat's first
+
+
+def start_up_note(records, opponent: str) -> str | None:
+    """A line on the games a side lost on time in its first turn, and the player's score without
+    them: a seat that loads numba and its kernels in that turn can lose it to a slow or busy
+    machine, which says nothing of its play."""
+    lost = {name: [r for r in records if lost_at_start_up(r, name)] for name in (PLAYER, OPPONENT)}
+    if not any(lost.values()):
+        return None
+    rest = [r for r in records if not any(r in games for games in lost.values())]
+    score, _, _ = tally(rest, lambda name: name == PLAYER)
+    who = " and ".join(f"the {name} in {len(games)}" for name, games in lost.items() if games)
+    return (f"{opponent}: lost on time in a first turn, which holds the start-up: {who} of {len(records)} games. "
+            f"Without those the player scored {100 * score.share:.1f}% ({score.wins} W / {score.draws} D / "
+            f"{score.losses} L over {len(rest)}).")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=count, default=200,
@@ -122,6 +148,7 @@ def main() -> None:
     for column in ("opponent", "W", "D", "L", "score", "as first", "as second", "Elo [95%]", "player timeouts",
                    "opponent timeouts", "player's first turn", "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
+    notes: list[str] = []
     for opponent, (name, factor) in zip(args.opponents.split(","), specs):
         opponent_limits = limits.scaled(factor)
 
@@ -164,7 +191,12 @@ def main() -> None:
                       f"{first_turn * 1000:.0f} ms", f"{slowest * 1000:.0f} ms",
                       f"{(time.monotonic() - start) / 60:.1f}")
         console(stderr=True).print(f"{opponent}: {score.describe()}")
+        note = start_up_note(records, opponent)
+        if note is not None:
+            notes.append(note)
     console().print(table)
+    for note in notes:
+        console().print(note, markup=False, highlight=False)
     console().print(machine_line())
 
 

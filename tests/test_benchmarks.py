@@ -129,3 +129,29 @@ def test_the_readmes_benchmark_commands_name_scripts_and_options_that_exist():
         source = (BENCHMARKS / script).read_text() + shared
         for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", arguments):
             assert f'"{option}"' in source, f"README: python benchmarks/{script}{arguments}: no option {option}"
+
+
+@pytest.mark.parallel_safe
+def test_connect4_strength_names_the_games_lost_on_time_at_start_up_and_scores_without_them(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    from connect4_strength import OPPONENT, PLAYER, start_up_note
+
+    from gridfall.connect4.codingame import GameRecord
+
+    def game(seats, winner, reason, turns, opening=0):
+        return GameRecord(seats, winner, reason, opening=opening, times=[0.05] * turns)
+
+    won = game((PLAYER, OPPONENT), 0, "four in a row", 20)
+    assert start_up_note([won], "mcts") is None
+    records = [
+        won,
+        game((PLAYER, OPPONENT), 0, f"{OPPONENT}: timeout (no answer line in time)", 1),  # its first turn, as second
+        game((OPPONENT, PLAYER), 1, f"{OPPONENT}: timeout (no answer line in time)", 0),  # its first turn, as first
+        game((PLAYER, OPPONENT), 0, f"{OPPONENT}: timeout (no answer line in time)", 7),  # a later turn: counted
+        game((OPPONENT, PLAYER), 0, f"{PLAYER}: timeout (no answer line in time)", 0, opening=1),  # after an opening move
+        game((OPPONENT, PLAYER), 0, "four in a row", 15),
+    ]
+    note = start_up_note(records, "mcts")
+    assert note is not None and note.startswith("mcts: ")
+    assert f"the {PLAYER} in 1 and the {OPPONENT} in 2 of 6 games" in note
+    assert "the player scored 66.7% (2 W / 0 D / 1 L over 3)" in note
