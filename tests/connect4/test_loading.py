@@ -1,5 +1,5 @@
 """gridfall's bot while its search loads (connect4/loading.py): a turn waits for the search as
-long as its plan allows, then answers without it (the table, the book, else the central column),
+long as its plan allows, then answers without it (the table, the book, else the pure-Python search),
 and never past its time."""
 
 import io
@@ -9,7 +9,7 @@ import time
 import pytest
 
 from gridfall.arena.fallback import said_so
-from gridfall.connect4.loading import FIRST_TURN_GRACE, LEAST_FIRST_SEARCH, LoadingAgent
+from gridfall.connect4.loading import FIRST_TURN_GRACE, LEAST_FIRST_SEARCH, WAIT_SHARE, LoadingAgent
 from gridfall.connect4.opening_moves import OpeningMoves
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.rules import STEAL, Game
@@ -60,7 +60,7 @@ def _unbooked_position() -> Game:
     return game
 
 
-def test_a_search_not_ready_in_time_leaves_the_opening_to_the_table_and_the_book_and_the_rest_to_the_centre():
+def test_a_search_not_ready_in_time_leaves_the_opening_to_the_table_and_the_book_and_the_rest_to_pure_python():
     release = threading.Event()
     bot, loaded, log = _loading(release)
     start = time.monotonic()
@@ -71,13 +71,15 @@ def test_a_search_not_ready_in_time_leaves_the_opening_to_the_table_and_the_book
     reply = _reply_position()
     assert bot.act(reply, 0.05) == OpeningMoves.load().book.lookup(reply) is not None
     assert log.getvalue() == ""  # and so is the book's
+    bot._portable = pure_python = Recorder()  # the exported file's search, which answers 8 here
     start = time.monotonic()
-    assert bot.act(_unbooked_position(), 0.05) is None  # None: the protocol plays the central column
-    assert 0.05 - LEAST_FIRST_SEARCH - 0.005 <= time.monotonic() - start < 0.05 + FIRST_TURN_GRACE  # no grace now
-    assert said_so(log.getvalue()) and "(the central column)" in log.getvalue()
+    assert bot.act(_unbooked_position(), 0.1) == 8
+    assert 0.1 * WAIT_SHARE - 0.005 <= time.monotonic() - start < 0.1 + FIRST_TURN_GRACE  # half the turn: no grace now
+    assert 0.0 < pure_python.given[0] <= 0.1 * (1 - WAIT_SHARE) + 0.001  # and the rest of it
+    assert said_so(log.getvalue()) and "(portable): the compiled search was not ready in time" in log.getvalue()
     release.set()
     assert bot.act(_reply_position(), 0.5) == 8 and 0.3 < loaded.given[-1] <= 0.5  # loaded: it plays, with the time left
-    assert loaded.given == [loaded.given[-1]]
+    assert loaded.given == [loaded.given[-1]] and len(pure_python.given) == 1
 
 
 def test_a_search_that_comes_within_the_turn_plays_it_with_the_time_left():
@@ -92,8 +94,11 @@ def test_a_search_that_fails_to_load_is_named_and_the_bot_plays_on():
     release = threading.Event()
     release.set()
     bot, _, log = _loading(release, fail=True)
-    start = time.monotonic()
-    assert bot.act(_unbooked_position(), 1.0) is None and time.monotonic() - start < 0.5  # no wait for what will not come
+    position = _unbooked_position()
+    assert bot.act(position, 0.1) in position.legal_actions()  # the exported file's search, for the whole game
     assert "the search failed to load (OSError('the cache went away'))" in log.getvalue()
-    assert bot.act(_reply_position(), 1.0) is not None  # the book's move
+    assert "(portable): the compiled search failed to load" in log.getvalue()
+    bot._portable = pure_python = Recorder()
+    assert bot.act(position, 0.1) == 8 and pure_python.given[0] > 0.09  # no wait for what will not come
+    assert bot.act(_reply_position(), 1.0) == OpeningMoves.load().book.lookup(_reply_position())
     assert bot.act(Game(9, 7, steal=True), 1.0) == OpeningTable.load().first_move

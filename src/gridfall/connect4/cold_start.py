@@ -33,7 +33,7 @@ def bot_agent(spec: str, seed: int, log: IO[str]):
     if spec == "gridfall" and is_warm("connect4"):  # its search loads while it reads its first turn
         from gridfall.connect4.loading import LoadingAgent
 
-        return LoadingAgent(spec, lambda: make_agent(spec, seed), log)
+        return LoadingAgent(spec, lambda: make_agent(spec, seed), log, seed)
     if spec.partition(":")[0] not in COMPILED_AGENTS or is_warm("connect4"):
         return make_agent(spec, seed)
     cold = "the numba cache holds no Connect Four kernels of this version of gridfall yet"

@@ -5,14 +5,15 @@ whole of a 1000 ms first turn where a machine is slow or busy.  The bot loaded t
 read its first turn, and answered when they were ready: in 200 games against ``mcts`` on that
 machine it lost 37 and 82 of them on time, its slowest first turns 1000 and 993 ms.
 
-So the search loads in a thread while the bot reads its input.  A turn waits for it as long as
-the turn's plan allows, the time that the search would have had (the first turn a little
-longer, ``FIRST_TURN_GRACE``).  If it is not ready by then, the bot answers without it: the
-opening table's or the book's move where there is one (:mod:`.opening_moves`: the first move, a
-STEAL, and the book's first turns), the move the loaded bot plays there too; else the protocol's
-central column, and then it says so on stderr, in the line that the referees count
-(:mod:`gridfall.arena.fallback`).  A late search costs the bot an early move at most, where it
-cost games.
+So the search loads in a thread while the bot reads its input.  A turn that the opening table
+or the book answers (:mod:`.opening_moves`: the first move, a STEAL, the book's first turns)
+waits for the search as long as the turn's plan allows (the first turn a little longer,
+``FIRST_TURN_GRACE``), for the loaded bot to spend the turn pondering; without it, the bot plays
+that same move.  A turn they do not answer waits half its plan, then plays the exported file's
+pure-Python search (:mod:`.portable`) with the rest, and says so on stderr, in the line that the
+referees count (:mod:`gridfall.arena.fallback`).  That turn comes past the book, about 2 s into a
+game: the search had not loaded by then in 1 game of 600 (Intel Xeon, four bots starting on two
+cores), and in a bot whose search failed to load, which plays the whole game so.
 
 Only the wait runs on the main thread, which holds no lock meanwhile: the loading thread has the
 interpreter to itself.
@@ -35,14 +36,19 @@ FIRST_TURN_GRACE = 0.15
 # A search that comes later than this before the turn's plan ends is left for the next turn: its
 # first move, with less, ran past a 100 ms limit twice in 200 games (Intel Xeon, 2026-11-30).
 LEAST_FIRST_SEARCH = 0.03
+# Of a turn that neither the table nor the book answers, the share the bot waits for the search
+# before it plays the pure-Python search with the rest.
+WAIT_SHARE = 0.5
 
 
 class LoadingAgent:
     """Plays as the agent that ``load`` makes, in a thread, once it is there; see the module."""
 
-    def __init__(self, name: str, load: Callable[[], Any], log: IO[str]):
+    def __init__(self, name: str, load: Callable[[], Any], log: IO[str], seed: int = 0):
         self.name = name
         self.log = log
+        self.seed = seed
+        self._portable: Any = None  # the pure-Python search, made on first need
         self._grace = FIRST_TURN_GRACE  # for the first call only: the first turn
         self.opening = OpeningMoves.load()  # no numba; the book first, so the loading thread finds it read
         self._agent: Any = None  # the loaded agent: anything with act(game, seconds)
@@ -52,16 +58,26 @@ class LoadingAgent:
     def _load(self, load: Callable[[], Any]) -> None:
         try:
             self._agent = load()
-        except Exception as e:  # noqa: BLE001 - the bot goes on with the table, the book and the central column
+        except Exception as e:  # noqa: BLE001 - the bot goes on in pure Python
             print(f"gridfall bot: the search failed to load ({e!r})", file=self.log, flush=True)
         finally:
             self._ready.set()
 
     def act(self, game: Game, seconds: float):
         start, grace, self._grace = time.monotonic(), self._grace, 0.0
-        if self._ready.wait(max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace) and self._agent is not None:
+        known = self.opening.move(game)
+        wait = max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace if known is not None else seconds * WAIT_SHARE
+        if self._ready.wait(wait) and self._agent is not None:
             return self._agent.act(game, max(seconds - (time.monotonic() - start), 0.005))
-        action = self.opening.move(game)
-        if action is None:
-            print(notice("the central column", "the compiled search was not ready in time"), file=self.log, flush=True)
-        return action  # None: the protocol plays the central column
+        if known is not None:
+            return known
+        why = "the compiled search failed to load" if self._ready.is_set() else "the compiled search was not ready in time"
+        print(notice("portable", why), file=self.log, flush=True)
+        return self._pure_python().act(game, max(seconds - (time.monotonic() - start), 0.005))
+
+    def _pure_python(self):
+        if self._portable is None:
+            from gridfall.connect4.portable import PortableAgent
+
+            self._portable = PortableAgent(self.opening.table, book=self.opening.book, seed=self.seed)
+        return self._portable
