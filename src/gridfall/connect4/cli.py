@@ -199,7 +199,10 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
     `gridfall warmup` has filled it, the bot plays the exported file's
     pure-Python search instead, while a child process compiles the kernels
     (about 15 s, at idle priority, finishing after the bot), and says so on
-    stderr.
+    stderr.  From a filled cache the search loads in a thread (0.5-1 s)
+    while the bot plays its opening table's and book's moves, the ones the
+    search plays too; a later turn that comes before it gets the pure-Python
+    search, with the same line on stderr.
     """
     from gridfall import STARTED
 
