@@ -11,9 +11,10 @@ waits for the search as long as the turn's plan allows (the first turn a little 
 ``FIRST_TURN_GRACE``), for the loaded bot to spend the turn pondering; without it, the bot plays
 that same move.  A turn they do not answer waits half its plan, then plays the exported file's
 pure-Python search (:mod:`.portable`) with the rest, and says so on stderr, in the line that the
-referees count (:mod:`gridfall.arena.fallback`).  That turn comes past the book, about 2 s into a
-game: the search had not loaded by then in 1 game of 600 (Intel Xeon, four bots starting on two
-cores), and in a bot whose search failed to load, which plays the whole game so.
+referees count (:mod:`gridfall.arena.fallback`).  That turn comes past the book, 1-2 s into a
+game, and the search was not there in 1 game of 600 against ``mcts`` (Intel Xeon, four bots
+starting on two cores), and in 3 of 6 against ``greedy``, which answers at once, with two busy
+processes beside.  A bot whose search failed to load plays every such turn so.
 
 Only the wait runs on the main thread, which holds no lock meanwhile: the loading thread has the
 interpreter to itself.
