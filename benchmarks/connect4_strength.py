@@ -102,12 +102,12 @@ def start_up_note(records, opponent: str) -> str | None:
     """A line on the games a side lost on time in its first turn, and the player's score without
     them: a seat that loads numba and its kernels in that turn can lose it to a slow or busy
     machine, which says nothing of its play."""
-    lost = {name: [r for r in records if lost_at_start_up(r, name)] for name in (PLAYER, OPPONENT)}
+    lost = {name: sum(lost_at_start_up(r, name) for r in records) for name in (PLAYER, OPPONENT)}
     if not any(lost.values()):
         return None
-    rest = [r for r in records if not any(r in games for games in lost.values())]
+    rest = [r for r in records if not (lost_at_start_up(r, PLAYER) or lost_at_start_up(r, OPPONENT))]
     score, _, _ = tally(rest, lambda name: name == PLAYER)
-    who = " and ".join(f"the {name} in {len(games)}" for name, games in lost.items() if games)
+    who = " and ".join(f"the {name} in {n}" for name, n in lost.items() if n)
     return (f"{opponent}: lost on time in a first turn, which holds the start-up: {who} of {len(records)} games. "
             f"Without those the player scored {100 * score.share:.1f}% ({score.wins} W / {score.draws} D / "
             f"{score.losses} L over {len(rest)}). Fewer games at once (--workers) leave the start-ups more "
