@@ -65,6 +65,8 @@ class LoadingAgent:
             self._ready.set()
 
     def act(self, game: Game, seconds: float):
+        if self._agent is not None:  # loaded: the bot is the search, and plays the opening moves itself
+            return self._agent.act(game, seconds)
         start, grace, self._grace = time.monotonic(), self._grace, 0.0
         known = self.opening.move(game)
         wait = max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace if known is not None else seconds * WAIT_SHARE
