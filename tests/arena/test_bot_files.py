@@ -26,6 +26,10 @@ def test_the_files_of_a_command_are_the_words_that_name_files(tmp_path, monkeypa
     # `env`'s settings come before the program, which is not the bot either
     assert files_named(f"env -u X A=1 {sys.executable} bot.py") == [str(tmp_path / "bot.py")]
     assert files_named(f"env A=1 {sys.executable}") == [sys.executable]
+    # so does a project runner's `run` (`uv run`), and a module run through it is read as one
+    assert files_named("uv run python3 bot.py") == [str(tmp_path / "bot.py")]
+    assert files_named("env A=1 poetry run ./bot.py") == [str(tmp_path / "bot.py")]
+    assert files_named("uv run python3 -m bot") == [str(tmp_path / "bot.py")]
     kept = fingerprints({"a": ["bot.py"], "b": ["mine.py"]})
     (tmp_path / "bot.py").write_text("x2")
     assert changed(kept, fingerprints({"a": ["bot.py"], "b": ["mine.py"]})) == [("a", "bot.py")]

@@ -23,6 +23,10 @@ pytestmark = pytest.mark.parallel_safe  # one core; the copies' bots answer at o
     ("env -C 'my dir' NUMBA_CACHE_DIR=/tmp/c /usr/bin/python3.11 -X dev -m gridfall connect4 bot",
      ["env", "-C", "my dir", "NUMBA_CACHE_DIR=/tmp/c", "/usr/bin/python3.11", "-X", "dev", "-m", "gridfall", "warmup",
       "--game", "connect4"]),
+    ("gridfall connect4 bot --seed 2", ["gridfall", "warmup", "--game", "connect4"]),  # the installed script
+    ("env X=1 /venv/bin/gridfall connect4 bot", ["env", "X=1", "/venv/bin/gridfall", "warmup", "--game", "connect4"]),
+    ("uv run python3 -m gridfall connect4 bot", ["uv", "run", "python3", "-m", "gridfall", "warmup", "--game", "connect4"]),
+    ("poetry run gridfall connect4 bot", ["poetry", "run", "gridfall", "warmup", "--game", "connect4"]),
 ])
 def test_the_warmup_runs_the_commands_interpreter_options_and_environment(command, words):
     assert warmup_words(command, "connect4") == words
@@ -30,7 +34,9 @@ def test_the_warmup_runs_the_commands_interpreter_options_and_environment(comman
 
 @pytest.mark.parametrize("command", ["python3 bot.py", "python3 -m mybot", "python3 -c 'import gridfall'",
                                      "./bot", "python3 -m gridfall.cli connect4 bot", "python3 'unclosed", "",
-                                     "python3 -m gridfall connect4 bot --player mine.py:make"])
+                                     "python3 -m gridfall connect4 bot --player mine.py:make",
+                                     "gridfall connect4 bot --player mine.py:make", "uv run python3 bot.py",
+                                     "uv run --with numba python3 -m gridfall connect4 bot", "uv run"])
 def test_a_command_that_runs_no_copy_of_gridfall_is_not_warmed(command):
     assert warmup_words(command, "connect4") is None
 
@@ -131,3 +137,16 @@ def test_the_samegame_referee_warms_a_copy_before_its_first_board(tmp_path):
     assert result.exit_code == 0, result.output
     calls = (tmp_path / "copy" / "calls.txt").read_text().splitlines()
     assert calls == ["warmup --game samegame", "samegame bot"]
+
+
+def test_the_referee_warms_the_gridfall_script_as_the_readme_runs_it(tmp_path):
+    """``--bot "gridfall samegame bot ..."``: the installed script, not ``python -m``."""
+    script = tmp_path / "bin" / "gridfall"
+    script.parent.mkdir()
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(COPY.format(fail=False)))
+    script.chmod(0o755)
+    result = CliRunner().invoke(main, ["samegame", "referee", "--bot", f"{script} samegame bot --first-turn-ms 900",
+                                       "standard:1", "--json"])
+    assert result.exit_code == 0, result.output
+    calls = (tmp_path / "bin" / "calls.txt").read_text().splitlines()
+    assert calls == ["warmup --game samegame", "samegame bot --first-turn-ms 900"]

@@ -1,5 +1,6 @@
-"""What a bot's command will run, read without running it: the program after ``env``'s settings,
-and the files of the module that ``python -m MODULE`` runs.
+"""What a bot's command will run, read without running it: the program after ``env``'s settings
+(and after a project runner's ``run``: ``uv run python3 bot.py``), whether it is gridfall, and the
+files of the module that ``python -m MODULE`` runs.
 
 A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
@@ -22,16 +23,20 @@ import re
 from typing import NamedTuple
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
+# `uv run COMMAND` runs COMMAND in the project's virtual environment, as do these others; a runner
+# given options of its own (`uv run --with x ...`) is not read, as their values vary by tool
+RUNNERS = ("uv", "poetry", "pipenv", "pdm", "hatch")
 TAKES_VALUE = set("cmWX")  # the short options of python whose value follows (-Wignore or -W ignore)
 
 
 def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:
     """Where the program starts in a command's words (past ``env``, its options and its NAME=VALUE
-    settings; 0 without ``env``), with the ``PYTHONPATH`` it gets and its working folder."""
+    settings, then past a runner's ``run``; 0 with neither), with the ``PYTHONPATH`` it gets and
+    its working folder."""
     environment = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
     cwd = os.getcwd()
     if not words or os.path.basename(words[0]) != "env":
-        return 0, environment, cwd
+        return after_runner(words, 0), environment, cwd
     at = 1
     while at < len(words) and words[at].startswith("-"):
         option, _, value = words[at].partition("=")
@@ -50,7 +55,26 @@ def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:
         name, _, value = words[at].partition("=")
         environment[name] = value
         at += 1
-    return at, environment, cwd
+    return after_runner(words, at), environment, cwd
+
+
+def after_runner(words: list[str], at: int) -> int:
+    """Past ``uv run`` (or another of :data:`RUNNERS`) at ``at`` when the command follows it at
+    once, else ``at``."""
+    if at + 2 < len(words) and os.path.basename(words[at]) in RUNNERS and words[at + 1] == "run" \
+            and not words[at + 2].startswith("-"):
+        return at + 2
+    return at
+
+
+def gridfall_arguments(words: list[str]) -> int | None:
+    """Where gridfall's own arguments begin in the words of a command that runs gridfall, either
+    ``python -m gridfall ...`` or its script ``gridfall ...``; None for any other command."""
+    at = after_env(words)[0]
+    if at < len(words) and os.path.basename(words[at]) == "gridfall":
+        return at + 1
+    run = python_run(words)
+    return run.arguments if run is not None and run.module == "gridfall" else None
 
 
 class PythonRun(NamedTuple):

@@ -6,8 +6,8 @@ process compiles them, :mod:`gridfall.warmup`), or when they did not load in tim
 measures the fallback, not the bot, and a league, an SPRT or a comparison would rate the wrong
 player with it.  The referees warm the bots they know for gridfall's first
 (:mod:`.warm_bots`), so a count here is a bot they could not warm: one behind a wrapper (a shell
-script, `uv run`) or a copy whose warm-up failed.  The referees store each turn's stderr
-(``output``); :func:`said_so` finds the bot's line in a turn's.
+script, a runner given options: ``uv run --with x``) or a copy whose warm-up failed.  The
+referees store each turn's stderr (``output``); :func:`said_so` finds the bot's line in a turn's.
 """
 
 from __future__ import annotations

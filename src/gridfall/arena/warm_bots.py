@@ -8,7 +8,9 @@ pure-Python form while a child compiles (:mod:`gridfall.connect4.cold_start`): a
 would count those games as the copy's.  So the referee first runs the copy's own ``gridfall
 warmup --game GAME``: the command's interpreter, options and environment, and ``warmup`` in place
 of the module's arguments.  A copy too old to know ``--game`` is named, and its bot compiles as
-it would have.
+it would have.  The script ``gridfall samegame bot`` (or ``uv run gridfall ...``) is read the
+same way, as ``gridfall warmup --game GAME``: the ``gridfall`` first on the bot's PATH may be
+this copy (then its warm-up finds the cache warm at once) or another.
 """
 
 from __future__ import annotations
@@ -18,23 +20,24 @@ import subprocess
 import sys
 from typing import IO, Iterable
 
-from gridfall.arena.bot_command import python_run
+from gridfall.arena.bot_command import gridfall_arguments
 from gridfall.printable import printable
 
 WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
 
 
 def warmup_words(command: str, game: str) -> list[str] | None:
-    """The words that warm the gridfall ``command`` runs (``python -m gridfall ...``), or None for
-    a command that runs something else, or a user's player (``--player``: no kernels)."""
+    """The words that warm the gridfall ``command`` runs (``python -m gridfall ...`` or the script
+    ``gridfall ...``), or None for a command that runs something else, or a user's player
+    (``--player``: no kernels)."""
     try:
         words = shlex.split(command)
     except ValueError:  # unbalanced quotes: the referee names that when it starts the bot
         return None
-    run = python_run(words)
-    if run is None or run.module != "gridfall" or "--player" in words[run.arguments:]:
+    arguments = gridfall_arguments(words)
+    if arguments is None or "--player" in words[arguments:]:
         return None
-    return words[:run.arguments] + ["warmup", "--game", game]
+    return words[:arguments] + ["warmup", "--game", game]
 
 
 def warm_copies(game: str, commands: Iterable[str], log: IO[str] = sys.stderr) -> None:
