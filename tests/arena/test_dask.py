@@ -104,6 +104,32 @@ def test_an_abandoned_fetch_leaves_no_traceback_and_real_errors_still_show():
     assert "exception=ValueError('a real one')" in filtered.stderr and "ValueError: a real one" in filtered.stderr
 
 
+CLOSED_COMM = """
+import logging, sys
+import distributed  # its own logging: INFO and up of "distributed" to stderr
+from distributed.client import AllExit
+from gridfall.arena.dask_executor import quiet_client_logs
+if sys.argv[1] == "quiet":
+    quiet_client_logs(AllExit)
+try:
+    raise OSError("stream closed")
+except OSError:  # as distributed's BatchedSend logs a comm the scheduler closed
+    logging.getLogger("distributed.batched").info("Batched Comm Closed <TCP remote>", exc_info=True)
+logging.getLogger("distributed.core").warning("Event loop was unresponsive in Client for 3.2s")
+"""
+
+
+@pytest.mark.parallel_safe
+def test_the_clients_info_lines_and_their_tracebacks_stay_out_of_a_runs_stderr():
+    """Seen once in a loaded full run: as the scheduler was killed, the league's stderr held
+    distributed's "Batched Comm Closed" INFO line with its traceback, beside the run's one line."""
+    plain, quiet = (subprocess.run([sys.executable, "-c", CLOSED_COMM, mode], capture_output=True, text=True,
+                                   timeout=60) for mode in ("plain", "quiet"))
+    assert "Batched Comm Closed" in plain.stderr and "Traceback" in plain.stderr
+    assert "Batched Comm Closed" not in quiet.stderr and "Traceback" not in quiet.stderr
+    assert "Event loop was unresponsive" in quiet.stderr  # its warnings still show
+
+
 def _stat(pid):
     """The fields of /proc/PID/stat after the command: state, parent, group, session, ..."""
     return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()

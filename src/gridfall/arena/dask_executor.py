@@ -60,11 +60,7 @@ class DaskExecutor:
         except ImportError:
             raise ExecutorError("--cluster needs Dask: pip install 'gridfall[dask]'") from None
         self.distributed = distributed
-        # the client logs a traceback of each failed reconnection; a lost scheduler is said once, as ExecutorLost
-        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
-        asyncio_log = logging.getLogger("asyncio")
-        if not any(isinstance(f, DropAllExit) for f in asyncio_log.filters):
-            asyncio_log.addFilter(DropAllExit(distributed.client.AllExit))
+        quiet_client_logs(distributed.client.AllExit)
         self.cluster = None
         workers = check_address(address)
         try:
@@ -205,6 +201,21 @@ class DaskExecutor:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def quiet_client_logs(all_exit: type) -> None:
+    """Keep distributed's log lines of this process, the run's client, to its warnings: a lost
+    scheduler is said once, as :class:`ExecutorLost`.
+
+    distributed logs at INFO to stderr by default, and as the scheduler goes the client's comm to
+    it may log "Batched Comm Closed" with a traceback (seen once in a loaded test run); the client
+    logs a traceback of each failed reconnection too, at its warnings, so it gets none at all."""
+    everything = logging.getLogger("distributed")
+    everything.setLevel(max(everything.level, logging.WARNING))  # a LocalCluster's silence_logs may set more
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, DropAllExit) for f in asyncio_log.filters):
+        asyncio_log.addFilter(DropAllExit(all_exit))
 
 
 class DropAllExit(logging.Filter):
