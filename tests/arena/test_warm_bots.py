@@ -98,6 +98,14 @@ def test_the_connect4_referee_warms_a_copy_before_its_first_game(tmp_path):
     assert calls == ["warmup --game connect4", "connect4 bot", "connect4 bot"]
 
 
+def test_a_gridfall_script_that_is_not_there_is_named(tmp_path):
+    log = io.StringIO()
+    warm_copies("samegame", [f"{tmp_path}/bin/gridfall samegame bot"], log)
+    warming, failed = log.getvalue().splitlines()
+    assert failed.startswith("gridfall: could not warm the gridfall that")
+    assert f"no program '{tmp_path}/bin/gridfall' here (not on the PATH" in failed
+
+
 class Here:
     """An executor that runs its setup in this process and counts them."""
 

@@ -64,6 +64,8 @@ def _run(words: list[str]) -> str:
                               timeout=WARM_SECONDS)
     except subprocess.TimeoutExpired:
         return f"still compiling after {WARM_SECONDS} s"
+    except FileNotFoundError:
+        return f"no program {words[0]!r} here (not on the PATH, or not installed in this environment)"
     except OSError as e:
         return e.strerror or str(e)
     if done.returncode != 0:
