@@ -30,6 +30,11 @@ def test_the_files_of_a_command_are_the_words_that_name_files(tmp_path, monkeypa
     assert files_named("uv run python3 bot.py") == [str(tmp_path / "bot.py")]
     assert files_named("env A=1 poetry run ./bot.py") == [str(tmp_path / "bot.py")]
     assert files_named("uv run python3 -m bot") == [str(tmp_path / "bot.py")]
+    # the shell's ~ and $NAME, read as the shell reads them
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("BOTS", str(tmp_path))
+    assert files_named("python3 ~/bot.py") == files_named("python3 ${BOTS}/bot.py") == [str(tmp_path / "bot.py")]
+    assert files_named("python3 $HOME/bot.py") == files_named("~/bot.py") == [str(tmp_path / "bot.py")]
     kept = fingerprints({"a": ["bot.py"], "b": ["mine.py"]})
     (tmp_path / "bot.py").write_text("x2")
     assert changed(kept, fingerprints({"a": ["bot.py"], "b": ["mine.py"]})) == [("a", "bot.py")]

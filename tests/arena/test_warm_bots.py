@@ -32,6 +32,15 @@ def test_the_warmup_runs_the_commands_interpreter_options_and_environment(comman
     assert warmup_words(command, "connect4") == words
 
 
+def test_the_warmup_reads_the_shells_tilde_and_variables_as_the_bots_shell_does(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("VARIANT", "variant/src")
+    assert warmup_words("env PYTHONPATH=$VARIANT ~/venv/bin/python3 -m gridfall connect4 bot", "connect4") == \
+        ["env", "PYTHONPATH=variant/src", f"{tmp_path}/venv/bin/python3", "-m", "gridfall", "warmup", "--game", "connect4"]
+    assert warmup_words("~/venv/bin/gridfall samegame bot", "samegame") == \
+        [f"{tmp_path}/venv/bin/gridfall", "warmup", "--game", "samegame"]
+
+
 @pytest.mark.parametrize("command", ["python3 bot.py", "python3 -m mybot", "python3 -c 'import gridfall'",
                                      "./bot", "python3 -m gridfall.cli connect4 bot", "python3 'unclosed", "",
                                      "python3 -m gridfall connect4 bot --player mine.py:make",

@@ -1,6 +1,6 @@
-"""What a bot's command will run, read without running it: the program after ``env``'s settings
-(and after a project runner's ``run``: ``uv run python3 bot.py``), whether it is gridfall, and the
-files of the module that ``python -m MODULE`` runs.
+"""What a bot's command will run, read without running it: its words as the shell gives them,
+the program after ``env``'s settings (and after a project runner's ``run``: ``uv run python3
+bot.py``), whether it is gridfall, and the files of the module that ``python -m MODULE`` runs.
 
 A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from typing import NamedTuple
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
@@ -27,6 +28,17 @@ INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, pyt
 # given options of its own (`uv run --with x ...`) is not read, as their values vary by tool
 RUNNERS = ("uv", "poetry", "pipenv", "pdm", "hatch")
 TAKES_VALUE = set("cmWX")  # the short options of python whose value follows (-Wignore or -W ignore)
+
+
+def shell_words(command: str) -> list[str]:
+    """The words of a bot's command line as ``/bin/sh`` gives them to the program: split as the
+    shell splits (:func:`shlex.split`, which raises ValueError at an unclosed quote), with ``~``
+    at a word's start and ``$NAME`` or ``${NAME}`` replaced as the shell replaces them
+    (``python3 ~/bots/mine.py``, ``env PYTHONPATH=$HOME/variant ...``).  A name that is not set
+    is left as written, and a ``$`` the command single-quotes is replaced all the same: rare in a
+    bot's command, and the referee's reading of it only, not the bot's."""
+    return [os.path.expandvars(os.path.expanduser(word) if word.startswith("~") else word)
+            for word in shlex.split(command)]
 
 
 def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:

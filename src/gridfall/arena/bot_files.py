@@ -10,8 +10,9 @@ The files of a command are the words after the program that name a regular file 
 bot.py``: ``bot.py``; ``... --player mine.py:make``: ``mine.py``), or else the program's
 (``./mybot``, a compiled bot): the interpreter that runs a bot's file is not the bot, and an
 update of it must not refuse a run.  The program is the first word, or the one after ``env``'s
-settings (:mod:`gridfall.arena.bot_command`).  A module run with ``python -m`` brings its file,
-or its package's, when Python finds it in the working folder or on ``PYTHONPATH``.  A Python
+settings (:mod:`gridfall.arena.bot_command`), and the words are the shell's, ``~`` and ``$NAME``
+replaced.  A module run with ``python -m`` brings its file, or its package's, when Python finds
+it in the working folder or on ``PYTHONPATH``.  A Python
 file brings what it imports from its folder, at any depth: the modules (``import helpers``:
 ``helpers.py`` beside it), as an export would bundle them, and the packages (``import tools``:
 every ``.py`` file under ``tools/``, which holds an ``__init__.py``); and what it imports from
@@ -25,11 +26,10 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
-import shlex
 import sys
 from pathlib import Path
 
-from gridfall.arena.bot_command import PythonRun, after_env, python_run
+from gridfall.arena.bot_command import PythonRun, after_env, python_run, shell_words
 from gridfall.export import folder_modules, imports_of
 
 KEY = "bot files"  # the run's extra that keeps {bot name: {path: digest}}
@@ -39,7 +39,7 @@ def files_named(command: str) -> list[str]:
     """The bot's files that ``command`` names (``FILE:NAME`` names FILE), absolute: those its words
     after the first name, or else its first word's."""
     try:
-        words = shlex.split(command)
+        words = shell_words(command)
     except ValueError:  # an unclosed quote: the shell will say so when the bot starts
         words = command.split()
     start = after_env(words)[0]  # `env NAME=VALUE python3 bot.py`: python3 is the program, not env

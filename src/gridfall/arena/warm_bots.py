@@ -15,12 +15,11 @@ this copy (then its warm-up finds the cache warm at once) or another.
 
 from __future__ import annotations
 
-import shlex
 import subprocess
 import sys
 from typing import IO, Iterable
 
-from gridfall.arena.bot_command import gridfall_arguments
+from gridfall.arena.bot_command import gridfall_arguments, shell_words
 from gridfall.printable import printable
 
 WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
@@ -31,7 +30,7 @@ def warmup_words(command: str, game: str) -> list[str] | None:
     ``gridfall ...``), or None for a command that runs something else, or a user's player
     (``--player``: no kernels)."""
     try:
-        words = shlex.split(command)
+        words = shell_words(command)
     except ValueError:  # unbalanced quotes: the referee names that when it starts the bot
         return None
     arguments = gridfall_arguments(words)
