@@ -54,7 +54,7 @@ def test_correct_bot_plays_to_the_end(tmp_path):
         g = max(b.groups(), key=lambda g: g.size)
         b, gained = b.play(g.x, g.y)
         expected += gained
-    assert report.score == expected and report.actions > 10
+    assert report.score == expected and report.actions > 10 and not report.other_flavour
 
 
 def test_timeout_on_a_later_turn(tmp_path):
@@ -109,7 +109,31 @@ def test_one_turn_flavour_with_warnings(tmp_path):
     report = referee_game(bot, board, "b", one_turn=True, limits=RELAXED)
     assert report.ok
     assert report.actions == 3 and len(report.warnings) == 1
-    assert report.cleared and report.score == 1000
+    assert report.cleared and report.score == 1000 and not report.other_flavour
+
+
+def test_a_bot_of_the_other_flavour_is_named_under_the_table(tmp_path):
+    """A turn-by-turn bot refereed with --one-turn scores one click, 'ok' as on the platform; a
+    one-turn bot refereed turn by turn loses on its first line. Both get a line that says why."""
+    from click.testing import CliRunner
+
+    from gridfall.cli import main
+
+    turn_bot = script_bot(tmp_path, LARGEST)
+    done = CliRunner().invoke(main, ["samegame", "referee", "--one-turn", "--bot", turn_bot, "standard:7"])
+    assert done.exit_code == 0, done.output
+    assert "answered a single click on a board it did not finish (1: standard:7)" in " ".join(done.output.split())
+    assert "Referee it without --one-turn, or export it with --one-turn." in " ".join(done.output.split())
+    (tmp_path / "one").mkdir()
+    line = "print(';'.join(f'{g.x} {g.y}' for g in board.groups()[:3]), flush=True)\n"
+    one_turn_bot = script_bot(tmp_path / "one", line)
+    report = referee_game(one_turn_bot, load_board("standard:7"), "standard:7", limits=RELAXED)
+    assert report.outcome == rules.FORMAT_VERDICT and report.other_flavour and report.to_json()["other_flavour"]
+    done = CliRunner().invoke(main, ["samegame", "referee", "--bot", one_turn_bot, "standard:7", "standard:8"])
+    assert "answered several clicks on its first line (2: standard:7, standard:8)" in " ".join(done.output.split())
+    # the right flavour: no such line
+    done = CliRunner().invoke(main, ["samegame", "referee", "--one-turn", "--bot", one_turn_bot, "standard:7"])
+    assert done.exit_code == 0 and "clicks" not in done.output and "click on" not in done.output
 
 
 def test_missing_bot_program(tmp_path):

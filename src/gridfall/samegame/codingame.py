@@ -47,6 +47,7 @@ class GameRecord:
     messages: list[str] = field(default_factory=list)  # each turn's text after the action (turn flavour)
     # each answered turn's stderr (BotProcess.take_output), and the unanswered turn's that lost the board
     output: list[str] = field(default_factory=list)
+    other_flavour: bool = False  # the bot answered as the other flavour's bots do (flavour_hint)
 
     @property
     def ok(self) -> bool:
@@ -99,6 +100,7 @@ def _turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limits: 
         if judged.error is not None:
             report.outcome = judged.error
             report.detail = f"turn {report.actions + 1}: {judged.detail.split(': ', 1)[1]}"
+            report.other_flavour = first and len(rules.split_one_turn(action)) > 1  # `x y;x y;...`
             return
         board = judged.board
         report.score += judged.score
@@ -114,12 +116,31 @@ def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limi
     if not line.strip():
         report.outcome = EMPTY_ACTION
         return
-    judged = rules.judge(board, rules.split_one_turn(line), strict=False)
+    answered = rules.split_one_turn(line)
+    judged = rules.judge(board, answered, strict=False)
     report.score, report.actions, report.warnings = judged.score, len(judged.actions), judged.warnings
     report.moves = judged.actions
     report.cleared = judged.cleared
+    report.other_flavour = len(answered) == 1 and judged.ok and not judged.board.is_over()  # one click, then stopped
     if judged.error is not None:
         report.outcome, report.detail = judged.error, judged.detail
+
+
+def flavour_hint(reports: list[GameRecord], one_turn: bool) -> str:
+    """A line for the boards on which the bot answered as a bot of the other flavour does ('' if
+    none): a turn-by-turn bot refereed in the one-turn flavour answers its first click alone, and
+    its board ends there (an 'ok' board scoring a click); a one-turn bot refereed turn by turn
+    answers every click on its first line, which that flavour cannot read."""
+    boards = [r.board for r in reports if r.other_flavour]
+    if not boards:
+        return ""
+    named = ", ".join(boards[:5]) + (", ..." if len(boards) > 5 else "")
+    if one_turn:
+        return (f"The bot answered a single click on a board it did not finish ({len(boards)}: {named}): the one-turn "
+                "flavour reads every click from its one answer (x y;x y;...), so a bot of the turn-by-turn flavour "
+                "stops after its first. Referee it without --one-turn, or export it with --one-turn.")
+    return (f"The bot answered several clicks on its first line ({len(boards)}: {named}), as one-turn bots do: the "
+            "turn-by-turn flavour reads one click a turn. Referee it with --one-turn, or export it without.")
 
 
 # Seconds the pure-Python line may need, kept back from the planning time while the search

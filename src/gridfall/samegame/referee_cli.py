@@ -93,18 +93,22 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         out.print(reports_table(done, f"SameGame referee, {flavour}: {command}", one_turn=one_turn))
         out.print(f"total {total} over {counted(len(done) - failed, 'ok board')}; {failed} failed"
                       + ("; interrupted" if interrupted else ""))
-        print_fallback(out, done)
+        print_notes(out, done, one_turn)
     exit_after(finished, "boards")
 
 
-def print_fallback(out, reports) -> None:
-    """Say on how many boards the bot played pure Python (:mod:`gridfall.arena.fallback`), if any."""
+def print_notes(out, reports, one_turn: bool) -> None:
+    """Say on how many boards the bot played pure Python (:mod:`gridfall.arena.fallback`), and on
+    which it answered as a bot of the other flavour (:func:`~gridfall.samegame.codingame.flavour_hint`), if any."""
     from rich.text import Text
 
+    from gridfall.samegame.codingame import flavour_hint
+
     on_fallback = sum(r.fell_back for r in reports)
-    line = summary(Counter({"the bot": on_fallback}), Counter({"the bot": len(reports)}), unit="board")
-    if line:
-        out.print(Text(line))
+    for line in (summary(Counter({"the bot": on_fallback}), Counter({"the bot": len(reports)}), unit="board"),
+                 flavour_hint(reports, one_turn)):
+        if line:
+            out.print(Text(line))  # board names come from the user's files: text, never markup
 
 
 @click.command()
@@ -171,7 +175,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     out = console()
     out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
     out.print(f"total {total} over {counted(len(done), 'board')}" + ("; interrupted" if interrupted else ""))
-    print_fallback(out, done)
+    print_notes(out, done, one_turn=True)
     if set_name == "standard" and len(done) == 20:
         out.print(anchors_table(total, seconds, ONLINE_20S, OFFLINE))
     exit_after(finished, "boards")
