@@ -167,3 +167,16 @@ def test_the_referee_warms_the_gridfall_script_as_the_readme_runs_it(tmp_path):
     assert result.exit_code == 0, result.output
     calls = (tmp_path / "bin" / "calls.txt").read_text().splitlines()
     assert calls == ["warmup --game samegame", "samegame bot --first-turn-ms 900"]
+
+
+def test_the_play_server_warms_a_copy_it_will_play(tmp_path):
+    import socket
+
+    copy = _copy(tmp_path / "copy")
+    with socket.socket() as taken:  # the server cannot listen there: the command ends after its warm-up
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = CliRunner().invoke(main, ["connect4", "play", "--opponent", f"{copy} connect4 bot", "--no-browser",
+                                           "--port", str(taken.getsockname()[1]), "--db", str(tmp_path / "play.sqlite")])
+    assert result.exit_code == 2 and "cannot listen on 127.0.0.1" in result.output
+    assert (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game connect4\n"

@@ -44,10 +44,9 @@ def play(opponent, port, no_browser, db, seed, limits):
 
     check_program(opponent, "--opponent")
     run = open_run(db, "connect4 play", {}, exclusive=False)  # each game its own job: two servers may share it
-    if opponent.partition(":")[0] in AGENT_NAMES:
-        from gridfall.warmup import warm
+    from gridfall.arena.warm_bots import warm_bots
 
-        warm("connect4")
+    warm_bots("connect4", [opponent], AGENT_NAMES)  # a built-in's kernels, or those of the gridfall a command runs
     server = PlayServer(opponent, limits, database=run, seed=seed)
     try:
         httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
