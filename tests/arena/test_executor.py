@@ -61,6 +61,29 @@ def test_a_signal_waits_for_the_result_being_kept():
     assert kept == ["whole"]
 
 
+def test_a_stop_lands_after_the_executors_wait_never_inside_it():
+    """Raised inside the wait, as it took back a lock that a finishing job's thread held, a
+    SIGTERM left "RuntimeError: release unlocked lock" instead of a stop (a CI run, a campaign
+    stopped as a board pass finished): the wait now ends first, within POLL_SECONDS."""
+    waits = []
+
+    class SignalledInTheWait(LocalExecutor):
+        def wait_some(self, handles):
+            if not waits:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.05)  # where the signal's handler runs: it must not raise here
+            waits.append("whole")
+            return super().wait_some(handles)
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}  # a stop leaves them noting
+    try:
+        interrupted = drive(SignalledInTheWait(1), range(100), square, lambda job, r: None)
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+    assert interrupted and waits[0] == "whole"
+
+
 def test_a_result_that_cannot_be_kept_ends_the_run_and_cancels_the_jobs_under_way():
     """on_result raising (a full run database) stops the run: the jobs in flight are cancelled
     (their bots killed) instead of playing on unseen, and the error goes on to the command."""

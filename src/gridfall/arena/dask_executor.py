@@ -24,6 +24,7 @@ from concurrent.futures import CancelledError
 from typing import Callable
 
 from gridfall.arena.executor import POLL_SECONDS, ExecutorError, ExecutorLost, NotFetched
+from gridfall.arena.signals import signals_held
 from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
 
@@ -145,7 +146,8 @@ class DaskExecutor:
         failed_fetches = 0
         while True:
             try:
-                return handle.result(timeout=POLL_SECONDS)
+                with signals_held():  # a stop lands between the steps, not inside distributed's wait (see drive)
+                    return handle.result(timeout=POLL_SECONDS)
             except self.distributed.TimeoutError:
                 if give_up is not None and time.monotonic() >= give_up:
                     raise NotFetched(f"the result of a job was not fetched within {timeout:g} s") from None

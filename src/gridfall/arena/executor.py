@@ -143,7 +143,11 @@ def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: C
                     return False
                 if not pending:
                     return False
-                for handle in executor.wait_some(list(pending)):
+                # a stop lands after the wait (at most POLL_SECONDS), never inside it: raised while the
+                # wait took back a lock that a finishing job held, it left "release unlocked lock"
+                with signals_held():
+                    finished = executor.wait_some(list(pending))
+                for handle in finished:
                     _deliver(executor, pending, handle, on_result)
         except KeyboardInterrupt:
             with signals_ignored():  # a second Ctrl-C or SIGTERM must not lose what is being kept

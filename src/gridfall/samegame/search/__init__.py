@@ -36,8 +36,10 @@ import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 
+from gridfall.arena.signals import signals_held
 from gridfall.samegame import engine, rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.search import clock
@@ -183,6 +185,9 @@ def _run_one(algo: str, start, deadline: float, seed: int, on_improve, params: d
                         **{k: v for k, v in params.items() if k in own})
 
 
+WAIT_STEP = 0.2  # seconds: how long Ctrl-C may wait for the main thread to notice it
+
+
 def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_improve, params: dict):
     """One search per worker thread (seeds seed, seed + 1, ...): the best Found, and whether Ctrl-C
     (or SIGTERM, SIGHUP) stopped them.  The searches run in threads even alone, so that the main
@@ -193,8 +198,12 @@ def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_impr
     try:
         while True:
             try:
-                results = [f.result() for f in futures]
-                break
+                # the interrupt lands between the waits, never inside one (as in arena.executor.drive)
+                with signals_held():
+                    wait_futures(futures, timeout=WAIT_STEP)
+                if all(f.done() for f in futures):
+                    results = [f.result() for f in futures]
+                    break
             except KeyboardInterrupt:
                 interrupted = True
                 clock.stop()
