@@ -1,14 +1,14 @@
-"""The README's Python examples run as written, in a fresh interpreter, and print what they
-are there to show: a user copies them first."""
+"""The README's Python examples (all under "Use from Python") run as written, each in a fresh
+interpreter, and print what they are there to show: a user copies them first."""
 
-import importlib.util
-import os
 import pathlib
 import re
 import subprocess
 import sys
 
 import pytest
+
+from tests.adapters.extras import need
 
 pytestmark = pytest.mark.parallel_safe  # one core each, a few seconds, no bot against a clock
 
@@ -38,10 +38,7 @@ def test_the_readme_has_an_example_for_the_interface_and_each_framework():
 @pytest.mark.parametrize("example", readme_examples(), ids=lambda e: e.splitlines()[0][:40])
 def test_a_readme_example_runs_as_written(example, tmp_path):
     for module, extra in needs(example):
-        if importlib.util.find_spec(module) is None:
-            if os.environ.get("CI", "").lower() == "true":
-                pytest.fail(f"CI=true and {module} is missing: .ci/run installs gridfall[{extra}]")
-            pytest.skip(f"{module} is not installed (pip install gridfall[{extra}])")
+        need(module, extra)  # skipped without it, failed under CI=true
     done = subprocess.run([sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip(), "the example prints nothing"
