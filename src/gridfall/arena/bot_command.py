@@ -37,8 +37,7 @@ def shell_words(command: str) -> list[str]:
     (``python3 ~/bots/mine.py``, ``env PYTHONPATH=$HOME/variant ...``).  A name that is not set
     is left as written, and a ``$`` the command single-quotes is replaced all the same: rare in a
     bot's command, and the referee's reading of it only, not the bot's."""
-    return [os.path.expandvars(os.path.expanduser(word) if word.startswith("~") else word)
-            for word in shlex.split(command)]
+    return [os.path.expandvars(os.path.expanduser(word)) for word in shlex.split(command)]  # ~ at the start only
 
 
 def after_env(words: list[str]) -> tuple[int, dict[str, str], str]:
