@@ -535,6 +535,12 @@ def test_every_connect4_command_checks_a_bots_command_and_a_built_in_agents_name
             assert result.exit_code == 2 and hint in result.output and says in result.output, (args, result.output)
 
 
+def test_bench_refuses_a_time_past_codingames_20_s():
+    # its bot plans --time less 0.5 s, and the bot takes at most 19,800 ms: at 25 s every board crashed
+    result = run("samegame", "bench", "--time", "25", "--first", "1")
+    assert result.exit_code == 2 and "'--time': 25.0 is not in the range 1.5<=x<=20.0" in result.output, result.output
+
+
 def test_samegames_referee_and_bench_refuse_a_blank_bot_command():
     # `/bin/sh -c ''` runs and exits 0 at once: every board was "Bot crashed: exited with code 0"
     for args in (["referee", "--bot", "", "standard:1"], ["bench", "--bot", "  ", "--first", "1"]):

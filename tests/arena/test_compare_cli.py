@@ -117,6 +117,38 @@ def test_three_bots_are_ranked_each_against_the_first_with_every_pairing(tmp_pat
     assert text.returncode == 0 and "smallest is better" in text.stdout and "may still be playing" in text.stdout
 
 
+ONE_TURN_BOT = '''
+import sys
+from gridfall.samegame import rules
+board = rules.Board.from_rows([[int(v) for v in sys.stdin.readline().split()] for _ in range(15)])
+line = []
+while board.groups():
+    group = max(board.groups(), key=lambda g: g.size)
+    line.append(f"{group.x} {group.y}")
+    board, _ = board.play(group.x, group.y)
+print(";".join(line), flush=True)
+'''
+
+
+def test_a_bot_of_the_other_flavour_is_named_under_the_comparison(tmp_path):
+    """Under --one-turn, a turn-by-turn bot answers one click and scores it, 'ok': the line under
+    the table names it, as `samegame referee`'s does, and so does `gridfall standings`."""
+    largest, _ = _samegame_bots(tmp_path)
+    (tmp_path / "line.py").write_text(textwrap.dedent(ONE_TURN_BOT))
+    db = tmp_path / "c.sqlite"
+    bots = ["--bot", largest.replace("largest=", "[turn]=", 1), "--bot", f"line={sys.executable} {tmp_path / 'line.py'}"]
+    done = gridfall("samegame", "compare", *bots, "tuning:1", "tuning:2", "--one-turn", "--db", str(db))
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 0, done.stderr
+    assert "[turn] answered a single click on a board it did not finish (2: tuning:1, tuning:2)" in said
+    assert "line answered" not in said and "line is better" in said
+    standing = " ".join(gridfall("standings", str(db)).stdout.split())
+    assert "[turn] answered a single click on a board it did not finish (2: tuning:1, tuning:2)" in standing
+    out = gridfall_json("standings", str(db))
+    assert [board["[turn]"]["other_flavour"] for board in out["boards"]] == [True, True]
+    assert all("other_flavour" not in board["line"] for board in out["boards"])
+
+
 def test_match3_compare_over_seeds(tmp_path):
     for agent in ("fast", "greedy"):
         assert gridfall("match3", "export", str(tmp_path / f"{agent}.py"), "--agent", agent).returncode == 0

@@ -193,3 +193,28 @@ def test_gridfall_bot_beats_greedy_under_the_referee():
     for seats, me in (((gridfall, greedy), 0), ((greedy, gridfall), 1)):
         record = referee_game(seats, ("x", "y"), Limits(first_turn=5, turn=0.3))
         assert record.winner == me, record.reason
+
+
+def test_built_in_bots_think_within_a_limit_tighter_than_the_platforms():
+    """`--turn-ms 50` once timed out every built-in bot, each thinking its platform 85 ms: the
+    command now fits its times into the limit, keeping its margin; a looser limit changes nothing."""
+    from gridfall.arena.limits import fitted_ms
+    from gridfall.connect4.match import bot_command
+
+    assert fitted_ms(85, 100, 100) is None and fitted_ms(85, 100, 300) is None  # --time-scale 3: slack, not time
+    assert fitted_ms(85, 100, 50) == 35 and fitted_ms(700, 1000, 500) == 250 and fitted_ms(85, 100, 20) == 10
+    assert bot_command("mcts", 3) == f"{sys.executable} -m gridfall connect4 bot --agent mcts --seed 3"
+    assert bot_command("mcts", 3, Limits(3, 1)) == bot_command("mcts", 3)
+    assert bot_command("gridfall", 0, Limits(0.5, 0.05)).endswith("--first-turn-ms 250.0 --turn-ms 35.0")
+    assert bot_command("python3 mine.py", 0, Limits(0.5, 0.05)) == "python3 mine.py"  # a command is the user's
+    from click.testing import CliRunner
+
+    from gridfall.cli import main
+
+    done = CliRunner().invoke(main, ["connect4", "referee", "--p1", "gridfall", "--p2", "mcts", "--games", "2",
+                                     "--first-turn-ms", "2000", "--turn-ms", "50", "--json"])
+    assert done.exit_code == 0, done.output
+    import json
+
+    games = json.loads(done.output)["games"]
+    assert len(games) == 2 and not any("timeout" in game["reason"] for game in games), games

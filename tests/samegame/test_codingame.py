@@ -220,3 +220,19 @@ def test_a_newcomers_bot_answers_in_time_with_cold_kernels_and_no_data(tmp_path,
     # the beam starts from the greedy line and keeps the best line it finds: never below it
     assert report.score >= rules.play_sequence(load_board("standard:2"), greedy_line(load_board("standard:2")))[1]
     assert os.path.exists(tmp_path / "data" / "gridfall" / "samegame-solutions.sqlite")  # made, in the empty dir
+
+
+def test_the_built_in_bot_plans_within_a_first_turn_shorter_than_the_platforms(tmp_path):
+    """`samegame compare --bot gridfall ... --first-turn-ms 3000` once timed out on every board:
+    the bot planned its platform 19.5 s.  It now plans the limit less its margin."""
+    from gridfall.samegame.codingame import LIMITS
+    from gridfall.samegame.match import bot_command
+    from tests.arena.arena_cli import gridfall_json
+
+    assert "--first-turn-ms" not in bot_command("gridfall", True, 0) + bot_command("gridfall", False, 0, LIMITS.scaled(2))
+    assert bot_command("gridfall", True, 0, Limits(3, 0.05)).endswith("--one-turn --first-turn-ms 2500")
+    assert bot_command("gridfall", False, 0, Limits(0.6, 0.05)).endswith("--first-turn-ms 300")
+    out = gridfall_json("samegame", "compare", "--bot", "gridfall", "--bot", f"mine={script_bot(tmp_path, LARGEST)}",
+                        "tuning:1", "--one-turn", "--first-turn-ms", "3000", "--db", str(tmp_path / "c.sqlite"))
+    [board] = out["boards"]
+    assert board["gridfall"]["ok"] and board["gridfall"]["score"] > 0, board["gridfall"]

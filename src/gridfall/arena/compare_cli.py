@@ -50,7 +50,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
                    prepare: Callable | None = None, replay_path: str | None = None,
                    grows: tuple[str, ...] = (), changed: Callable | None = None,
-                   bot_files: dict[str, list[str]] | None = None) -> None:
+                   bot_files: dict[str, list[str]] | None = None,
+                   notes: Callable[[list[str], list[tuple[str, list]]], list[str]] | None = None) -> None:
     """Play every item with every bot (``make_job(item, name, spec)`` -> a job, ``work(job)`` -> a
     GameRow with ``result["score"]``), store each game, then print the comparison of
     ``transform(score)`` and exit: for two bots their paired difference and its verdict, for more a
@@ -59,7 +60,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     be played on something other than the stored games of their item were (a board file edited
     since), which refuses the resume: a paired difference between two versions of an item means
     nothing.  ``bot_files`` ({name: files}, by default the files each bot's command names): a
-    bot's file edited since its games were stored is refused too."""
+    bot's file edited since its games were stored is refused too.  ``notes(names, rows)``: the
+    game's own lines under the table (print_comparison)."""
     from rich.progress import Progress
 
     from gridfall.arena.bot_files import files_named
@@ -97,15 +99,17 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
                      f"gridfall {kind}: " + ", ".join(f"{name} = {command}" for name, command in bots))
     rows = [(item, [stored.get(make_job(item, name, spec).key) for name, spec in bots]) for item in items]
     print_comparison(bots, rows, item_label=item_label, transform=transform, transform_label=transform_label,
-                     db=str(run.path), interrupted=interrupted, as_json=as_json)
+                     db=str(run.path), interrupted=interrupted, as_json=as_json, notes=notes)
     sys.exit(exit_code(interrupted))
 
 
 def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], *, item_label: str,
                      transform: Callable[[float], float], transform_label: str, db: str, interrupted: bool,
-                     as_json: bool, playing: bool = False) -> None:
+                     as_json: bool, playing: bool = False,
+                     notes: Callable[[list[str], list[tuple[str, list]]], list[str]] | None = None) -> None:
     """The comparison of ``rows`` (each item with every bot's GameRow, or None where not played yet):
-    its JSON, or its tables (``playing``: read from a run that may still be playing)."""
+    its JSON, or its tables (``playing``: read from a run that may still be playing) with the
+    lines ``notes(names, rows)`` gives under them (such as SameGame's codingame.compare_notes)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -148,8 +152,9 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     if faults:  # above, a broken bot's games look like a weak one's: this says what went wrong
         out.print(faults_table(faults, f"{item_label}s where a bot failed, and why"))
     fallback_line = summary(on_fallback, played, unit=item_label)
-    if fallback_line:
-        out.print(Text(fallback_line))
+    for line in [fallback_line, *(notes(names, rows) if notes else [])]:
+        if line:
+            out.print(Text(line))  # bot names and board files are the user's: text, never markup
     measure = f" of {transform_label}" if transform_label else ""
     if len(bots) == 2:
         result = pairs[0]

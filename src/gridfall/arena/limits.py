@@ -30,3 +30,13 @@ class Limits:
         if self.one_cpu:
             return [*times, self.memory_mb, "one CPU"]
         return times if self.memory_mb == CODINGAME_MEMORY_MB else [*times, self.memory_mb]
+
+
+def fitted_ms(own: float, platform: float, limit: float) -> float | None:
+    """A built-in bot's time (ms) under a referee's ``limit`` (ms) tighter than the ``platform``'s,
+    where the bot takes ``own``: the limit less the bot's margin on the platform, and at least half
+    the limit; None when the limit is not tighter, and the bot keeps its own time.  (A looser
+    limit, as --time-scale gives a slow machine, is slack for the machine, not time to think.)"""
+    if limit >= platform:
+        return None
+    return min(own, max(limit / 2, limit - (platform - own)))

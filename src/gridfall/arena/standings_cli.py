@@ -60,6 +60,8 @@ def standings(db: str, as_json: bool) -> None:
             played[(str(item), row.seats[0])] = row
     rows = [(item, [played.get((item, name)) for name, _ in bots]) for item in items]
     log2 = measure == "log2(1 + total)"
+    from gridfall.samegame.codingame import compare_notes
+
     print_comparison(bots, rows, item_label=label, transform=log2_score if log2 else float,
                      transform_label=measure if log2 else "", db=db, interrupted=False, as_json=as_json,
-                     playing=True)
+                     playing=True, notes=compare_notes if stored.kind == "samegame compare" else None)

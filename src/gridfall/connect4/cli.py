@@ -235,13 +235,6 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
     sys.exit(0 if ended_well else 1)
 
 
-def _command(spec: str, seed: int) -> tuple[str, str]:
-    """(command, display name): a built-in agent name becomes a gridfall bot command."""
-    if spec.partition(":")[0] in AGENT_NAMES:
-        return f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}", spec
-    return spec, spec
-
-
 @connect4.command()
 @click.option("--p1", required=True, help="Program A: a command line, or a built-in name (gridfall, greedy, mcts, ...).")
 @click.option("--p2", required=True, help="Program B: the same.")
@@ -271,6 +264,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     from gridfall.connect4.arena_cli import check_program
     from gridfall.connect4.arena_report import fallback_seats
     from gridfall.connect4.codingame import referee_game, tally
+    from gridfall.connect4.match import bot_command
 
     for hint, spec in (("--p1", p1), ("--p2", p2)):
         check_program(spec, hint)
@@ -279,9 +273,8 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     warm_bots("connect4", (p1, p2), AGENT_NAMES)  # so that no bot of gridfall's compiles on its first turn
 
     def play_one(i: int):
-        a, a_name = _command(p1, seed + i)
-        b, b_name = _command(p2, seed + i)
-        a_name, b_name = f"A:{a_name}", f"B:{b_name}"
+        a, b = bot_command(p1, seed + i, limits), bot_command(p2, seed + i, limits)
+        a_name, b_name = f"A:{p1}", f"B:{p2}"
         if i % 2 == 0:
             return referee_game((a, b), (a_name, b_name), limits, seed=seed + i)
         return referee_game((b, a), (b_name, a_name), limits, seed=seed + i)

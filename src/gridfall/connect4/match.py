@@ -18,18 +18,23 @@ import sys
 from dataclasses import dataclass
 
 from gridfall.arena.database import GameRow, stored_output
-from gridfall.arena.limits import Limits
+from gridfall.arena.limits import Limits, fitted_ms
 from gridfall.connect4.agents import AGENT_NAMES
-from gridfall.connect4.codingame import GameRecord, referee_game
+from gridfall.connect4.codingame import LIMITS, GameRecord, referee_game
+from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
 from gridfall.connect4.rules import Game
 
 
-def bot_command(spec: str, seed: int) -> str:
-    """A built-in agent name (``gridfall``, ``mcts``, ``alphabeta:4``) as a bot command; any other
-    text is a command already."""
-    if spec.partition(":")[0] in AGENT_NAMES:
-        return f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}"
-    return spec
+def bot_command(spec: str, seed: int, limits: Limits = LIMITS) -> str:
+    """A built-in agent name (``gridfall``, ``mcts``, ``alphabeta:4``) as a bot command, its times
+    fitted into ``limits`` where they are tighter than the platform's; any other text is a command
+    already."""
+    if spec.partition(":")[0] not in AGENT_NAMES:
+        return spec
+    times = [f"--{option} {max(ms, 1):.1f}" for option, own, platform, limit in (  # the bot's least: 1 ms
+        ("first-turn-ms", FIRST_TURN_MS, LIMITS.first_turn, limits.first_turn), ("turn-ms", TURN_MS, LIMITS.turn, limits.turn))
+        if (ms := fitted_ms(own, platform * 1000, limit * 1000)) is not None]
+    return " ".join([f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}", *times])
 
 
 def opening(seed: int, number: int, plies: int) -> tuple[int, ...]:
@@ -63,7 +68,8 @@ def play_pair(job: PairJob) -> list[GameRecord]:
     """Both games of the pair, seats swapped."""
     records = []
     for game, (a, b) in enumerate(((0, 1), (1, 0))):
-        commands = (bot_command(job.specs[a], job.seed + game), bot_command(job.specs[b], job.seed + game))
+        commands = (bot_command(job.specs[a], job.seed + game, job.limits),
+                    bot_command(job.specs[b], job.seed + game, job.limits))
         records.append(referee_game(commands, (job.names[a], job.names[b]), job.limits, opening=job.opening,
                                     seed=job.seed + game))
     return records

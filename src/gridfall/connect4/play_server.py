@@ -171,7 +171,7 @@ class PlayServer:
             return
         if played.bot is None:
             try:
-                played.bot = BotProcess(bot_command(self.opponent, played.seed), seed=played.seed)
+                played.bot = BotProcess(bot_command(self.opponent, played.seed, self.limits), seed=played.seed)
             except BotFailure as e:
                 self._finish(played, f"you won: the bot could not start ({e.detail})")
                 return

@@ -40,6 +40,7 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
 
     one_turn_limits(one_turn)
     from gridfall.arena.compare_cli import parse_bots, run_comparison
+    from gridfall.samegame.codingame import compare_notes
     from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
 
     bots = parse_bots(bots, BUILT_IN)
@@ -75,4 +76,4 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
         if needs_warming("samegame", programs, BUILT_IN) else None
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
                    settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
-                   prepare=prepare, replay_path=replay_path, grows=("boards",), changed=changed)
+                   prepare=prepare, replay_path=replay_path, grows=("boards",), changed=changed, notes=compare_notes)

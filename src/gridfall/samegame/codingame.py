@@ -126,21 +126,33 @@ def _one_turn_game(bot: BotProcess, board: rules.Board, report: GameRecord, limi
         report.outcome, report.detail = judged.error, judged.detail
 
 
-def flavour_hint(reports: list[GameRecord], one_turn: bool) -> str:
-    """A line for the boards on which the bot answered as a bot of the other flavour does ('' if
-    none): a turn-by-turn bot refereed in the one-turn flavour answers its first click alone, and
-    its board ends there (an 'ok' board scoring a click); a one-turn bot refereed turn by turn
-    answers every click on its first line, which that flavour cannot read."""
-    boards = [r.board for r in reports if r.other_flavour]
+def flavour_hint(boards: list[str], one_turn: bool, bot: str = "The bot") -> str:
+    """A line for the ``boards`` on which ``bot`` answered as a bot of the other flavour does
+    (GameRecord.other_flavour; '' if none): a turn-by-turn bot refereed in the one-turn flavour
+    answers its first click alone, and its board ends there (an 'ok' board scoring a click); a
+    one-turn bot refereed turn by turn answers every click on its first line, which that flavour
+    cannot read."""
     if not boards:
         return ""
     named = ", ".join(boards[:5]) + (", ..." if len(boards) > 5 else "")
     if one_turn:
-        return (f"The bot answered a single click on a board it did not finish ({len(boards)}: {named}): the one-turn "
+        return (f"{bot} answered a single click on a board it did not finish ({len(boards)}: {named}): the one-turn "
                 "flavour reads every click from its one answer (x y;x y;...), so a bot of the turn-by-turn flavour "
                 "stops after its first. Referee it without --one-turn, or export it with --one-turn.")
-    return (f"The bot answered several clicks on its first line ({len(boards)}: {named}), as one-turn bots do: the "
+    return (f"{bot} answered several clicks on its first line ({len(boards)}: {named}), as one-turn bots do: the "
             "turn-by-turn flavour reads one click a turn. Referee it with --one-turn, or export it without.")
+
+
+def compare_notes(names: list[str], rows: list[tuple[str, list]]) -> list[str]:
+    """flavour_hint's line for each bot of a comparison (``rows``: each board with every bot's
+    GameRow, or None where not played yet) that answered as a bot of the other flavour."""
+    notes = []
+    for i, name in enumerate(names):
+        games = [game for _, row in rows if (game := row[i]) is not None and game.result.get("other_flavour")]
+        if games:
+            notes.append(flavour_hint([game.result["board"] for game in games], bool(games[0].result.get("one_turn")),
+                                      bot=name))
+    return notes
 
 
 # Seconds the pure-Python line may need, kept back from the planning time while the search

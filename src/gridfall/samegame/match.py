@@ -14,21 +14,24 @@ import sys
 from dataclasses import dataclass
 
 from gridfall.arena.database import GameRow, stored_output
-from gridfall.arena.limits import Limits
+from gridfall.arena.limits import Limits, fitted_ms
 from gridfall.samegame.boards import load_board
-from gridfall.samegame.codingame import referee_game
+from gridfall.samegame.codingame import LIMITS, referee_game
+from gridfall.samegame.protocol import ANSWER_MARGIN
 from gridfall.samegame.rules import action_text
 
 BUILT_IN = ("gridfall",)
 
 
-def bot_command(spec: str, one_turn: bool, seed: int) -> str:
-    """``gridfall`` (gridfall's bot, no solution store: it searches) as a command; any other text
-    is a command already."""
-    if spec == "gridfall":
-        return (f"{sys.executable} -m gridfall samegame bot --no-store --seed {seed}"
-                + (" --one-turn" if one_turn else ""))
-    return spec
+def bot_command(spec: str, one_turn: bool, seed: int, limits: Limits = LIMITS) -> str:
+    """``gridfall`` (gridfall's bot, no solution store: it searches) as a command, its planning
+    fitted into a first turn shorter than the platform's; any other text is a command already."""
+    if spec != "gridfall":
+        return spec
+    platform = LIMITS.first_turn * 1000
+    planning = fitted_ms(platform - ANSWER_MARGIN * 1000, platform, limits.first_turn * 1000)
+    return (f"{sys.executable} -m gridfall samegame bot --no-store --seed {seed}" + (" --one-turn" if one_turn else "")
+            + (f" --first-turn-ms {max(planning, 100):.0f}" if planning is not None else ""))  # the bot's least: 100
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ class BoardJob:
 
 
 def play_board(job: BoardJob) -> GameRow:
-    command = bot_command(job.spec, job.one_turn, job.seed)
+    command = bot_command(job.spec, job.one_turn, job.seed, job.limits)
     record = referee_game(command, load_board(job.cells), job.board, one_turn=job.one_turn, limits=job.limits,
                           seed=job.seed)
     reason = record.outcome + (f": {record.detail}" if record.detail else "")
@@ -56,5 +59,6 @@ def play_board(job: BoardJob) -> GameRow:
                    result={"score": record.score if record.ok else 0, "played": record.score, "ok": record.ok,
                            "cleared": record.cleared, "board": job.board, "one_turn": job.one_turn, "seed": job.seed,
                            **({"cells": job.cells} if job.cells != job.board else {}),
+                           **({"other_flavour": True} if record.other_flavour else {}),  # codingame.compare_notes
                            **stored_output(record.output)},
                    reason=reason, times=record.times, messages=record.messages)

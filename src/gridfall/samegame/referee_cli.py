@@ -106,7 +106,7 @@ def print_notes(out, reports, one_turn: bool) -> None:
 
     on_fallback = sum(r.fell_back for r in reports)
     for line in (summary(Counter({"the bot": on_fallback}), Counter({"the bot": len(reports)}), unit="board"),
-                 flavour_hint(reports, one_turn)):
+                 flavour_hint([r.board for r in reports if r.other_flavour], one_turn)):
         if line:
             out.print(Text(line))  # board names come from the user's files: text, never markup
 
@@ -114,8 +114,10 @@ def print_notes(out, reports, one_turn: bool) -> None:
 @click.command()
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",
               show_default=True, help="Board set to solve.")
-@click.option("--time", "seconds", type=FloatRange(min=1.5), default=20.0, show_default=True,
-              help="The first-turn limit per board (the bot plans until 0.5 s before it, counted from its own start).")
+@click.option("--time", "seconds", type=FloatRange(min=1.5, max=FIRST_TURN_SECONDS), default=FIRST_TURN_SECONDS,
+              show_default=True,
+              help="The first-turn limit per board, at most CodinGame's (the bot plans until 0.5 s before it, "
+                   "counted from its own start).  For longer searches: `gridfall samegame solve --time`.")
 @click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", callback=bot_command,
