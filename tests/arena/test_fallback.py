@@ -6,12 +6,13 @@ import sys
 
 import pytest
 
-from gridfall.arena.fallback import NOTICE, notice, said_so, summary
+from gridfall.arena.fallback import LOADING, NOTICE, notice, said_loading, said_so, summary
 from gridfall.connect4.arena_report import fallback_seats
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
 
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]  # generous: the test bots answer at once
 SAID = notice("portable", "the numba cache holds no Connect Four kernels of this version of gridfall yet")
+LATE = notice("portable", f"the compiled search's kernels {LOADING} (not ready in time)")
 
 
 def cold(rule: str) -> str:
@@ -32,6 +33,10 @@ def test_the_seat_of_each_turn_follows_the_referees_opening():
     line = summary(Counter(b=2, a=0), Counter(a=4, b=4))
     assert "b in 2 of 4 games" in line and "a in" not in line and "gridfall warmup" in line
     assert "the bot on 1 of 3 boards" in summary(Counter({"the bot": 1}), Counter({"the bot": 3}), unit="board")
+    # a warm cache whose kernels were still loading when a turn came: a warm-up is not the advice
+    assert said_loading(["", LATE, "x\n" + LATE]) and not said_loading([LATE, SAID]) and not said_loading(["", "x"])
+    line = summary(Counter(b=1), Counter(b=4), loading=True)
+    assert "b in 1 of 4 games" in line and "still loading" in line and "gridfall warmup" not in line
 
 
 def test_a_league_and_its_standings_count_the_games_a_bot_played_on_its_fallback(tmp_path):
@@ -54,6 +59,10 @@ def test_the_referee_names_the_program_that_played_on_its_fallback(tmp_path):
     assert done["fallback_games"] == {"B": 2}
     quiet = gridfall_json("connect4", "referee", "--p1", pick("first"), "--p2", pick("centre"), "--games", "2", *FAST)
     assert quiet["fallback_games"] == {}
+    late = f"env PICK_FIRST_WORDS={shlex.quote(LATE)} {pick('centre')}"
+    done = gridfall("connect4", "referee", "--p1", pick("first"), "--p2", late, "--games", "2", *FAST)
+    text = " ".join(done.stdout.split())
+    assert "B in 2 of 2 games" in text and "still loading from the cache" in text and "warmup" not in text, text
 
 
 SAMEGAME_BOT = '''

@@ -11,7 +11,7 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
-from gridfall.arena.fallback import counts_json, said_so, summary
+from gridfall.arena.fallback import counts_json, said_loading, said_so, summary
 from gridfall.arena.faults import faults_json, faults_table
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
@@ -151,7 +151,9 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     out.print(table)
     if faults:  # above, a broken bot's games look like a weak one's: this says what went wrong
         out.print(faults_table(faults, f"{item_label}s where a bot failed, and why"))
-    fallback_line = summary(on_fallback, played, unit=item_label)
+    fallback_line = summary(on_fallback, played, unit=item_label,
+                            loading=said_loading(text for _, row in rows for game in row if game is not None
+                                                 for text in game.result.get("output", [])))
     for line in [fallback_line, *(notes(names, rows) if notes else [])]:
         if line:
             out.print(Text(line))  # bot names and board files are the user's: text, never markup

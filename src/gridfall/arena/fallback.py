@@ -2,7 +2,8 @@
 so on stderr, and the referees count them in their summaries.
 
 A bot plays a pure-Python fallback while the numba cache does not hold its kernels yet (a child
-process compiles them, :mod:`gridfall.warmup`), or when they did not load in time.  Such a game
+process compiles them, :mod:`gridfall.warmup`), or when they were still loading from a warm
+cache when a turn came (``LOADING``: no warm-up helps that).  Such a game
 measures the fallback, not the bot, and a league, an SPRT or a comparison would rate the wrong
 player with it.  The referees warm the bots they know for gridfall's first
 (:mod:`.warm_bots`), so a count here is a bot they could not warm: one behind a wrapper (a shell
@@ -16,6 +17,9 @@ from collections import Counter
 
 NOTICE = "gridfall bot: playing pure Python, not the compiled search"
 ADVICE = "run `gridfall warmup` with each such bot's gridfall before timing it"
+# In the notice of a bot whose kernels were in the cache, but not loaded yet when a turn came: a
+# warm-up would not have helped.
+LOADING = "were still loading"
 
 
 def notice(player: str, why: str) -> str:
@@ -28,16 +32,27 @@ def said_so(text: str) -> bool:
     return NOTICE in text
 
 
+def said_loading(texts) -> bool:
+    """Whether every notice among ``texts`` (turns' stderr) says the kernels were still loading."""
+    notices = [line for text in texts for line in text.splitlines() if NOTICE in line]
+    return bool(notices) and all(LOADING in line for line in notices)
+
+
 def counts_json(counts: Counter) -> dict[str, int]:
     return {name: n for name, n in sorted(counts.items()) if n}
 
 
-def summary(counts: Counter, totals: Counter, unit: str = "game") -> str | None:
+def summary(counts: Counter, totals: Counter, unit: str = "game", loading: bool = False) -> str | None:
     """A line naming each bot that played pure Python, and in how many of its games (or boards);
-    None when none did."""
+    None when none did.  ``loading``: every such notice said the kernels were still loading
+    (:func:`said_loading`), so the advice is not a warm-up."""
     where = "on" if unit == "board" else "in"
     named = [f"{name} {where} {n} of {totals[name]} {unit}s" for name, n in counts_json(counts).items()]
     if not named:
         return None
+    if loading:
+        return (f"Played pure Python, not the compiled search, for a turn that came while its numba kernels {LOADING} "
+                f"from the cache: {'; '.join(named)}. Those {unit}s measure the fallback in part: the machine was "
+                "busy, or the turns were shorter than the platform's.")
     return f"Played pure Python, not the compiled search, as its numba kernels were not ready: {'; '.join(named)}. " \
            f"Those {unit}s measure the fallback: {ADVICE}."

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from gridfall import json_text
 from gridfall.arena.database import GameRow, job_order
 from gridfall.arena.elo import elo_text
-from gridfall.arena.fallback import counts_json, said_so, summary
+from gridfall.arena.fallback import counts_json, said_loading, said_so, summary
 from gridfall.arena.faults import faults_json, faults_table
 from gridfall.connect4.match import fault_of, points_of
 from gridfall.words import counted
@@ -85,6 +85,7 @@ class Caveats:
     faults: dict[str, Counter] = field(default_factory=dict)  # {bot: Counter of what went wrong}
     fallback: Counter = field(default_factory=Counter)  # {bot: games it played pure Python}
     games: Counter = field(default_factory=Counter)  # {bot: games}
+    output: list[str] = field(default_factory=list)  # the fallback games' turns' stderr (said_loading)
 
     def to_json(self) -> dict:
         return {"faults": faults_json(self.faults), "fallback_games": counts_json(self.fallback)}
@@ -94,7 +95,7 @@ class Caveats:
 
         if self.faults:
             out.print(faults_table(self.faults))
-        line = summary(self.fallback, self.games)
+        line = summary(self.fallback, self.games, loading=said_loading(self.output))
         if line:
             out.print(Text(line))
 
@@ -106,8 +107,10 @@ def caveats_of(rows) -> Caveats:
         if fault is not None:
             found.faults.setdefault(fault[0], Counter())[fault[1]] += 1
         found.games.update(row.seats)
-        found.fallback.update(row.seats[seat] for seat in fallback_seats(row.result.get("output", []),
-                                                                         row.result.get("opening", 0)))
+        seats = fallback_seats(row.result.get("output", []), row.result.get("opening", 0))
+        found.fallback.update(row.seats[seat] for seat in seats)
+        if seats:
+            found.output.extend(row.result["output"])
     return found
 
 

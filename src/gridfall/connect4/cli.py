@@ -259,7 +259,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     from rich.table import Table
     from rich.text import Text
 
-    from gridfall.arena.fallback import counts_json, summary
+    from gridfall.arena.fallback import counts_json, said_loading, summary
     from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.connect4.arena_cli import check_program
     from gridfall.connect4.arena_report import fallback_seats
@@ -314,7 +314,8 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     out.print(table)
     out.print(f"A: {score.describe()}")
     out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))
-    line = summary(fallback, Counter({"A": len(done), "B": len(done)}))
+    line = summary(fallback, Counter({"A": len(done), "B": len(done)}),
+                   loading=said_loading(text for r in done for text in r.output))
     if line:
         out.print(Text(line))
     exit_after(finished)

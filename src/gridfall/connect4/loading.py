@@ -26,7 +26,7 @@ import threading
 import time
 from typing import IO, Any, Callable
 
-from gridfall.arena.fallback import notice
+from gridfall.arena.fallback import LOADING, notice
 from gridfall.connect4.opening_moves import OpeningMoves
 from gridfall.connect4.rules import Game
 
@@ -74,7 +74,8 @@ class LoadingAgent:
             return self._agent.act(game, max(seconds - (time.monotonic() - start), 0.005))
         if known is not None:
             return known
-        why = "the compiled search failed to load" if self._ready.is_set() else "the compiled search was not ready in time"
+        why = ("the compiled search failed to load" if self._ready.is_set()
+               else f"the compiled search's kernels {LOADING} (not ready in time)")
         print(notice("portable", why), file=self.log, flush=True)
         return self._pure_python().act(game, max(seconds - (time.monotonic() - start), 0.005))
 

@@ -11,7 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
 
-from gridfall.arena.fallback import notice, said_so
+from gridfall.arena.fallback import LOADING, notice, said_so
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
@@ -202,7 +202,7 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
         if not kernels.wait(max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)):
             from gridfall.samegame.greedy import greedy_line
 
-            print(notice("the greedy line", "the search kernels did not load in time"), file=log)
+            print(notice("the greedy line", f"the search kernels {LOADING} (not ready in time)"), file=log)
             return greedy_line(board, deadline)
         from gridfall.samegame.search import solve
 

@@ -9,7 +9,7 @@ from collections import Counter
 import click
 
 from gridfall import json_text
-from gridfall.arena.fallback import summary
+from gridfall.arena.fallback import said_loading, summary
 from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, bot_command, console,
                                   limit_options, refuse_given, with_help)
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
@@ -105,7 +105,8 @@ def print_notes(out, reports, one_turn: bool) -> None:
     from gridfall.samegame.codingame import flavour_hint
 
     on_fallback = sum(r.fell_back for r in reports)
-    for line in (summary(Counter({"the bot": on_fallback}), Counter({"the bot": len(reports)}), unit="board"),
+    for line in (summary(Counter({"the bot": on_fallback}), Counter({"the bot": len(reports)}), unit="board",
+                         loading=said_loading(text for r in reports for text in r.output)),
                  flavour_hint([r.board for r in reports if r.other_flavour], one_turn)):
         if line:
             out.print(Text(line))  # board names come from the user's files: text, never markup
