@@ -31,10 +31,14 @@ def bot_command(spec: str, seed: int, limits: Limits = LIMITS) -> str:
     already."""
     if spec.partition(":")[0] not in AGENT_NAMES:
         return spec
-    times = [f"--{option} {max(ms, 1):.1f}" for option, own, platform, limit in (  # the bot's least: 1 ms
-        ("first-turn-ms", FIRST_TURN_MS, LIMITS.first_turn, limits.first_turn), ("turn-ms", TURN_MS, LIMITS.turn, limits.turn))
-        if (ms := fitted_ms(own, platform * 1000, limit * 1000)) is not None]
-    return " ".join([f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}", *times])
+    command = f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}"
+    first = fitted_ms(FIRST_TURN_MS, LIMITS.first_turn * 1000, limits.first_turn * 1000)
+    turn = fitted_ms(TURN_MS, LIMITS.turn * 1000, limits.turn * 1000)
+    if first is not None:
+        command += f" --first-turn-ms {max(first, 1):.1f}"  # the bot takes 1 ms at least
+    if turn is not None:
+        command += f" --turn-ms {max(turn, 1):.1f}"
+    return command
 
 
 def opening(seed: int, number: int, plies: int) -> tuple[int, ...]:
