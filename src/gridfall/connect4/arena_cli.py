@@ -120,7 +120,8 @@ def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:
 @click.command()
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
               help="A bot: its name and the command that runs it, or a built-in agent's name alone "
-                   "(gridfall, mcts, greedy, alphabeta:4, ...).  Twice or more.")
+                   "(gridfall, mcts, greedy, alphabeta:4, ...), which thinks within --turn-ms and --first-turn-ms "
+                   "where they are tighter than CodinGame's.  Twice or more.")
 @click.option("--games", type=click.IntRange(min=2), default=100, show_default=True, callback=_even,
               help="The league's total number of games (even: seat-swapped pairs).")
 @click.option("--matchmaking", type=click.Choice(["fewest", "round-robin"]), default="fewest", show_default=True,

@@ -15,7 +15,8 @@ from gridfall.viewer.options import replay_option
 @click.command()
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
               help="A bot: its name and the command that runs it (gridfall alone: gridfall's bot without the "
-                   "solution store).  Twice or more: more bots are ranked.")
+                   "solution store, planning within a --first-turn-ms shorter than CodinGame's).  Twice or more: "
+                   "more bots are ranked.")
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
