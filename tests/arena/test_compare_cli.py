@@ -164,6 +164,39 @@ def test_match3_compare_over_seeds(tmp_path):
     assert out["faults"] == []
 
 
+def test_one_file_under_two_interpreters_each_bot_its_own(tmp_path):
+    """NAME="INTERPRETER FILE" runs that bot's file with its own interpreter: one file on PyPy and
+    on CPython, paired seed by seed (which one to pick on CodeAbbey)."""
+    import os
+    import shutil
+
+    import pytest
+
+    pypy = shutil.which("pypy3")
+    if pypy is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true and pypy3 is missing: .ci/run installs Debian's pypy3", pytrace=False)
+        pytest.skip("pypy3 is not installed (Debian: apt-get install pypy3)")
+    (tmp_path / "who.py").write_text("import sys\n\ndef suggest(board):\n    print(sys.implementation.name)\n"
+                                     "    return 1, 1, 'Q'\n")
+    db = str(tmp_path / "m.sqlite")
+    bots = ["--bot", f"pypy=pypy3 {tmp_path / 'who.py'}", "--bot", f"here={tmp_path / 'who.py'}"]
+    out = gridfall_json("match3", "compare", *bots, "--seeds", "1-2", "--db", db, "--time", "0")
+    said = {name: {text for seed in out["seeds"] for text in seed[name]["output"]} for name in ("pypy", "here")}
+    assert said == {"pypy": {"pypy\n"}, "here": {"cpython\n"}}, said
+    stored = gridfall_json("standings", db)  # the run keeps each bot's interpreter with its file
+    assert stored["seeds"] == out["seeds"]
+    again = gridfall("match3", "compare", *bots, "--seeds", "1-2", "--db", db, "--time", "0")
+    assert again.returncode == 0 and "2 seeds with both" in " ".join(again.stdout.split())  # resumed, nothing played
+    for value, says in ((f"x=nope {tmp_path / 'who.py'}", "'nope' (bot x) is not an interpreter on this machine"),
+                        (f"x=pypy3 {tmp_path / 'missing.py'}", "(bot x) is not a file, nor an interpreter and a file"),
+                        ("x=pypy3 a b", "(bot x) is not a file, nor an interpreter and a file"),
+                        (f"x=pypy3 {tmp_path / 'who.lua'}", "a Lua file runs through lupa")):
+        (tmp_path / "who.lua").write_text("function suggest(board) return 1, 1, 'Q' end\n")
+        done = gridfall("match3", "compare", "--bot", value, "--bot", f"here={tmp_path / 'who.py'}", "--db", db)
+        assert done.returncode == 2 and says in " ".join(done.stderr.split()), (value, done.stderr)
+
+
 def test_a_broken_bot_is_told_from_a_weak_one(tmp_path):
     """A bot whose games fail scores 0 on them, as a weak one might: the faults table says why."""
     assert gridfall("match3", "export", str(tmp_path / "greedy.py"), "--agent", "greedy").returncode == 0

@@ -239,11 +239,15 @@ def _seeds(text: str) -> list[int]:
 
 @match3.command()
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=FILE",
-              help="A suggest file (.py or .lua) and the name to show it under.  Twice or more: more files are ranked.")
+              help="A suggest file (.py or .lua) and the name to show it under, or NAME=\"INTERPRETER FILE\" to "
+                   "run that file with an interpreter of its own (--bot \"pypy=pypy3 plan.py\" --bot "
+                   "\"cpython=python3.6 plan.py\": which one should run it on CodeAbbey).  Twice or more: more "
+                   "files are ranked.")
 @click.option("--seeds", default="1-20", show_default=True, help="The generator seeds to play: 1-20, or 1,5,9.")
 @click.option("--time", "time_limit", type=FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds for each whole run (four boards), as on CodeAbbey (0: no limit).")
-@click.option("--python", "python", metavar="PATH", help="Run the files with this interpreter (python3.6, pypy3, ...).")
+@click.option("--python", "python", metavar="PATH",
+              help="Run the files with this interpreter (python3.6, pypy3, ...), but for a bot given its own.")
 @click.option("--raw", is_flag=True, help="Compare the totals themselves instead of log2(1 + total).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @replay_option
@@ -261,28 +265,52 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
     another's and would drown the others.  Every run is stored in the run's
     database; the same command again resumes.
     """
-    import os
+    import shlex
     import shutil
-    from pathlib import Path
 
     from gridfall.arena.compare_cli import log2_score, parse_bots, run_comparison
     from gridfall.match3.match import SeedJob, play_seed
 
-    bots = parse_bots(bots, ())
-    for name, path in bots:
-        if not os.path.isfile(path):  # False, not an OSError, for a name too long
-            raise click.BadParameter(f"{path!r} (bot {name}) is not a file", param_hint="--bot")
-    bots = [(name, str(Path(path).resolve())) for name, path in bots]
     if python is not None and shutil.which(python) is None:
         raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
+    files = {name: _suggest_bot(name, value) for name, value in parse_bots(bots, ())}
+    # a bot of its own interpreter is stored as its command (python3.6 /abs/plan.py), any other as its file
+    bots = [(name, path if own is None else shlex.join([own, path])) for name, (path, own) in files.items()]
     numbers = _seeds(seeds)
     settings = {"bots": bots, "seeds": numbers, "time": time_limit, "python": python}
 
-    def make_job(seed, name, path):
-        return SeedJob(f"seed {seed} {name}", int(seed), name, path, time_limit or None, python)
+    def make_job(seed, name, spec):
+        path, own = files[name]
+        return SeedJob(f"seed {seed} {name}", int(seed), name, path, time_limit or None, own or python)
 
     run_comparison(kind="match3 compare", bots=bots, items=[str(s) for s in numbers], make_job=make_job,
                    work=play_seed, settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json,
                    item_label="seed", transform=float if raw else log2_score,
                    transform_label="" if raw else "log2(1 + total)", replay_path=replay_path, grows=("seeds",),
-                   bot_files={name: [path] for name, path in bots})  # the bot is its file
+                   bot_files={name: [path] for name, (path, _) in files.items()})  # the bot is its file
+
+
+def _suggest_bot(name: str, value: str) -> tuple[str, str | None]:
+    """A compare's ``--bot`` value: (the file, absolute; its own interpreter or None), from FILE or
+    ``INTERPRETER FILE``; refused, naming the bot, if neither."""
+    import os
+    import shlex
+    import shutil
+    from pathlib import Path
+
+    if os.path.isfile(value):  # False, not an OSError, for a name too long; a name with spaces is a file first
+        return str(Path(value).resolve()), None
+    try:
+        words = shlex.split(value)
+    except ValueError as e:
+        raise click.BadParameter(f"{value!r} (bot {name}): {e}", param_hint="--bot") from None
+    if len(words) != 2 or not os.path.isfile(words[1]):
+        raise click.BadParameter(f"{value!r} (bot {name}) is not a file, nor an interpreter and a file",
+                                 param_hint="--bot")
+    own, path = words
+    if path.endswith(".lua"):
+        raise click.BadParameter(f"{value!r} (bot {name}): a Lua file runs through lupa, not an interpreter",
+                                 param_hint="--bot")
+    if shutil.which(own) is None:
+        raise click.BadParameter(f"{own!r} (bot {name}) is not an interpreter on this machine", param_hint="--bot")
+    return str(Path(path).resolve()), own
