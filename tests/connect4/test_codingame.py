@@ -211,7 +211,9 @@ def test_built_in_bots_think_within_a_limit_tighter_than_the_platforms():
 
     from gridfall.cli import main
 
-    done = CliRunner().invoke(main, ["connect4", "referee", "--p1", "gridfall", "--p2", "mcts", "--games", "2",
+    # two searches that think to a deadline and load numba before their first turn: gridfall's bot loads
+    # its search in a thread, and the pure-Python turns it plays meanwhile share the interpreter with it
+    done = CliRunner().invoke(main, ["connect4", "referee", "--p1", "mcts", "--p2", "mcts-solver", "--games", "2",
                                      "--first-turn-ms", "2000", "--turn-ms", "50", "--json"])
     assert done.exit_code == 0, done.output
     import json
