@@ -17,7 +17,7 @@ from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits, fitted_ms
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.codingame import LIMITS, referee_game
-from gridfall.samegame.protocol import ANSWER_MARGIN
+from gridfall.samegame.protocol import BotConfig
 from gridfall.samegame.rules import action_text
 
 BUILT_IN = ("gridfall",)
@@ -28,10 +28,16 @@ def bot_command(spec: str, one_turn: bool, seed: int, limits: Limits = LIMITS) -
     fitted into a first turn shorter than the platform's; any other text is a command already."""
     if spec != "gridfall":
         return spec
-    platform = LIMITS.first_turn * 1000
-    planning = fitted_ms(platform - ANSWER_MARGIN * 1000, platform, limits.first_turn * 1000)
     return (f"{sys.executable} -m gridfall samegame bot --no-store --seed {seed}" + (" --one-turn" if one_turn else "")
-            + (f" --first-turn-ms {max(planning, 100):.0f}" if planning is not None else ""))  # the bot's least: 100
+            + planning_option(limits.first_turn))
+
+
+def planning_option(first_turn: float) -> str:
+    """The ``--first-turn-ms`` that fits gridfall's bot into a first turn of ``first_turn`` seconds
+    shorter than the platform's ('' for the platform's: the bot's own default then)."""
+    platform = LIMITS.first_turn * 1000
+    planning = fitted_ms(BotConfig.first_turn_budget * 1000, platform, first_turn * 1000)
+    return f" --first-turn-ms {max(planning, 100):.0f}" if planning is not None else ""  # the bot's least: 100
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from gridfall.arena.fallback import said_loading, summary
 from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, bot_command, console,
                                   limit_options, refuse_given, with_help)
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
-from gridfall.samegame.protocol import ANSWER_MARGIN, FIRST_TURN_SECONDS, TURN_SECONDS
+from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.samegame.store_cli import store_options
 from gridfall.viewer.options import replay_option, write_replay
 from gridfall.words import counted
@@ -149,7 +149,9 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
     specs = set_specs(set_name)[:first]
     if command is None:
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1 --first-turn-ms {(seconds - ANSWER_MARGIN) * 1000:.0f}"
+        from gridfall.samegame.match import planning_option
+
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1" + planning_option(seconds)
                    + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
         from gridfall.warmup import warm
