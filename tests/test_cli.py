@@ -15,6 +15,10 @@ from gridfall.samegame.boards import load_board
 
 from .samegame.test_rules import reference_solutions
 
+# One core each, and the bots some tests start have clocks far longer than they need; a test that
+# uses more, or whose bot plans close to its limit, runs `alone` (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
+
 
 def run(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input)
@@ -122,7 +126,7 @@ def test_missing_board_file():
 
 
 def test_solve_prints_a_line_the_rules_confirm():
-    result = run("samegame", "solve", "standard:9", "--time", "0.5", "--json")
+    result = run("samegame", "solve", "standard:9", "--time", "0.5", "--workers", "1", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output.strip().splitlines()[-1])
     judged = rules.judge(load_board("standard:9"), rules.split_one_turn(data["moves"]), strict=True)
@@ -158,6 +162,7 @@ def test_referee_json_counts_failed_boards(tmp_path):
     assert {b["outcome"] for b in data["boards"]} == {rules.OUT_OF_BOUNDS}
 
 
+@pytest.mark.alone  # its bot answers within half a second of its limit
 def test_bench_runs_gridfalls_bot_with_the_seed_asked_for():
     result = run("samegame", "bench", "--first", "1", "--time", "5", "--seed", "3", "--workers", "1", "--no-store", "--json")
     assert result.exit_code == 0, result.output
@@ -167,6 +172,7 @@ def test_bench_runs_gridfalls_bot_with_the_seed_asked_for():
     assert board["outcome"] == "ok" and data["total"] == board["score"] > 0
 
 
+@pytest.mark.alone  # it writes the bytecode and the kernels other tests' bots load
 def test_warmup_reports_every_kernel_group():
     result = run("warmup")
     assert result.exit_code == 0
@@ -174,6 +180,7 @@ def test_warmup_reports_every_kernel_group():
         assert group in result.output
 
 
+@pytest.mark.alone  # it writes the bytecode other tests' bots load
 def test_warmup_writes_the_bytecode_of_every_module():
     """Under PYTHONDONTWRITEBYTECODE an install in place compiled every module at every bot's start."""
     import importlib.util
@@ -282,10 +289,11 @@ def test_store_commands_round_trip(tmp_path):
 
 def test_solve_uses_and_improves_the_store(tmp_path):
     store = str(tmp_path / "s.sqlite")
-    first = json.loads(run("samegame", "solve", "standard:12", "--time", "0.3", "--store", store, "--json").output)
+    first = json.loads(run("samegame", "solve", "standard:12", "--time", "0.3", "--workers", "1", "--store", store,
+                            "--json").output)
     assert first["improved_store"] and first["source"] == "search"
     again = json.loads(run("samegame", "solve", "codingame:42", "--time", "0.05", "--algo", "beam",
-                           "--store", store, "--json").output)
+                           "--workers", "1", "--store", store, "--json").output)
     assert again["stored_score"] == first["score"] and again["score"] >= first["score"]
 
 
@@ -371,6 +379,7 @@ def test_match3_move_and_export(tmp_path):
     assert "def suggest(board, boardNo=1, move=1, elapsed=0.0)" in out.read_text()
 
 
+@pytest.mark.alone  # the exported player plans the whole run's second
 def test_match3_referee_json(tmp_path):
     out = tmp_path / "fast.py"
     run("match3", "export-suggest", str(out))
@@ -652,7 +661,7 @@ def test_paths_with_brackets_are_printed_not_taken_for_markup(tmp_path):
     assert f"{board}: score " in result.output
     db = folder / "x].sqlite"
     result = run("connect4", "league", "--bot", "[bold]a=random", "--bot", "b=greedy", "--games", "2",
-                 "--db", str(db))
+                 "--db", str(db), "--workers", "1", "--first-turn-ms", "3000")
     assert result.exit_code == 0, result.output
     assert f"games stored in {db}" in result.output and "[bold]a" in result.output
 

@@ -4,9 +4,13 @@ import os
 import shutil
 
 import numpy as np
+import pytest
 from numba import njit
 
 from gridfall.jit import below, ctz, new_rng, next_u64, popcount, uniform
+
+# One core, each cache in a folder of its own, no clock (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 
 
 @njit

@@ -3,9 +3,13 @@
 import sqlite3
 import sys
 
+import pytest
+
 from gridfall.arena.bot_files import changed, files_named, fingerprints
 from tests.arena.arena_cli import BOTS, gridfall, gridfall_json
 
+# The bots here answer at once, far inside their clocks: the tests share the machine (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 QUIT = "def suggest(board):\n    return 1, 1, 'Q'\n"  # ends each board at once: total 0
 FIRST = ("def suggest(board):\n    n = len(board)\n    for r in range(n):\n        for c in range(n - 1):\n"
          "            b = [list(x) for x in board]\n            b[r][c], b[r][c + 1] = b[r][c + 1], b[r][c]\n"

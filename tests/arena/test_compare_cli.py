@@ -6,7 +6,13 @@ import sqlite3
 import sys
 import textwrap
 
+import pytest
+
 from tests.arena.arena_cli import gridfall, gridfall_json
+
+# The SameGame bots here answer at once, far inside their clocks, one game at a time: the tests
+# share the machine (machine_sharing.py).  A Match-3 player that plans the whole run's second runs alone.
+pytestmark = pytest.mark.parallel_safe
 
 SAMEGAME_BOT = '''
 import sys
@@ -34,7 +40,7 @@ def test_samegame_compare_says_which_bot_is_better_and_stores_each_board(tmp_pat
     db = tmp_path / "compare.sqlite"
     boards = [f"tuning:{n}" for n in range(1, 7)]
     out = gridfall_json("samegame", "compare", "--bot", largest, "--bot", smallest, *boards, "--db", str(db),
-                        "--workers", "2", "--turn-ms", "2000")
+                        "--workers", "1", "--turn-ms", "2000")
     comparison = out["comparison"]
     # taking the smallest group first lets the others grow: it wins on these boards
     assert comparison["losses"] >= 5 and comparison["verdict"].startswith("smallest is better")
@@ -89,7 +95,7 @@ def test_two_equal_bots_cannot_be_told_apart(tmp_path):
     largest, _ = _samegame_bots(tmp_path)
     twin = largest.replace("largest=", "twin=", 1)
     out = gridfall_json("samegame", "compare", "--bot", largest, "--bot", twin, "tuning:1", "tuning:2", "tuning:3",
-                        "--db", str(tmp_path / "c.sqlite"), "--workers", "2", "--turn-ms", "2000")
+                        "--db", str(tmp_path / "c.sqlite"), "--workers", "1", "--turn-ms", "2000")
     assert out["comparison"]["ties"] == 3 and "cannot tell" in out["comparison"]["verdict"]
 
 
@@ -98,7 +104,7 @@ def test_three_bots_are_ranked_each_against_the_first_with_every_pairing(tmp_pat
     twin = largest.replace("largest=", "twin=", 1)
     boards = [f"tuning:{n}" for n in range(1, 7)]
     out = gridfall_json("samegame", "compare", "--bot", largest, "--bot", twin, "--bot", smallest, *boards,
-                        "--db", str(tmp_path / "c.sqlite"), "--workers", "2", "--turn-ms", "2000")
+                        "--db", str(tmp_path / "c.sqlite"), "--workers", "1", "--turn-ms", "2000")
     ranking = out["ranking"]
     assert [place["bot"] for place in ranking] == ["smallest", "largest", "twin"]  # twin ties largest: given order
     assert ranking[0]["verdict"] == "first" and ranking[0]["against_first"] is None
@@ -149,6 +155,7 @@ def test_a_bot_of_the_other_flavour_is_named_under_the_comparison(tmp_path):
     assert all("other_flavour" not in board["line"] for board in out["boards"])
 
 
+@pytest.mark.alone  # the fast player plans its second, two runs side by side
 def test_match3_compare_over_seeds(tmp_path):
     for agent in ("fast", "greedy"):
         assert gridfall("match3", "export", str(tmp_path / f"{agent}.py"), "--agent", agent).returncode == 0
@@ -169,8 +176,6 @@ def test_one_file_under_two_interpreters_each_bot_its_own(tmp_path):
     on CPython, paired seed by seed (which one to pick on CodeAbbey)."""
     import os
     import shutil
-
-    import pytest
 
     pypy = shutil.which("pypy3")
     if pypy is None:
@@ -219,6 +224,7 @@ def test_a_reason_cut_to_fit_its_cell_says_so():
     assert shortened("x" * 60, 60) == "x" * 60 and shortened("x" * 61, 60) == "x" * 59 + "…"
 
 
+@pytest.mark.alone  # the fast player plans its second
 def test_a_match3_players_prints_are_stored_and_replayed_board_by_board(tmp_path):
     from gridfall.viewer import page
 
@@ -243,7 +249,7 @@ def test_a_match3_players_prints_are_stored_and_replayed_board_by_board(tmp_path
 
 def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):
     largest, smallest = _samegame_bots(tmp_path)
-    compare = ["samegame", "compare", "--bot", largest, "--bot", smallest, "--workers", "2", "--turn-ms", "2000"]
+    compare = ["samegame", "compare", "--bot", largest, "--bot", smallest, "--workers", "1", "--turn-ms", "2000"]
     first = subprocess_in(tmp_path, *compare, "tuning:1", "tuning:2", "--db", "c.sqlite")
     assert first.returncode == 0, first.stderr
     grown = subprocess_in(tmp_path, *compare, "tuning:3", "tuning:1", "tuning:2", "--db", "c.sqlite", "--json")

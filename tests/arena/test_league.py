@@ -13,12 +13,16 @@ import pytest
 from tests.arena.arena_cli import gridfall, gridfall_json, pick, start, stored_games, wait_for_games
 from tests.processes import live_commands
 
-FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]  # generous: the test bots answer at once
+# The test bots answer at once, far inside these clocks, and a league of one worker uses one core
+# (its games' bots take turns): such tests share the machine (machine_sharing.py).  Two workers
+# play no faster here, the games being mostly the bots' start-up.
+pytestmark = pytest.mark.parallel_safe
+FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
 
 
 def _league(db, games=6, *extra):
     return ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", f"centre={pick('centre')}",
-            "--bot", "greedy", "--games", str(games), "--db", str(db), "--workers", "2", *FAST, *extra]
+            "--bot", "greedy", "--games", str(games), "--db", str(db), "--workers", "1", *FAST, *extra]
 
 
 def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
@@ -38,6 +42,7 @@ def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
     assert "DROP TABLE games" in messages  # the bots' words, stored as data
 
 
+@pytest.mark.alone  # two games side by side, over the CPUs
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="one CPU per bot needs Linux")
 def test_one_cpu_runs_every_bot_on_one_cpu_and_spreads_them(tmp_path, monkeypatch):
     record = tmp_path / "cpus.txt"
@@ -105,14 +110,14 @@ def test_a_bot_joins_a_stored_league_and_catches_up(tmp_path):
     six = _games(db)
     bots = ["--bot", "greedy", "--bot", f"centre={pick('centre')}", "--bot", f"first={pick('first')}"]  # any order
     joined = gridfall("connect4", "league", *bots, "--bot", "alphabeta:1", "--games", "14", "--db", str(db),
-                      "--workers", "2", *FAST, "--json")
+                      "--workers", "1", *FAST, "--json")
     assert joined.returncode == 0, joined.stderr
     assert "the run grows: bots was 3, now 4" in joined.stderr and "games was 6, now 14" in joined.stderr
     board = {row["name"]: row["games"] for row in json.loads(joined.stdout)["leaderboard"]}
     assert max(board.values()) - min(board.values()) <= 2 and board["alphabeta:1"] >= 6  # it caught up
     assert set(six) <= set(_games(db))
     again = gridfall("connect4", "league", *bots, "--bot", "alphabeta:1", "--games", "14", "--db", str(db),
-                     "--workers", "2", *FAST)  # resumed: nothing to play, nothing grows
+                     "--workers", "1", *FAST)  # resumed: nothing to play, nothing grows
     assert again.returncode == 0 and "grows" not in again.stderr and len(_games(db)) == 14
     gone = gridfall(*_league(db, 14))  # alphabeta:1 left out: refused
     assert gone.returncode == 2 and "not shrink (bots: 1 stored, such as ['alphabeta:1'" in gone.stderr, gone.stderr
@@ -139,7 +144,7 @@ def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):
 
 
 def test_without_db_a_larger_count_finds_the_same_run(tmp_path):
-    league = ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", "greedy", "--workers", "2", *FAST]
+    league = ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", "greedy", "--workers", "1", *FAST]
     for games in ("2", "4"):
         done = subprocess.run([sys.executable, "-m", "gridfall", *league, "--games", games], cwd=tmp_path,
                               capture_output=True, text=True, timeout=300)
@@ -148,6 +153,7 @@ def test_without_db_a_larger_count_finds_the_same_run(tmp_path):
     assert stored_games(made) == 4
 
 
+@pytest.mark.alone  # two games in flight as it stops
 def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_again(tmp_path):
     db = tmp_path / "league.sqlite"
     args = ["connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",
@@ -167,7 +173,7 @@ def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_a
 def test_standings_read_a_league_while_it_plays_and_after(tmp_path):
     db = tmp_path / "league.sqlite"
     process = start("connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",
-                    "--bot", "greedy", "--games", "20", "--db", str(db), "--workers", "2", *FAST, "--json")
+                    "--bot", "greedy", "--games", "20", "--db", str(db), "--workers", "1", *FAST, "--json")
     try:
         wait_for_games(db, 4)
         playing = gridfall("connect4", "standings", str(db))
@@ -184,7 +190,7 @@ def test_standings_read_a_league_while_it_plays_and_after(tmp_path):
 def test_standings_read_an_sprt_and_refuse_other_files(tmp_path):
     db = tmp_path / "sprt.sqlite"
     played = gridfall_json("connect4", "sprt", "--new", "greedy", "--base", pick("first"), "--elo0", "0", "--elo1",
-                           "50", "--db", str(db), "--workers", "2", *FAST)
+                           "50", "--db", str(db), "--workers", "1", *FAST)
     read = gridfall_json("connect4", "standings", str(db))
     assert read["verdict"] == played["verdict"] == "H1" and read["penta"] == played["penta"]
     text = gridfall("connect4", "standings", str(db))
@@ -215,7 +221,7 @@ def test_games_lost_by_a_fault_are_told_apart_from_games_lost_at_play(tmp_path):
     missing = tmp_path / "no-such-bot"
     args = ["connect4", "league", "--bot", f"broken={missing}", "--bot", f"garbage={sys.executable} -c "
             "\"print('[red]x[/red]')\"", "--bot", f"first={pick('first')}", "--games", "6", "--matchmaking",
-            "round-robin", "--db", str(tmp_path / "faults.sqlite"), "--workers", "2", *FAST]
+            "round-robin", "--db", str(tmp_path / "faults.sqlite"), "--workers", "1", *FAST]
     out = gridfall_json(*args)
     faults = {f["bot"]: f for f in out["faults"]}
     assert set(faults) == {"broken", "garbage"}  # "first" lost only at play, if at all
@@ -260,7 +266,7 @@ def test_a_full_disk_stops_a_league_with_its_stored_games_kept_and_no_bot_left(t
     db = tmp_path / "league.sqlite"
     monkeypatch.setattr(sys, "argv", ["gridfall", "connect4", "league", "--bot", f"a={pick('first', 0.02)}",
                                       "--bot", f"b={pick('centre', 0.02)}", "--games", "60", "--db", str(db),
-                                      "--workers", "2", *FAST])
+                                      "--workers", "1", *FAST])
     with pytest.raises(SystemExit) as stopped:
         cli.run()
     err = capsys.readouterr().err

@@ -4,8 +4,13 @@ that resumes it, read while a run plays too."""
 import json
 import sqlite3
 
+import pytest
+
 from gridfall.samegame.store import SolutionStore
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
+
+# The test bots answer at once, far inside these clocks (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
 

@@ -3,8 +3,12 @@
 import json
 import sqlite3
 
+import pytest
+
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
 
+# The test bots answer at once, far inside these clocks: the tests share the machine (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
 
 

@@ -5,9 +5,14 @@ import math
 import subprocess
 import sys
 
+import pytest
+
 from gridfall.arena.database import GameRow
 from gridfall.connect4.openings import OpeningTable
 from gridfall.connect4.pie import PieGame, estimate, schedule
+
+# Its engines think 10 ms a move in the referee's process, with no clock to lose on (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 
 SETTINGS = {"pairs": 3, "turn": 0.01, "engines": ["greedy", "random"], "plies": 2, "solve_empties": 10,
             "solve_seconds": 0.5, "seed": 7, "width": 9, "height": 7}

@@ -2,8 +2,13 @@
 
 import json
 
+import pytest
+
 from gridfall.viewer import page
 from tests.arena.arena_cli import gridfall, pick
+
+# The bots answer at once, far inside their clocks (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 
 FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
 

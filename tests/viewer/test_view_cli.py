@@ -3,8 +3,13 @@
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from gridfall.viewer import page
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
+
+# The test bots answer at once, far inside their clocks (machine_sharing.py).
+pytestmark = pytest.mark.parallel_safe
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
 
