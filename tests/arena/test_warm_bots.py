@@ -127,12 +127,13 @@ class Here:
 
 
 def test_a_league_or_sprt_warms_the_copies_where_its_games_run_and_prepares_nothing_without_one(tmp_path):
-    from gridfall.connect4.arena_cli import _warm_bots
+    from gridfall.connect4.arena_cli import _ready_bots
+    from gridfall.connect4.codingame import LIMITS
 
     copy, here = _copy(tmp_path / "copy"), Here()
-    _warm_bots(here, ["python3 bot.py", "python3 other.py"])
+    _ready_bots(here, ["python3 bot.py", "python3 other.py"], LIMITS)
     assert here.setups == 0
-    _warm_bots(here, [f"{copy} connect4 bot", "python3 bot.py"])
+    _ready_bots(here, [f"{copy} connect4 bot", "python3 bot.py"], LIMITS)
     assert here.setups == 1 and (tmp_path / "copy" / "calls.txt").read_text() == "warmup --game connect4\n"
 
 

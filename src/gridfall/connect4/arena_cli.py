@@ -13,6 +13,7 @@ import click
 from gridfall.arena.bot_files import files_named
 from gridfall.arena.database import RunDatabaseError, job_order
 from gridfall.arena.executor import JobFailed, drive
+from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_options import (CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options,
@@ -30,7 +31,7 @@ from gridfall.connect4.arena_report import (
     sprt_json,
     sprt_test,
 )
-from gridfall.connect4.match import PairJob, game_rows, opening, play_pair, points_of
+from gridfall.connect4.match import PairJob, fitted_times, game_rows, opening, play_pair, points_of
 from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_run_replay
 from gridfall.words import counted
@@ -94,10 +95,14 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
     return bots
 
 
-def _warm_bots(executor, commands: list[str]) -> None:
-    """Warm the kernels the bots need where the games run (:mod:`gridfall.arena.warm_bots`)."""
+def _ready_bots(executor, commands: list[str], limits: Limits) -> None:
+    """Name here a command of gridfall's bot that lacks the time options of tighter limits
+    (:mod:`gridfall.arena.own_time`), and warm the kernels the bots need where the games run
+    (:mod:`gridfall.arena.warm_bots`)."""
+    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import needs_warming, warm_bots
 
+    say_lacking("connect4", commands, fitted_times(limits))
     if needs_warming("connect4", commands, AGENT_NAMES):
         executor.prepare(functools.partial(warm_bots, "connect4", commands, AGENT_NAMES))
 
@@ -178,7 +183,7 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"league of {len(bots)} bots, {counted(games, 'game')} ({len(done)} stored in {run.path}), {executor.describe()}")
-    _warm_bots(executor, list(commands.values()))
+    _ready_bots(executor, list(commands.values()), limits)
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
     retired = set(retire)
@@ -287,7 +292,7 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
               f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")
-    _warm_bots(executor, [new, base])
+    _ready_bots(executor, [new, base], limits)
     with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             test.add_pair(*(points_of(row, "new") for row in game_rows(job, records)))

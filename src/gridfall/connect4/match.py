@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits, fitted_ms
+from gridfall.arena.own_time import as_options
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.codingame import LIMITS, GameRecord, referee_game
 from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
@@ -31,14 +32,15 @@ def bot_command(spec: str, seed: int, limits: Limits = LIMITS) -> str:
     already."""
     if spec.partition(":")[0] not in AGENT_NAMES:
         return spec
-    command = f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}"
-    first = fitted_ms(FIRST_TURN_MS, LIMITS.first_turn * 1000, limits.first_turn * 1000)
-    turn = fitted_ms(TURN_MS, LIMITS.turn * 1000, limits.turn * 1000)
-    if first is not None:
-        command += f" --first-turn-ms {max(first, 1):.1f}"  # the bot takes 1 ms at least
-    if turn is not None:
-        command += f" --turn-ms {max(turn, 1):.1f}"
-    return command
+    return f"{sys.executable} -m gridfall connect4 bot --agent {spec} --seed {seed}" + as_options(fitted_times(limits))
+
+
+def fitted_times(limits: Limits) -> dict[str, str]:
+    """The bot's time options that fit it into ``limits`` where they are tighter than the
+    platform's (none under the platform's own: the bot's defaults then)."""
+    times = {"--first-turn-ms": fitted_ms(FIRST_TURN_MS, LIMITS.first_turn * 1000, limits.first_turn * 1000),
+             "--turn-ms": fitted_ms(TURN_MS, LIMITS.turn * 1000, limits.turn * 1000)}
+    return {option: f"{max(ms, 1):.1f}" for option, ms in times.items() if ms is not None}  # the bot takes 1 ms at least
 
 
 def opening(seed: int, number: int, plies: int) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits, fitted_ms
+from gridfall.arena.own_time import as_options
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.codingame import LIMITS, referee_game
 from gridfall.samegame.protocol import BotConfig
@@ -29,15 +30,15 @@ def bot_command(spec: str, one_turn: bool, seed: int, limits: Limits = LIMITS) -
     if spec != "gridfall":
         return spec
     return (f"{sys.executable} -m gridfall samegame bot --no-store --seed {seed}" + (" --one-turn" if one_turn else "")
-            + planning_option(limits.first_turn))
+            + as_options(fitted_times(limits)))
 
 
-def planning_option(first_turn: float) -> str:
-    """The ``--first-turn-ms`` that fits gridfall's bot into a first turn of ``first_turn`` seconds
-    shorter than the platform's ('' for the platform's: the bot's own default then)."""
-    platform = LIMITS.first_turn * 1000
-    planning = fitted_ms(BotConfig.first_turn_budget * 1000, platform, first_turn * 1000)
-    return f" --first-turn-ms {max(planning, 100):.0f}" if planning is not None else ""  # the bot's least: 100
+def fitted_times(limits: Limits) -> dict[str, str]:
+    """The ``--first-turn-ms`` that fits gridfall's bot into a first turn shorter than the
+    platform's (none for the platform's: the bot's own default then).  Its later turns answer
+    from the plan at once."""
+    planning = fitted_ms(BotConfig.first_turn_budget * 1000, LIMITS.first_turn * 1000, limits.first_turn * 1000)
+    return {"--first-turn-ms": f"{max(planning, 100):.0f}"} if planning is not None else {}  # the bot's least: 100
 
 
 @dataclass(frozen=True)

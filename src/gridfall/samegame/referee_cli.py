@@ -58,8 +58,11 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         loaded = [(spec, load_board(spec)) for spec in specs]
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
+    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import warm_copies
+    from gridfall.samegame.match import fitted_times
 
+    say_lacking("samegame", [command], fitted_times(limits))
     warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
     err = console(stderr=True)
     from rich.progress import Progress
@@ -147,11 +150,13 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     from gridfall.samegame.codingame import LIMITS, Limits, referee_game
     from gridfall.samegame.display import anchors_table, reports_table
 
-    specs = set_specs(set_name)[:first]
-    if command is None:
-        from gridfall.samegame.match import planning_option
+    from gridfall.arena.own_time import as_options, say_lacking
+    from gridfall.samegame.match import fitted_times
 
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1" + planning_option(seconds)
+    specs = set_specs(set_name)[:first]
+    limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
+    if command is None:
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1" + as_options(fitted_times(limits))
                    + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
         from gridfall.warmup import warm
@@ -160,8 +165,8 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     else:
         from gridfall.arena.warm_bots import warm_copies
 
+        say_lacking("samegame", [command], fitted_times(limits))
         warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
-    limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
         finished = run_jobs(
