@@ -25,6 +25,9 @@ def test_the_built_in_names_get_the_times_of_tighter_limits_and_the_platforms_ke
     assert samegame_match.fitted_times(Limits(20.0, 0.01)) == {}  # the later turns answer from the plan
     assert as_options(TIGHT) == " --first-turn-ms 250.0 --turn-ms 35.0" and as_options({}) == ""
     assert connect4_match.bot_command("gridfall", 1, Limits(0.5, 0.05)).endswith(as_options(TIGHT))
+    from gridfall.connect4.agents import AGENT_NAMES, CLOCKED_AGENTS
+
+    assert set(CLOCKED_AGENTS) < set(AGENT_NAMES)
 
 
 @pytest.mark.parametrize("command, wanted", [
@@ -33,27 +36,31 @@ def test_the_built_in_names_get_the_times_of_tighter_limits_and_the_platforms_ke
     ("env PYTHONPATH=variant/src python3 -m gridfall connect4 bot --turn-ms 30", {"--first-turn-ms": "250.0"}),
     ("python3 -m gridfall connect4 bot --turn-ms=30 --first-turn-ms=600", {}),  # its own times: the user's choice
     ("uv run gridfall connect4 bot --player mine:Bot", TIGHT),  # a user's player under gridfall's bot: the same clock
+    ("gridfall connect4 bot --agent=portable --seed 3", TIGHT),
+    ("gridfall connect4 bot --agent random", {}),  # it answers at once, whatever its time
+    ("gridfall connect4 bot --agent mcts:2000", {}),  # its iterations, not its clock
+    ("gridfall connect4 bot --agent gridfall:100000", {}),
     ("gridfall samegame bot", {}),  # another game's bot
     ("gridfall connect4 referee --p1 a --p2 b", {}),  # not the bot
     ("python3 mybot.py --turn-ms", {}),
     ("python3 'unclosed", {}),
 ])
 def test_a_command_of_gridfalls_bot_lacks_the_options_it_does_not_give(command, wanted):
-    assert lacking(command, "connect4", TIGHT) == wanted
+    assert lacking(command, "connect4", TIGHT, connect4_match.thinks_to_its_clock) == wanted
 
 
 def test_each_command_is_named_once_with_what_it_lacks():
     log = io.StringIO()
-    say_lacking("connect4", ["gridfall connect4 bot", "python3 mine.py", "gridfall connect4 bot"], TIGHT, log)
+    say_lacking("connect4", ["gridfall connect4 bot", "python3 mine.py", "gridfall connect4 bot"], TIGHT, log=log)
     assert log.getvalue().count("\n") == 1
     assert "'gridfall connect4 bot' runs gridfall's bot" in log.getvalue()
     assert "add --first-turn-ms 250.0 --turn-ms 35.0 to its command" in log.getvalue()
-    say_lacking("connect4", ["gridfall connect4 bot"], {}, log)  # the platform's limits: nothing to say
+    say_lacking("connect4", ["gridfall connect4 bot"], {}, log=log)  # the platform's limits: nothing to say
     assert log.getvalue().count("\n") == 1
 
 
 def test_the_referees_and_the_arena_name_a_command_that_would_lose_on_time(tmp_path):
-    own = f"{sys.executable} -m gridfall connect4 bot --agent random"
+    own = f"{sys.executable} -m gridfall connect4 bot --agent portable"  # pure Python: no kernels to load
     said = "runs gridfall's bot, which thinks CodinGame's time unless told"
     referee = gridfall("connect4", "referee", "--p1", own, "--p2", "random", "--games", "2", "--turn-ms", "50")
     assert referee.returncode == 0 and f"{own!r} {said}" in referee.stderr and "add --turn-ms 35.0 to" in referee.stderr

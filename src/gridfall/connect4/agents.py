@@ -256,6 +256,14 @@ AGENTS = {
 }
 AGENT_NAMES = tuple(AGENTS)
 COMPILED_AGENTS = ("alphabeta", "mcts", "mcts-solver", "gridfall")  # the ones whose kernels numba compiles
+CLOCKED_AGENTS = ("mcts", "mcts-solver", "gridfall", "portable")  # they think until the turn's deadline
+
+
+def thinks_to_the_clock(spec: str) -> bool:
+    """Whether the agent ``spec`` thinks until its turn's deadline (``mcts``, ``gridfall``): not one
+    given its work (``mcts:2000``, ``gridfall:100000``, ``alphabeta:4``) nor one that does not search."""
+    name, _, arg = spec.partition(":")
+    return name in CLOCKED_AGENTS and not arg
 
 
 def _portable(seed: int):

@@ -31,7 +31,7 @@ from gridfall.connect4.arena_report import (
     sprt_json,
     sprt_test,
 )
-from gridfall.connect4.match import PairJob, fitted_times, game_rows, opening, play_pair, points_of
+from gridfall.connect4.match import PairJob, game_rows, name_unfitted, opening, play_pair, points_of
 from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option, write_run_replay
 from gridfall.words import counted
@@ -99,10 +99,9 @@ def _ready_bots(executor, commands: list[str], limits: Limits) -> None:
     """Name here a command of gridfall's bot that lacks the time options of tighter limits
     (:mod:`gridfall.arena.own_time`), and warm the kernels the bots need where the games run
     (:mod:`gridfall.arena.warm_bots`)."""
-    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import needs_warming, warm_bots
 
-    say_lacking("connect4", commands, fitted_times(limits))
+    name_unfitted(commands, limits)
     if needs_warming("connect4", commands, AGENT_NAMES):
         executor.prepare(functools.partial(warm_bots, "connect4", commands, AGENT_NAMES))
 

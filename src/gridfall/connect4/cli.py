@@ -268,11 +268,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
 
     for hint, spec in (("--p1", p1), ("--p2", p2)):
         check_program(spec, hint)
-    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import warm_bots
-    from gridfall.connect4.match import fitted_times
+    from gridfall.connect4.match import name_unfitted
 
-    say_lacking("connect4", (p1, p2), fitted_times(limits))
+    name_unfitted((p1, p2), limits)
     warm_bots("connect4", (p1, p2), AGENT_NAMES)  # so that no bot of gridfall's compiles on its first turn
 
     def play_one(i: int):

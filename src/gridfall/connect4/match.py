@@ -16,11 +16,12 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass
+from typing import Iterable
 
 from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits, fitted_ms
-from gridfall.arena.own_time import as_options
-from gridfall.connect4.agents import AGENT_NAMES
+from gridfall.arena.own_time import as_options, say_lacking
+from gridfall.connect4.agents import AGENT_NAMES, thinks_to_the_clock
 from gridfall.connect4.codingame import LIMITS, GameRecord, referee_game
 from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
 from gridfall.connect4.rules import Game
@@ -41,6 +42,26 @@ def fitted_times(limits: Limits) -> dict[str, str]:
     times = {"--first-turn-ms": fitted_ms(FIRST_TURN_MS, LIMITS.first_turn * 1000, limits.first_turn * 1000),
              "--turn-ms": fitted_ms(TURN_MS, LIMITS.turn * 1000, limits.turn * 1000)}
     return {option: f"{max(ms, 1):.1f}" for option, ms in times.items() if ms is not None}  # the bot takes 1 ms at least
+
+
+def thinks_to_its_clock(arguments: list[str]) -> bool:
+    """Whether ``gridfall connect4 bot ARGUMENTS`` thinks until its turn's deadline: a --player
+    (given the turn's time), or the --agent it names (gridfall by default) if that one does."""
+    agent = "gridfall"
+    for at, word in enumerate(arguments):
+        if word == "--player" or word.startswith("--player="):
+            return True
+        if word == "--agent" and at + 1 < len(arguments):
+            agent = arguments[at + 1]
+        elif word.startswith("--agent="):
+            agent = word.partition("=")[2]
+    return thinks_to_the_clock(agent)
+
+
+def name_unfitted(commands: Iterable[str], limits: Limits) -> None:
+    """Name on stderr the commands of gridfall's bot that would think past ``limits``, with the
+    options that fit them (:mod:`gridfall.arena.own_time`)."""
+    say_lacking("connect4", commands, fitted_times(limits), thinks_to_its_clock)
 
 
 def opening(seed: int, number: int, plies: int) -> tuple[int, ...]:

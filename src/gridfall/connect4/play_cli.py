@@ -44,11 +44,10 @@ def play(opponent, port, no_browser, db, seed, limits):
 
     check_program(opponent, "--opponent")
     run = open_run(db, "connect4 play", {}, exclusive=False)  # each game its own job: two servers may share it
-    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import warm_bots
-    from gridfall.connect4.match import fitted_times
+    from gridfall.connect4.match import name_unfitted
 
-    say_lacking("connect4", [opponent], fitted_times(limits))
+    name_unfitted([opponent], limits)
     warm_bots("connect4", [opponent], AGENT_NAMES)  # a built-in's kernels, or those of the gridfall a command runs
     server = PlayServer(opponent, limits, database=run, seed=seed)
     try:

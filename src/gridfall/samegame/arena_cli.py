@@ -70,12 +70,11 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
 
     import functools
 
-    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import needs_warming, warm_bots
-    from gridfall.samegame.match import fitted_times
+    from gridfall.samegame.match import name_unfitted
 
     programs = [spec for _, spec in bots]
-    say_lacking("samegame", programs, fitted_times(limits))
+    name_unfitted(programs, limits)
     prepare = functools.partial(warm_bots, "samegame", programs, BUILT_IN) \
         if needs_warming("samegame", programs, BUILT_IN) else None
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,

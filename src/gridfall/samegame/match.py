@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Iterable
 
 from gridfall.arena.database import GameRow, stored_output
 from gridfall.arena.limits import Limits, fitted_ms
-from gridfall.arena.own_time import as_options
+from gridfall.arena.own_time import as_options, say_lacking
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.codingame import LIMITS, referee_game
 from gridfall.samegame.protocol import BotConfig
@@ -39,6 +40,12 @@ def fitted_times(limits: Limits) -> dict[str, str]:
     from the plan at once."""
     planning = fitted_ms(BotConfig.first_turn_budget * 1000, LIMITS.first_turn * 1000, limits.first_turn * 1000)
     return {"--first-turn-ms": f"{max(planning, 100):.0f}"} if planning is not None else {}  # the bot's least: 100
+
+
+def name_unfitted(commands: Iterable[str], limits: Limits) -> None:
+    """Name on stderr the commands of gridfall's bot that would plan past ``limits``, with the
+    option that fits them (:mod:`gridfall.arena.own_time`)."""
+    say_lacking("samegame", commands, fitted_times(limits))
 
 
 @dataclass(frozen=True)

@@ -58,11 +58,10 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         loaded = [(spec, load_board(spec)) for spec in specs]
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    from gridfall.arena.own_time import say_lacking
     from gridfall.arena.warm_bots import warm_copies
-    from gridfall.samegame.match import fitted_times
+    from gridfall.samegame.match import name_unfitted
 
-    say_lacking("samegame", [command], fitted_times(limits))
+    name_unfitted([command], limits)
     warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
     err = console(stderr=True)
     from rich.progress import Progress
@@ -150,8 +149,8 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     from gridfall.samegame.codingame import LIMITS, Limits, referee_game
     from gridfall.samegame.display import anchors_table, reports_table
 
-    from gridfall.arena.own_time import as_options, say_lacking
-    from gridfall.samegame.match import fitted_times
+    from gridfall.arena.own_time import as_options
+    from gridfall.samegame.match import fitted_times, name_unfitted
 
     specs = set_specs(set_name)[:first]
     limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
@@ -165,7 +164,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     else:
         from gridfall.arena.warm_bots import warm_copies
 
-        say_lacking("samegame", [command], fitted_times(limits))
+        name_unfitted([command], limits)
         warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
     with Progress(console=console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{set_name}: {counted(len(specs), 'board')} x {seconds:g} s", total=len(specs))
