@@ -56,4 +56,4 @@ def say_lacking(game: str, commands: Iterable[str], times: dict[str, str], clock
         if missing:
             print(f"gridfall: {command!r} runs gridfall's bot, which thinks CodinGame's time unless told: "
                   f"under this run's tighter limits it would lose on time; add{as_options(missing)} to its "
-                  "command (the name 'gridfall' gets the same)", file=log, flush=True)
+                  "command (the built-in names get the same)", file=log, flush=True)
