@@ -77,8 +77,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
         raise click.UsageError(f"{complaint} ({run.path} holds them; another --db starts a clean run)")
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
-    err.print(f"{kind}: {counted(len(items), item_label)} x {len(bots)} bots ({len(jobs) - len(todo)} stored in {run.path}), "
-              f"{executor.describe()}")
+    err.print(f"{kind}: {counted(len(items), item_label)} x {len(bots)} bots "
+              f"({len(jobs) - len(todo)} stored in {run.path}), {executor.describe()}")
     if prepare is not None and todo:
         executor.prepare(prepare)
     try:

@@ -41,7 +41,8 @@ def fitted_times(limits: Limits) -> dict[str, str]:
     platform's (none under the platform's own: the bot's defaults then)."""
     times = {"--first-turn-ms": fitted_ms(FIRST_TURN_MS, LIMITS.first_turn * 1000, limits.first_turn * 1000),
              "--turn-ms": fitted_ms(TURN_MS, LIMITS.turn * 1000, limits.turn * 1000)}
-    return {option: f"{max(ms, 1):.1f}" for option, ms in times.items() if ms is not None}  # the bot takes 1 ms at least
+    # the bot takes 1 ms at least
+    return {option: f"{max(ms, 1):.1f}" for option, ms in times.items() if ms is not None}
 
 
 def thinks_to_its_clock(arguments: list[str]) -> bool:

@@ -143,19 +143,19 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
         refuse_given(("store_path",), "gridfall's own bot only, not your --bot")
     from rich.progress import Progress
 
+    from gridfall.arena.own_time import as_options
     from gridfall.arena.pool import exit_after, run_jobs
     from gridfall.samegame.anchors import OFFLINE, ONLINE_20S
     from gridfall.samegame.boards import set_specs
     from gridfall.samegame.codingame import LIMITS, Limits, referee_game
     from gridfall.samegame.display import anchors_table, reports_table
-
-    from gridfall.arena.own_time import as_options
     from gridfall.samegame.match import fitted_times, name_unfitted
 
     specs = set_specs(set_name)[:first]
     limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
     if command is None:
-        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1" + as_options(fitted_times(limits))
+        command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1"
+                   + as_options(fitted_times(limits))
                    + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
         from gridfall.warmup import warm
