@@ -88,6 +88,18 @@ def gridfall_arguments(words: list[str]) -> int | None:
     return run.arguments if run is not None and run.module == "gridfall" else None
 
 
+def gridfall_words(command: str) -> tuple[list[str], int] | None:
+    """The words of a command that runs gridfall, and where gridfall's own arguments begin in them
+    (:func:`gridfall_arguments`); None for any other command, or one whose quotes do not close
+    (the referee names that when it starts the bot)."""
+    try:
+        words = shell_words(command)
+    except ValueError:
+        return None
+    at = gridfall_arguments(words)
+    return None if at is None else (words, at)
+
+
 class PythonRun(NamedTuple):
     """What a command that runs python will search: read once from its words."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Callable, Iterable
 
-from gridfall.arena.bot_command import gridfall_arguments, shell_words
+from gridfall.arena.bot_command import gridfall_words
 
 
 def as_options(times: dict[str, str]) -> str:
@@ -36,12 +36,11 @@ def lacking(command: str, game: str, times: dict[str, str], clocked: Clocked = a
     """The options of ``times`` that ``command``, if it runs gridfall's ``GAME bot`` and that bot
     thinks to its clock, does not give (as ``--turn-ms 35`` or ``--turn-ms=35``); none for any
     other command."""
-    try:
-        words = shell_words(command)
-    except ValueError:  # unbalanced quotes: the referee names that when it starts the bot
+    run = gridfall_words(command)
+    if run is None:
         return {}
-    at = gridfall_arguments(words)
-    if at is None or words[at:at + 2] != [game, "bot"] or not clocked(words[at + 2:]):
+    words, at = run
+    if words[at:at + 2] != [game, "bot"] or not clocked(words[at + 2:]):
         return {}
     given = {word.partition("=")[0] for word in words[at + 2:]}
     return {option: value for option, value in times.items() if option not in given}

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from typing import IO, Iterable
 
-from gridfall.arena.bot_command import gridfall_arguments, shell_words
+from gridfall.arena.bot_command import gridfall_words
 from gridfall.printable import printable
 
 WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
@@ -29,13 +29,10 @@ def warmup_words(command: str, game: str) -> list[str] | None:
     """The words that warm the gridfall ``command`` runs (``python -m gridfall ...`` or the script
     ``gridfall ...``), or None for a command that runs something else, or a user's player
     (``--player``: no kernels)."""
-    try:
-        words = shell_words(command)
-    except ValueError:  # unbalanced quotes: the referee names that when it starts the bot
+    run = gridfall_words(command)
+    if run is None or "--player" in run[0][run[1]:]:
         return None
-    arguments = gridfall_arguments(words)
-    if arguments is None or "--player" in words[arguments:]:
-        return None
+    words, arguments = run
     return words[:arguments] + ["warmup", "--game", game]
 
 
