@@ -48,7 +48,7 @@ def parse_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple
 def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], make_job: Callable, work: Callable,
                    settings: dict, db: str | None, workers: int | None, cluster: str | None, as_json: bool,
                    item_label: str, transform: Callable[[float], float] = float, transform_label: str = "",
-                   prepare: Callable | None = None, replay_path: str | None = None,
+                   ready: Callable | None = None, replay_path: str | None = None,
                    grows: tuple[str, ...] = (), changed: Callable | None = None,
                    bot_files: dict[str, list[str]] | None = None,
                    notes: Callable[[list[str], list[tuple[str, list]]], list[str]] | None = None) -> None:
@@ -61,7 +61,9 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     since), which refuses the resume: a paired difference between two versions of an item means
     nothing.  ``bot_files`` ({name: files}, by default the files each bot's command names): a
     bot's file edited since its games were stored is refused too.  ``notes(names, rows)``: the
-    game's own lines under the table (print_comparison)."""
+    game's own lines under the table (print_comparison).  ``ready(executor, commands)``: before
+    the first game, given the commands of the bots with games still to play (none to play: not
+    called), names what the user should know of them and readies them where the games run."""
     from rich.progress import Progress
 
     from gridfall.arena.bot_files import files_named
@@ -71,7 +73,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     run = open_run(db, kind, settings, grows=grows, bot_files=bot_files)
     run.keep_extra("measure", transform_label or "score")  # for `gridfall standings`, which has no --raw
     stored = {row.job: row for row in run.rows()}
-    jobs = [make_job(item, name, spec) for item in items for name, spec in bots]
+    made = [(make_job(item, name, spec), spec) for item in items for name, spec in bots]
+    jobs = [job for job, _ in made]
     todo = [job for job in jobs if job.key not in stored]
     if changed is not None and todo and (complaint := changed(stored.values(), todo)):
         raise click.UsageError(f"{complaint} ({run.path} holds them; another --db starts a clean run)")
@@ -79,8 +82,8 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     err = console(stderr=True)
     err.print(f"{kind}: {counted(len(items), item_label)} x {len(bots)} bots "
               f"({len(jobs) - len(todo)} stored in {run.path}), {executor.describe()}")
-    if prepare is not None and todo:
-        executor.prepare(prepare)
+    if ready is not None and todo:
+        ready(executor, list(dict.fromkeys(spec for job, spec in made if job.key not in stored)))
     try:
         with Progress(console=err, transient=True) as progress:
             task = progress.add_task("playing", total=len(jobs), completed=len(jobs) - len(todo))

@@ -96,11 +96,14 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def _ready_bots(executor, commands: list[str], limits: Limits) -> None:
-    """Name here a command of gridfall's bot that lacks the time options of tighter limits
-    (:mod:`gridfall.arena.own_time`), and warm the kernels the bots need where the games run
-    (:mod:`gridfall.arena.warm_bots`)."""
+    """Before the games, name here a command of gridfall's bot that lacks the time options of
+    tighter limits (:mod:`gridfall.arena.own_time`), and warm the kernels the bots need where the
+    games run (:mod:`gridfall.arena.warm_bots`).  ``commands``: the bots with games left to play
+    (one retired, or all of a finished run's, are neither named nor warmed)."""
     from gridfall.arena.warm_bots import needs_warming, warm_bots
 
+    if not commands:
+        return
     name_unfitted(commands, limits)
     if needs_warming("connect4", commands, AGENT_NAMES):
         executor.prepare(functools.partial(warm_bots, "connect4", commands, AGENT_NAMES))
@@ -176,13 +179,13 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     changes = _changes(run, done, games // 2, retire)
     commands = dict(bots)
     plan = schedule(len(names), games // 2, matchmaking, seed, changes)
-    jobs = (PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
+    jobs = [PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
                     opening(seed, k, opening_plies), limits, seed + 2 * k)
-            for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done)
+            for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done]
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"league of {len(bots)} bots, {counted(games, 'game')} ({len(done)} stored in {run.path}), {executor.describe()}")
-    _ready_bots(executor, list(commands.values()), limits)
+    _ready_bots(executor, list(dict.fromkeys(spec for job in jobs for spec in job.specs)), limits)
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
     retired = set(retire)
@@ -291,13 +294,14 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
               f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")
-    _ready_bots(executor, [new, base], limits)
+    decided = test.verdict() is not None
+    left = not decided and any(f"pair {k} game 0" not in stored for k in range(pairs))
+    _ready_bots(executor, [new, base] if left else [], limits)
     with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             test.add_pair(*(points_of(row, "new") for row in game_rows(job, records)))
             live.update(Text(test.report()), refresh=True)
 
-        decided = test.verdict() is not None
         interrupted = False if decided else _run_pairs(executor, jobs, run, on_pair,
                                                        stop=lambda: test.verdict() is not None)
     caveats = caveats_of(run.rows())
