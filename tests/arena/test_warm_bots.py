@@ -3,13 +3,14 @@ gridfall a bot's command runs (``env PYTHONPATH=copy python -m gridfall ...``) w
 own ``warmup --game``, once a copy."""
 
 import io
+import os
 import sys
 import textwrap
 
 import pytest
 from click.testing import CliRunner
 
-from gridfall.arena.warm_bots import warm_bots, warm_copies, warmup_words
+from gridfall.arena.warm_bots import one_spelling, warm_bots, warm_copies, warmup_words
 from gridfall.cli import main
 
 pytestmark = pytest.mark.parallel_safe  # one core; the copies' bots answer at once, far inside their clocks
@@ -105,6 +106,30 @@ def test_the_connect4_referee_warms_a_copy_before_its_first_game(tmp_path):
     assert result.exit_code == 0, result.output
     calls = (tmp_path / "copy" / "calls.txt").read_text().splitlines()
     assert calls == ["warmup --game connect4", "connect4 bot", "connect4 bot"]
+
+
+def test_two_spellings_of_one_copy_are_warmed_once_and_a_runners_as_written(tmp_path, monkeypatch):
+    script = tmp_path / "bin" / "gridfall"
+    script.parent.mkdir()
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(COPY.format(fail=False)))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{script.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(tmp_path)
+    log = io.StringIO()
+    # the script by name, by its path and by a relative path: one copy, one warm-up
+    warm_copies("connect4", ["gridfall connect4 bot", f"{script} connect4 bot --seed 3", "bin/gridfall connect4 bot"],
+                log)
+    assert (tmp_path / "bin" / "calls.txt").read_text() == "warmup --game connect4\n", log.getvalue()
+    assert log.getvalue().count("warming the kernels") == 1
+    # a link is another name: followed, a venv's python would read as the system's (other packages)
+    link = tmp_path / "gridfall-link"
+    link.symlink_to(script)
+    assert one_spelling(["gridfall-link", "warmup"]) == ("gridfall-link", "warmup")  # not on the PATH: as written
+    assert one_spelling(["./gridfall-link", "warmup"]) == (str(link), "warmup") != one_spelling([str(script), "warmup"])
+    # a runner has a PATH of its own, and env may set one: each spelling stands
+    assert one_spelling(["uv", "run", "gridfall", "warmup"]) == ("uv", "run", "gridfall", "warmup")
+    assert one_spelling(["env", "PATH=/elsewhere", "gridfall", "warmup"])[2] == "gridfall"
+    assert one_spelling(["env", "GRIDFALL_SEED=1", "gridfall", "warmup"])[2] == str(script)
 
 
 def test_a_gridfall_script_that_is_not_there_is_named(tmp_path):

@@ -10,16 +10,19 @@ warmup --game GAME``: the command's interpreter, options and environment, and ``
 of the module's arguments.  A copy too old to know ``--game`` is named, and its bot compiles as
 it would have.  The script ``gridfall samegame bot`` (or ``uv run gridfall ...``) is read the
 same way, as ``gridfall warmup --game GAME``: the ``gridfall`` first on the bot's PATH may be
-this copy (then its warm-up finds the cache warm at once) or another.
+this copy (then its warm-up finds the cache warm at once) or another.  Each copy is warmed once
+a run, however its commands spell it (:func:`one_spelling`).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from typing import IO, Iterable
 
-from gridfall.arena.bot_command import gridfall_words
+from gridfall.arena.bot_command import after_env, gridfall_words
 from gridfall.printable import printable
 
 WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
@@ -36,15 +39,34 @@ def warmup_words(command: str, game: str) -> list[str] | None:
     return words[:arguments] + ["warmup", "--game", game]
 
 
+def one_spelling(words: list[str]) -> tuple[str, ...]:
+    """The words with their program as the shell would find it here, so that two spellings of one
+    copy (``gridfall ...`` and ``~/venv/bin/gridfall ...`` when the first is the second, or
+    ``python3`` and the path it stands for) read the same.  The program is not followed through
+    links: a virtual environment's python is a link to the system's, which runs other packages.
+    Under a runner (``uv run``: the project's PATH) or an ``env`` that sets or clears the
+    environment, the words stay as written, and each spelling is warmed on its own."""
+    at, _, cwd = after_env(words)
+    if at >= len(words) or any(word in ("run", "-", "-i", "--ignore-environment") or word.startswith("PATH=")
+                               for word in words[:at]):
+        return tuple(words)
+    program = words[at]
+    if os.sep in program:
+        found = os.path.abspath(os.path.join(cwd, program))
+    else:
+        found = shutil.which(program) or program
+    return (*words[:at], found, *words[at + 1:])
+
+
 def warm_copies(game: str, commands: Iterable[str], log: IO[str] = sys.stderr) -> None:
     """Warm each copy of gridfall that one of ``commands`` runs, once each, naming on ``log`` any
     that could not be warmed (the games go on: its bot plays as it would from a cold cache)."""
     seen: set[tuple[str, ...]] = set()
     for command in commands:
         words = warmup_words(command, game)
-        if words is None or tuple(words) in seen:
+        if words is None or one_spelling(words) in seen:
             continue
-        seen.add(tuple(words))
+        seen.add(one_spelling(words))
         print(f"gridfall: warming the kernels of the gridfall that {command!r} runs (a minute if its cache is cold)",
               file=log, flush=True)
         trouble = _run(words)
