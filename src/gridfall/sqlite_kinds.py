@@ -15,6 +15,25 @@ from pathlib import Path
 
 TABLES = {"run": frozenset({"run", "games"}), "store": frozenset({"solutions"})}
 NAMES = {"run": "a run database", "store": "a solution store"}
+HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database, whatever its name
+
+
+def starts_as_sqlite(head: bytes) -> bool:
+    """Whether a file's first bytes are an SQLite database's."""
+    return head.startswith(HEADER)
+
+
+def is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is a regular file that begins as an SQLite database (read: its first
+    bytes only, and never of a pipe, whose opening would wait for a writer; False for a file that
+    cannot be read)."""
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as f:
+            return starts_as_sqlite(f.read(len(HEADER)))
+    except OSError:
+        return False
 
 
 def not_a_file(path: Path) -> str | None:

@@ -2,6 +2,7 @@
 that resumes it, read while a run plays too."""
 
 import json
+import os
 import sqlite3
 
 import pytest
@@ -32,6 +33,19 @@ def test_runs_lists_each_run_with_the_command_that_resumes_it_and_names_other_fi
     text = gridfall("runs", str(tmp_path))
     assert text.returncode == 0 and "1 run in" in text.stdout and "connect4 league" in text.stdout
     assert sqlite3.connect(tmp_path / "a.sqlite").execute("SELECT count(*) FROM games").fetchone()[0] == 4
+
+
+def test_a_run_stored_under_any_name_is_listed_and_other_files_are_not_read(tmp_path):
+    from gridfall.arena.database import RunDatabase
+
+    RunDatabase(tmp_path / "league.db", "connect4 league", {"bots": [["a", "random"], ["b", "greedy"]]}).close()
+    SolutionStore(tmp_path / "solutions").close()
+    (tmp_path / "notes.txt").write_text("SQLite format 2")
+    (tmp_path / "folder").mkdir()  # neither is a folder, nor a pipe (opened, it would wait for a writer)
+    os.mkfifo(tmp_path / "pipe")
+    listed = gridfall_json("runs", str(tmp_path))
+    assert [run["file"].rsplit("/", 1)[-1] for run in listed["runs"]] == ["league.db"]
+    assert [other["file"].rsplit("/", 1)[-1] for other in listed["not_runs"]] == ["solutions"]
 
 
 def test_runs_of_an_empty_folder_and_a_missing_path(tmp_path):

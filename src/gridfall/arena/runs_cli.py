@@ -16,6 +16,7 @@ import click
 
 from gridfall import json_text
 from gridfall.cli_options import console
+from gridfall.sqlite_kinds import is_sqlite
 from gridfall.words import counted
 
 
@@ -29,10 +30,11 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     played games in the browser) with its kind, its games stored, when it
     started and when its last game finished, and the command that resumes
     it (the one that started it, or the last that grew it), with the bots'
-    files edited since their games were played (a resume refuses them).  A .sqlite file
-    that is not a run (a solution store, a damaged file) is named with the
-    reason.  Nothing is written or locked, so a run that plays now is listed
-    too.
+    files edited since their games were played (a resume refuses them).  In a
+    folder, every SQLite file is read, whatever its name; one that is not a
+    run (a solution store, someone else's database) is named with the reason,
+    as is a damaged .sqlite file.  Nothing is written or locked, so a run that
+    plays now is listed too.
     """
     from rich.table import Table
     from rich.text import Text
@@ -42,7 +44,7 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
 
     files = []
     for path in map(Path, paths or (".",)):
-        files += sorted(path.glob("*.sqlite")) if path.is_dir() else [path]
+        files += _databases_in(path) if path.is_dir() else [path]
     found: list[dict[str, Any]] = []
     others: list[dict[str, str]] = []
     for file in files:
@@ -73,6 +75,12 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
         out.print(Text(f"{other['file']}: {other['why']}"))
     if found:
         out.print("`gridfall standings FILE` prints where a run stands, `gridfall view FILE` replays its games.")
+
+
+def _databases_in(folder: Path) -> list[Path]:
+    """The files of ``folder`` a run may be stored in: each SQLite database, whatever its name
+    (``--db results/league.db``), and each ``.sqlite`` file, which is named even when damaged."""
+    return sorted(file for file in folder.iterdir() if file.suffix == ".sqlite" or is_sqlite(file))
 
 
 def _as_typed(command: list[str]) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gridfall.arena.database import GameRow, job_order, read_only, stored_rows
-from gridfall.sqlite_kinds import kind_of, tables
+from gridfall.sqlite_kinds import is_sqlite, kind_of, tables
 from gridfall.text_file import NotText, read_text
 
 MAX_GAMES = 100  # games in one page when none are named: a larger run gets a note and --job
@@ -17,9 +17,7 @@ MAX_GAMES = 100  # games in one page when none are named: a larger run gets a no
 
 def kind_of_file(path: Path) -> str:
     """``run``, ``store`` or ``results``, from the file's content; ValueError if none of them."""
-    with open(path, "rb") as f:
-        head = f.read(16)
-    if head.startswith(b"SQLite format 3"):
+    if is_sqlite(path):
         with read_only(path) as connection:
             kind = kind_of(tables(connection))
         if kind:
