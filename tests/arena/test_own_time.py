@@ -72,9 +72,14 @@ def test_the_referees_and_the_arena_name_a_command_that_would_lose_on_time(tmp_p
                         "tuning:1", "--one-turn", "--first-turn-ms", "1500", "--db", str(tmp_path / "c.sqlite"))
     assert compared.returncode == 0 and f"{mine!r} {said}" in compared.stderr, compared.stderr
     assert "add --first-turn-ms 1000 to its command" in compared.stderr and compared.stderr.count(said) == 1
+    sprt = ["connect4", "sprt", "--new", own, "--base", "random", "--max-games", "2", "--workers", "1", "--turn-ms",
+            "50", "--db", str(tmp_path / "s.sqlite")]
+    tested = gridfall(*sprt)
+    assert tested.returncode == 0 and f"{own!r} {said}" in tested.stderr, tested.stderr
     # the same runs again: every game is stored, no bot plays, so none is named
     again = [gridfall("connect4", "league", "--bot", f"mine={own}", "--bot", "random", "--games", "2", "--workers", "1",
-                      "--turn-ms", "50", "--db", str(tmp_path / "l.sqlite")),
+                      "--turn-ms", "50", "--db", str(tmp_path / "l.sqlite")), gridfall(*sprt),
              gridfall("samegame", "compare", "--bot", f"mine={mine}", "--bot", f"theirs={mine} --first-turn-ms 100",
                       "tuning:1", "--one-turn", "--first-turn-ms", "1500", "--db", str(tmp_path / "c.sqlite"))]
-    assert all(run.returncode == 0 and "2 stored" in run.stderr and said not in run.stderr for run in again), again
+    assert all(run.returncode == 0 and ("2 stored" in run.stderr or "2 games stored" in run.stderr)
+               and said not in run.stderr for run in again), again

@@ -288,14 +288,14 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     stored = run.done()
     test = sprt_test(settings, run.rows())
     pairs = max_games // 2
+    decided = test.verdict() is not None
+    left = [] if decided else [k for k in range(pairs) if f"pair {k} game 0" not in stored]
     jobs = (PairJob(f"pair {k}", ("new", "base"), (new, base), opening(seed, k, opening_plies), limits, seed + 2 * k)
-            for k in range(pairs) if f"pair {k} game 0" not in stored)
+            for k in left)
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
               f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")
-    decided = test.verdict() is not None
-    left = not decided and any(f"pair {k} game 0" not in stored for k in range(pairs))
     _ready_bots(executor, [new, base] if left else [], limits)
     with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
