@@ -129,6 +129,9 @@ def test_two_spellings_of_one_copy_are_warmed_once_and_a_runners_as_written(tmp_
     # a runner has a PATH of its own, and env may set one: each spelling stands
     assert one_spelling(["uv", "run", "gridfall", "warmup"]) == ("uv", "run", "gridfall", "warmup")
     assert one_spelling(["env", "PATH=/elsewhere", "gridfall", "warmup"])[2] == "gridfall"
+    for unset in (["-u", "PATH"], ["-uPATH"], ["--unset=PATH"], ["-i"]):
+        assert one_spelling(["env", *unset, "gridfall", "warmup"])[-2] == "gridfall", unset
+    assert one_spelling(["env", "-u", "PYTHONPATH", "gridfall", "warmup"])[-2] == str(script)
     assert one_spelling(["env", "GRIDFALL_SEED=1", "gridfall", "warmup"])[2] == str(script)
 
 
