@@ -16,6 +16,7 @@ a run, however its commands spell it (:func:`one_spelling`).
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -73,9 +74,9 @@ def warm_copies(game: str, commands: Iterable[str], log: IO[str] = sys.stderr) -
     seen: set[tuple[str, ...]] = set()
     for command in commands:
         words = warmup_words(command, game)
-        if words is None or one_spelling(words) in seen:
+        if words is None or (copy := one_spelling(words)) in seen:
             continue
-        seen.add(one_spelling(words))
+        seen.add(copy)
         print(f"gridfall: warming the kernels of the gridfall that {command!r} runs (a minute if its cache is cold)",
               file=log, flush=True)
         trouble = _run(words)
@@ -104,10 +105,12 @@ def _built_in(program: str, built_in: Iterable[str]) -> bool:
     return program.partition(":")[0] in built_in
 
 
-def needs_warming(game: str, programs: Iterable[str], built_in: Iterable[str]) -> bool:
-    """Whether :func:`warm_bots` has anything to do for these programs (a run on Dask then asks
-    each worker to)."""
-    return any(_built_in(p, built_in) or warmup_words(p, game) for p in programs)
+def warm_where_they_play(executor, game: str, programs: list[str], built_in: Iterable[str]) -> None:
+    """Have ``executor`` run :func:`warm_bots` where its games run (each Dask worker), before any,
+    if it has anything to do for these programs."""
+    built_in = tuple(built_in)
+    if any(_built_in(p, built_in) or warmup_words(p, game) for p in programs):
+        executor.prepare(functools.partial(warm_bots, game, programs, built_in))
 
 
 def warm_bots(game: str, programs: Iterable[str], built_in: Iterable[str]) -> None:

@@ -4,7 +4,6 @@ a bot's command that every Connect Four command makes."""
 
 from __future__ import annotations
 
-import functools
 import shlex
 import sys
 
@@ -100,13 +99,12 @@ def _ready_bots(executor, commands: list[str], limits: Limits) -> None:
     tighter limits (:mod:`gridfall.arena.own_time`), and warm the kernels the bots need where the
     games run (:mod:`gridfall.arena.warm_bots`).  ``commands``: the bots with games left to play
     (one retired, or all of a finished run's, are neither named nor warmed)."""
-    from gridfall.arena.warm_bots import needs_warming, warm_bots
+    from gridfall.arena.warm_bots import warm_where_they_play
 
     if not commands:
         return
     name_unfitted(commands, limits)
-    if needs_warming("connect4", commands, AGENT_NAMES):
-        executor.prepare(functools.partial(warm_bots, "connect4", commands, AGENT_NAMES))
+    warm_where_they_play(executor, "connect4", commands, AGENT_NAMES)
 
 
 def _run_pairs(executor, jobs, db, on_pair, stop=lambda: False) -> bool:

@@ -71,14 +71,11 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     def ready(executor, programs) -> None:
         """Name a command of gridfall's bot that would plan past the limits, and warm the kernels
         the bots that still play need where the games run."""
-        import functools
-
-        from gridfall.arena.warm_bots import needs_warming, warm_bots
+        from gridfall.arena.warm_bots import warm_where_they_play
         from gridfall.samegame.match import name_unfitted
 
         name_unfitted(programs, limits)
-        if needs_warming("samegame", programs, BUILT_IN):
-            executor.prepare(functools.partial(warm_bots, "samegame", programs, BUILT_IN))
+        warm_where_they_play(executor, "samegame", programs, BUILT_IN)
 
     run_comparison(kind="samegame compare", bots=bots, items=specs, make_job=make_job, work=play_board,
                    settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json, item_label="board",
