@@ -90,3 +90,41 @@ def test_warmup_of_one_game_warms_that_game_alone(monkeypatch):
     assert result.exit_code == 0 and warmed == ["match3"], result.output
     assert result.output.startswith("match3") and "ready in" in result.output and "numba cache:" in result.output
     assert CliRunner().invoke(main, ["warmup", "--game", "chess"]).exit_code == 2
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_a_log_is_told_when_the_kernels_must_compile_and_only_then(monkeypatch, cold):
+    """A spinner prints nothing into a log or a pipe, and a cold cache is a minute of silence."""
+    from click.testing import CliRunner
+
+    import gridfall.warmup
+    from gridfall.cli import main
+
+    warmed: list[str] = []
+    monkeypatch.setattr(gridfall.warmup, "warm", warmed.append)
+    monkeypatch.setattr(gridfall.warmup, "is_warm", lambda game: not cold)
+    result = CliRunner().invoke(main, ["samegame", "solve", "standard:1", "--time", "0.2", "--no-store"])
+    assert result.exit_code == 0 and warmed == ["samegame"], result.output
+    said = "gridfall: compiling the samegame kernels on their first use (about a minute; then cached)\n"
+    assert (said in result.stderr) == cold, result.stderr
+
+
+def test_a_terminal_gets_a_spinner_and_a_run_where_its_games_play_a_line(monkeypatch, capsys):
+    import io
+
+    from rich.console import Console
+
+    import gridfall.warmup
+    from gridfall.arena.warm_bots import warm_bots
+    from gridfall.cli_options import warm_kernels
+
+    warmed: list[str] = []
+    monkeypatch.setattr(gridfall.warmup, "warm", warmed.append)
+    monkeypatch.setattr(gridfall.warmup, "is_warm", lambda game: False)
+    screen = io.StringIO()
+    warm_kernels("connect4", Console(file=screen, force_terminal=True))
+    assert warmed == ["connect4"] and "loading the connect4 kernels" in screen.getvalue()
+    warm_bots("connect4", ["mcts", "python3 bot.py"], ("mcts",))  # a league's warm-up, on each worker
+    assert warmed == ["connect4"] * 2
+    assert capsys.readouterr().err == ("gridfall: compiling the connect4 kernels on their first use "
+                                       "(about a minute; then cached)\n")

@@ -47,6 +47,19 @@ def console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, markup=False, width=None if stream.isatty() else PIPED_WIDTH)
 
 
+def warm_kernels(game: str, err) -> None:
+    """Warm the game's kernels before a command's clock starts (:func:`gridfall.warmup.warm`), saying
+    so: a spinner on ``err`` when it is a terminal; in a log or a pipe, where a spinner prints
+    nothing, one line when they must compile first (:func:`gridfall.warmup.warm_saying`)."""
+    from gridfall.warmup import warm, warm_saying
+
+    if err.is_terminal:
+        with err.status(f"loading the {game} kernels (compiled on first use, about a minute; then cached)"):
+            warm(game)
+    else:
+        warm_saying(game)
+
+
 class FloatRange(click.FloatRange):
     """click's FloatRange that also refuses nan and infinity.
 

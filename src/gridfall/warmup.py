@@ -65,6 +65,15 @@ def warm(game: str) -> None:
     _stamp_warm(game)
 
 
+def warm_saying(game: str) -> None:
+    """:func:`warm`, first saying so on stderr when the kernels must compile: a minute that a log
+    would otherwise show as silence."""
+    if not is_warm(game):
+        print(f"gridfall: compiling the {game} kernels on their first use (about a minute; then cached)",
+              file=sys.stderr, flush=True)
+    warm(game)
+
+
 # --- the stamp of a warm cache, and a bot's kernels without a pause ----------
 
 

@@ -118,9 +118,9 @@ def warm_bots(game: str, programs: Iterable[str], built_in: Iterable[str]) -> No
     ``programs`` is a built-in bot (named in ``built_in``, with or without ``:PARAMETER``), and
     those of each other copy of gridfall that a command runs, so that no bot compiles on its
     clock."""
-    from gridfall.warmup import warm
+    from gridfall.warmup import warm_saying
 
     programs, built_in = list(programs), tuple(built_in)
     if any(_built_in(p, built_in) for p in programs):
-        warm(game)
+        warm_saying(game)
     warm_copies(game, [p for p in programs if not _built_in(p, built_in)])

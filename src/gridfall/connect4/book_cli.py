@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from gridfall import json_text
-from gridfall.cli_options import WORKERS, console, output_path, refuse_without, write_file
+from gridfall.cli_options import WORKERS, console, output_path, refuse_without, warm_kernels, write_file
 from gridfall.connect4.book_build import DEPTH, FIRST_TURNS, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
 
@@ -58,11 +58,9 @@ def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out,
         _show(Book.load(), as_json)
         return
     from gridfall.connect4.book_build import build
-    from gridfall.warmup import warm
 
     err = console(stderr=True)
-    with err.status("loading the search kernels"):
-        warm("connect4")
+    warm_kernels("connect4", err)
     try:
         made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print,
                      stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None,

@@ -111,9 +111,10 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     done = run.done()
     jobs = [j for j in schedule(settings) if j.key not in done]
     executor = open_executor(workers, cluster, run)
-    from gridfall.warmup import warm
+    from gridfall.warmup import warm_saying
 
-    executor.prepare(lambda: warm("connect4"))
+    if jobs:  # a finished run loads no kernel
+        executor.prepare(lambda: warm_saying("connect4"))
     err = console(stderr=True)
     err.print(f"{counted(len(done), 'game')} stored in {run.path}, {len(jobs)} to play on {executor.describe()}")
     from rich.progress import Progress

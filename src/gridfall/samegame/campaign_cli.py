@@ -155,6 +155,10 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
 
     say.print(f"campaign: {counted(len(numbers), 'board')} x {counted(passes, 'pass', 'passes')}, "
               f"{counted(len(planned), 'round')} each ({counted(len(done), 'board pass', 'board passes')} stored in {run.path}), {executor.describe()}")
+    if len(done) < total_jobs:  # each worker's rounds search from their first second, not compile
+        from gridfall.warmup import warm_saying
+
+        executor.prepare(lambda: warm_saying("samegame"))
     try:
         interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_local_searches)
     except JobFailed as e:

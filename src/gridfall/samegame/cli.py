@@ -12,7 +12,7 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import WORKERS, FloatRange, console
+from gridfall.cli_options import WORKERS, FloatRange, console, warm_kernels
 from gridfall.lazy_group import LazyGroup
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board
@@ -215,15 +215,12 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
         click.echo(f"gridfall: {e}; searching without the store", err=True)
         store = stored = None
     err = console(stderr=True)
-    from gridfall.warmup import warm
-
     label = f"{board}: {resolve_algo(algo, seconds)} x{workers} for {seconds:g} s"
     if stored:
         label += f" (stored: {stored.score})"
     with stopping_on_signals():  # Ctrl-C, SIGTERM, SIGHUP: the best line so far is kept, stored, printed
         try:
-            with err.status("loading the search kernels (compiled on first use, about a minute; then cached)"):
-                warm("samegame")  # so that --time is spent searching, not compiling
+            warm_kernels("samegame", err)  # so that --time is spent searching, not compiling
         except KeyboardInterrupt:
             click.echo(f"{board}: stopped while loading the search kernels; nothing searched", err=True)
             sys.exit(exit_code(True))

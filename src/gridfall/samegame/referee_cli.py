@@ -158,9 +158,9 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
                    + as_options(fitted_times(limits))
                    + (f" --seed {seed}" if seed else "")
                    + (" --no-store" if no_store else "") + (f" --store {store_path}" if store_path else ""))
-        from gridfall.warmup import warm
+        from gridfall.warmup import warm_saying
 
-        warm("samegame")  # so that the bot's 20 s are spent searching, not compiling
+        warm_saying("samegame")  # so that the bot's 20 s are spent searching, not compiling
     else:
         from gridfall.arena.warm_bots import warm_copies
 
