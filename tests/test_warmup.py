@@ -128,3 +128,22 @@ def test_a_terminal_gets_a_spinner_and_a_run_where_its_games_play_a_line(monkeyp
     assert warmed == ["connect4"] * 2
     assert capsys.readouterr().err == ("gridfall: compiling the connect4 kernels on their first use "
                                        "(about a minute; then cached)\n")
+
+
+def test_match3_play_warms_the_strong_agent_before_its_first_move(monkeypatch):
+    from click.testing import CliRunner
+
+    import gridfall.match3.agents
+    import gridfall.warmup
+    from gridfall.cli import main
+
+    warmed: list[str] = []
+    monkeypatch.setattr(gridfall.warmup, "warm", warmed.append)
+    monkeypatch.setattr(gridfall.warmup, "is_warm", lambda game: False)
+    fast = gridfall.match3.agents.PortableAgent("fast", time_budget=1.0)  # strong's moves, quicker
+    monkeypatch.setattr(gridfall.match3.agents, "make_agent", lambda name, **settings: fast)
+    result = CliRunner().invoke(main, ["match3", "play", "--agent", "strong", "--json"])
+    assert result.exit_code == 0 and warmed == ["match3"], result.output
+    assert "gridfall: compiling the match3 kernels" in result.stderr
+    assert CliRunner().invoke(main, ["match3", "play", "--agent", "fast", "--json"]).exit_code == 0
+    assert warmed == ["match3"]  # the portable agents have no kernels

@@ -13,8 +13,8 @@ import click
 from gridfall import json_text
 from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, refuse_given, renamed, tell_written, with_help,
-                                  write_file)
+from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, refuse_given, renamed, tell_written,
+                                  warm_kernels, with_help, write_file)
 from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
@@ -183,6 +183,8 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
                    "the old spelling goes in the next release", err=True)
         run_seconds, turn_ms = budget, budget * 1000
     player = make_agent(agent, budget=turn_ms / 1000, seed=seed, time_budget=run_seconds)
+    if agent == "strong":  # numba's: its first move thinks for its time, not compiles
+        warm_kernels("match3", console(stderr=True))
 
     def ask(board, board_no, move_no, elapsed):
         start = time.perf_counter()
