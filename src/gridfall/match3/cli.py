@@ -183,8 +183,9 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
                    "the old spelling goes in the next release", err=True)
         run_seconds, turn_ms = budget, budget * 1000
     player = make_agent(agent, budget=turn_ms / 1000, seed=seed, time_budget=run_seconds)
+    err = console(stderr=True)
     if agent == "strong":  # numba's: its first move thinks for its time, not compiles
-        warm_kernels("match3", console(stderr=True))
+        warm_kernels("match3", err)
 
     def ask(board, board_no, move_no, elapsed):
         start = time.perf_counter()
@@ -192,7 +193,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
         return value, time.perf_counter() - start
 
     # Ctrl-C, SIGTERM, SIGHUP: the games so far are printed, and the exit code says it stopped
-    with stopping_on_signals(), Progress(console=console(stderr=True), transient=True) as progress:
+    with stopping_on_signals(), Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"{agent}: 4 boards x up to 1000 moves", total=4000)
         report = play_challenge(ask, seed=seed, time_limit=None,
                                 on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
