@@ -90,6 +90,26 @@ def test_a_search_that_comes_within_the_turn_plays_it_with_the_time_left():
     assert 0.5 < loaded.given[0] < 0.85 and log.getvalue() == ""
 
 
+def test_a_first_turn_past_the_book_waits_for_the_search_as_long_as_a_known_move_would():
+    # a league's game starts from an opening of its own: the bot's first turn is past its book
+    release = threading.Event()
+    bot, loaded, log = _loading(release)
+    threading.Timer(0.35, release.set).start()  # past half the turn, where a later turn stops waiting
+    start = time.monotonic()
+    assert bot.act(_unbooked_position(), 0.4) == 8 and log.getvalue() == ""
+    assert 0.3 < time.monotonic() - start < 0.4 + FIRST_TURN_GRACE and 0.0 < loaded.given[0] < 0.1
+    late, never = threading.Event(), threading.Event()
+    bot, loaded, log = _loading(late)
+    threading.Timer(0.45, late.set).start()  # inside the grace, past the plan: it still searches a little
+    assert bot.act(_unbooked_position(), 0.4) == 8 and loaded.given == [LEAST_FIRST_SEARCH] and log.getvalue() == ""
+    bot, _, log = _loading(never)
+    bot._portable = pure_python = Recorder()
+    start = time.monotonic()
+    assert bot.act(_unbooked_position(), 0.4) == 8 and pure_python.given == [LEAST_FIRST_SEARCH]
+    assert 0.4 + FIRST_TURN_GRACE - LEAST_FIRST_SEARCH - 0.01 < time.monotonic() - start < 0.4 + FIRST_TURN_GRACE
+    assert "(portable): the compiled search's kernels were still loading (not ready in time)" in log.getvalue()
+
+
 def test_a_search_that_fails_to_load_is_named_and_the_bot_plays_on():
     release = threading.Event()
     release.set()

@@ -9,12 +9,21 @@ So the search loads in a thread while the bot reads its input.  A turn that the 
 or the book answers (:mod:`.opening_moves`: the first move, a STEAL, the book's first turns)
 waits for the search as long as the turn's plan allows (the first turn a little longer,
 ``FIRST_TURN_GRACE``), for the loaded bot to spend the turn pondering; without it, the bot plays
-that same move.  A turn they do not answer waits half its plan, then plays the exported file's
-pure-Python search (:mod:`.portable`) with the rest, and says so on stderr, in the line that the
-referees count (:mod:`gridfall.arena.fallback`).  That turn comes past the book, 1-2 s into a
-game, and the search was not there in 1 game of 600 against ``mcts`` (Intel Xeon, four bots
-starting on two cores), and in 3 of 6 against ``greedy``, which answers at once, with two busy
-processes beside.  A bot whose search failed to load plays every such turn so.
+that same move.  A later turn they do not answer waits half its plan, then plays the exported
+file's pure-Python search (:mod:`.portable`) with the rest, and says so on stderr, in the line
+that the referees count (:mod:`gridfall.arena.fallback`).  That turn comes past the book, 1-2 s
+into a game, and the search was not there in 1 game of 600 against ``mcts`` (Intel Xeon, four
+bots starting on two cores), and in 3 of 6 against ``greedy``, which answers at once, with two
+busy processes beside.  A bot whose search failed to load plays every such turn so.
+
+The first turn waits for the search as long as a known one, whatever it is: a league or an SPRT
+starts its games from openings of their own, past the book, so there the first turn is the
+search's.  The compiled search with the last 30 ms of the turn plays better than the pure-Python
+one with most of it, and a main thread that waits leaves the interpreter to the loading thread,
+where a pure-Python search would share it.  When it waited half, gridfall played pure Python in
+11 and 10 of 20 league games against ``mcts`` (two games at once, AMD EPYC, 2026-11-30): its
+search, loaded 0.38-0.47 s after the bot started in the other games, came at 0.64-0.79 s there,
+during the pure-Python search.
 
 Only the wait runs on the main thread, which holds no lock meanwhile: the loading thread has the
 interpreter to itself.
@@ -36,8 +45,8 @@ from gridfall.connect4.rules import Game
 FIRST_TURN_GRACE = 0.15
 # A search that comes later than this before the turn's plan ends is left for the next turn: its
 # first move, with less, ran past a 100 ms limit twice in 200 games (Intel Xeon, 2026-11-30).
-LEAST_FIRST_SEARCH = 0.03
-# Of a turn that neither the table nor the book answers, the share the bot waits for the search
+LEAST_FIRST_SEARCH = 0.03  # and a first turn past the book keeps as much for its answer, inside its grace
+# Of a later turn that neither the table nor the book answers, the share the bot waits for the search
 # before it plays the pure-Python search with the rest.
 WAIT_SHARE = 0.5
 
@@ -69,15 +78,18 @@ class LoadingAgent:
             return self._agent.act(game, seconds)
         start, grace, self._grace = time.monotonic(), self._grace, 0.0
         known = self.opening.move(game)
-        wait = max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace if known is not None else seconds * WAIT_SHARE
+        first = grace > 0  # the first turn waits as long for any move (see the module)
+        wait = max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace if known is not None or first else seconds * WAIT_SHARE
+        # past the plan, into the grace, a first turn without a known move still searches a little
+        least = LEAST_FIRST_SEARCH if first and known is None else 0.005
         if self._ready.wait(wait) and self._agent is not None:
-            return self._agent.act(game, max(seconds - (time.monotonic() - start), 0.005))
+            return self._agent.act(game, max(seconds - (time.monotonic() - start), least))
         if known is not None:
             return known
         why = ("the compiled search failed to load" if self._ready.is_set()
                else f"the compiled search's kernels {LOADING} (not ready in time)")
         print(notice("portable", why), file=self.log, flush=True)
-        return self._pure_python().act(game, max(seconds - (time.monotonic() - start), 0.005))
+        return self._pure_python().act(game, max(seconds - (time.monotonic() - start), least))
 
     def _pure_python(self):
         if self._portable is None:
