@@ -110,6 +110,16 @@ def test_a_first_turn_past_the_book_waits_for_the_search_as_long_as_a_known_move
     assert "(portable): the compiled search's kernels were still loading (not ready in time)" in log.getvalue()
 
 
+def test_the_first_turns_grace_is_at_most_half_its_plan():
+    # a referee's limit of 200 ms gives a built-in a plan of 100 (arena.limits.fitted_ms): the
+    # answer must come well inside the other 100, not 150 ms past the plan
+    bot = LoadingAgent("gridfall", threading.Event().wait, io.StringIO(), first_turn=0.1)
+    bot._portable = Recorder()
+    start = time.monotonic()
+    bot.act(_unbooked_position(), 0.1)
+    assert 0.1 - LEAST_FIRST_SEARCH + 0.05 - 0.01 < time.monotonic() - start < 0.1 + 0.05 + 0.02
+
+
 def test_a_search_that_fails_to_load_is_named_and_the_bot_plays_on():
     release = threading.Event()
     release.set()

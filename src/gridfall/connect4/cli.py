@@ -186,7 +186,8 @@ def export(out: str, first_turn_ms: float, turn_ms: float, target: str | None) -
 @click.option("--turn-ms", type=FloatRange(min=1), default=TURN_MS, show_default=True,
               help="Thinking time per turn (the platform allows 100 ms).")
 @click.option("--first-turn-ms", type=FloatRange(min=1), default=FIRST_TURN_MS, show_default=True,
-              help="Thinking time of the first turn, from process start (the platform allows 1000 ms).")
+              help="Thinking time of the first turn, from process start (the platform allows 1000 ms).  gridfall's "
+                   "search, while it loads, is waited for up to 150 ms (and half this) past it.")
 @with_help(CONNECT4_PROTOCOL)
 def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_turn_ms: float) -> None:
     """Play on stdin/stdout under the CodinGame protocol.
@@ -227,7 +228,7 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
             raise click.BadParameter(str(e), param_hint="--player") from None
     else:
         try:
-            player = bot_agent(agent or "gridfall", seed, sys.stderr)
+            player = bot_agent(agent or "gridfall", seed, sys.stderr, first_turn_ms / 1000)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--agent") from None
     ended_well = play(player, sys.stdin, out, started=STARTED, first_turn=first_turn_ms / 1000,

@@ -37,11 +37,14 @@ from typing import IO, Any, Callable
 
 from gridfall.arena.fallback import LOADING, notice
 from gridfall.connect4.opening_moves import OpeningMoves
+from gridfall.connect4.protocol import FIRST_TURN_MS
 from gridfall.connect4.rules import Game
 
 
 # The first turn may wait past its plan (700 ms of the 1000) for half the 300 ms left: a search
 # that comes then still answers at once, inside the limit.  Later turns keep their 15 ms margin.
+# Under a referee's tighter limit a plan of half the limit leaves the other half (arena.limits):
+# the grace is at most half the plan, so still half of what is left.
 FIRST_TURN_GRACE = 0.15
 # A search that comes later than this before the turn's plan ends is left for the next turn: its
 # first move, with less, ran past a 100 ms limit twice in 200 games (Intel Xeon, 2026-11-30).
@@ -54,12 +57,13 @@ WAIT_SHARE = 0.5
 class LoadingAgent:
     """Plays as the agent that ``load`` makes, in a thread, once it is there; see the module."""
 
-    def __init__(self, name: str, load: Callable[[], Any], log: IO[str], seed: int = 0):
+    def __init__(self, name: str, load: Callable[[], Any], log: IO[str], seed: int = 0,
+                 first_turn: float = FIRST_TURN_MS / 1000):
         self.name = name
         self.log = log
         self.seed = seed
         self._portable: Any = None  # the pure-Python search, made on first need
-        self._grace = FIRST_TURN_GRACE  # for the first call only: the first turn
+        self._grace = min(FIRST_TURN_GRACE, first_turn / 2)  # for the first call only: the first turn
         self.opening = OpeningMoves.load()  # no numba; the book first, so the loading thread finds it read
         self._agent: Any = None  # the loaded agent: anything with act(game, seconds)
         self._ready = threading.Event()
