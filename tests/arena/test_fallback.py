@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from gridfall.arena.fallback import LOADING, NOTICE, notice, said_loading, said_so, summary
+from gridfall.arena.fallback import LOADING, NOTICE, TOO_SHORT, notice, said_loading, said_so, summary
 from gridfall.connect4.arena_report import fallback_seats
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
 
@@ -35,6 +35,7 @@ def test_the_seat_of_each_turn_follows_the_referees_opening():
     assert "the bot on 1 of 3 boards" in summary(Counter({"the bot": 1}), Counter({"the bot": 3}), unit="board")
     # a warm cache whose kernels were still loading when a turn came: a warm-up is not the advice
     assert said_loading(["", LATE, "x\n" + LATE]) and not said_loading([LATE, SAID]) and not said_loading(["", "x"])
+    assert said_loading([LATE, notice("beam", f"a plan of 0.5 s is {TOO_SHORT} them")])  # nor for a short first turn
     line = summary(Counter(b=1), Counter(b=4), loading=True)
     assert "b in 1 of 4 games" in line and "still loading" in line and "gridfall warmup" not in line
 

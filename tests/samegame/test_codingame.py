@@ -236,3 +236,31 @@ def test_the_built_in_bot_plans_within_a_first_turn_shorter_than_the_platforms(t
                         "tuning:1", "--one-turn", "--first-turn-ms", "3000", "--db", str(tmp_path / "c.sqlite"))
     [board] = out["boards"]
     assert board["gridfall"]["ok"] and board["gridfall"]["score"] > 0, board["gridfall"]
+
+
+def test_a_first_turn_too_short_to_load_the_kernels_plays_the_beam_search_and_loads_nothing(monkeypatch):
+    """A load still going on after the plan held the interpreter while the bot answered its 50 ms
+    turns, and lost a board on time; a plan shorter than LEAST_PLAN_TO_LOAD does not start it."""
+    import io
+
+    from gridfall.arena.fallback import TOO_SHORT, said_loading
+    from gridfall.samegame import codingame
+
+    def no_loading(game, log):
+        raise AssertionError("the kernels were loaded for a plan too short for them")
+
+    monkeypatch.setattr(codingame, "in_background", no_loading)
+    log = io.StringIO()
+    config = BotConfig(first_turn_budget=codingame.LEAST_PLAN_TO_LOAD - 0.5, use_store=False)
+    board = load_board("standard:2")
+    line = codingame.make_planner(config, log)(board, 0.3, 0)
+    assert rules.play_sequence(board, line)[1] >= rules.play_sequence(board, greedy_line(board))[1]
+    assert said_so(log.getvalue()) and "(the exported bot's beam search)" in log.getvalue()
+    assert TOO_SHORT in log.getvalue() and said_loading([log.getvalue()])  # no warm-up is advised for it
+
+
+def test_the_bot_with_a_first_turn_too_short_to_load_answers_every_turn_in_time():
+    command = f"{sys.executable} -m gridfall samegame bot --first-turn-ms 500"
+    report = referee_game(command, load_board("standard:3"), "standard:3", limits=Limits(first_turn=1.0, turn=0.05))
+    assert report.ok, (report.outcome, report.detail)
+    assert "too short to load" in report.output[0] and report.first_turn_seconds < 1.0

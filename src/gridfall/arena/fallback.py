@@ -17,9 +17,10 @@ from collections import Counter
 
 NOTICE = "gridfall bot: playing pure Python, not the compiled search"
 ADVICE = "run `gridfall warmup` with each such bot's gridfall before timing it"
-# In the notice of a bot whose kernels were in the cache, but not loaded yet when a turn came: a
-# warm-up would not have helped.
+# In the notice of a bot whose kernels were in the cache, but not loaded yet when a turn came, or
+# whose first turn was too short to load them at all: a warm-up would not have helped.
 LOADING = "were still loading"
+TOO_SHORT = "too short to load"
 
 
 def notice(player: str, why: str) -> str:
@@ -33,9 +34,10 @@ def said_so(text: str) -> bool:
 
 
 def said_loading(texts) -> bool:
-    """Whether every notice among ``texts`` (turns' stderr) says the kernels were still loading."""
+    """Whether every notice among ``texts`` (turns' stderr) says the kernels were still loading, or
+    that the turn was too short to load them."""
     notices = [line for text in texts for line in text.splitlines() if NOTICE in line]
-    return bool(notices) and all(LOADING in line for line in notices)
+    return bool(notices) and all(LOADING in line or TOO_SHORT in line for line in notices)
 
 
 def counts_json(counts: Counter) -> dict[str, int]:
@@ -52,7 +54,7 @@ def summary(counts: Counter, totals: Counter, unit: str = "game", loading: bool 
         return None
     if loading:
         return (f"Played pure Python, not the compiled search, for a turn that came while its numba kernels {LOADING} "
-                f"from the cache: {'; '.join(named)}. Those {unit}s measure the fallback in part: the machine was "
-                "busy, or the turns were shorter than the platform's.")
+                f"from the cache, or was {TOO_SHORT} them: {'; '.join(named)}. Those {unit}s measure the fallback in "
+                "part: the machine was busy, or the turns were shorter than the platform's.")
     return f"Played pure Python, not the compiled search, as its numba kernels were not ready: {'; '.join(named)}. " \
            f"Those {unit}s measure the fallback: {ADVICE}."

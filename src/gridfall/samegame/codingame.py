@@ -11,12 +11,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
 
-from gridfall.arena.fallback import LOADING, notice, said_so
+from gridfall.arena.fallback import LOADING, TOO_SHORT, notice, said_so
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig, Planner
-from gridfall.warmup import in_background
+from gridfall.warmup import in_background, is_warm
 
 EMPTY_ACTION = "Empty action provided"
 
@@ -158,6 +158,13 @@ def compare_notes(names: list[str], rows: list[tuple[str, list]]) -> list[str]:
 # Seconds the pure-Python line may need, kept back from the planning time while the search
 # kernels load: a whole greedy line takes about 15 ms on the rules of record.
 FALLBACK_MARGIN = 0.3
+# A first turn planned in less than this does not load the search kernels at all.  They load in
+# 0.4-1.1 s (AMD EPYC, 2026-11-30, idle to four processes on two cores), and a load that goes on
+# past the plan holds the interpreter up to 34 ms at a time while the bot answers its 50 ms
+# turns: under `samegame compare --first-turn-ms 1000` (a plan of 0.5 s) one board in eight was
+# lost on time that way, and the others played the greedy line.  The exported bot's beam search
+# with the whole plan does better than either.
+LEAST_PLAN_TO_LOAD = 2.0
 
 
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
@@ -166,9 +173,10 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     The search kernels start loading at once, in the background, from the cache: about a second.
     If they are not ready when the planning time is nearly spent, the planner answers with the
     pure-Python greedy line (:mod:`.greedy`).  From a cold cache, which a child process fills for
-    the next game (:func:`gridfall.warmup.in_background`; a minute), the planner spends its time
-    on the exported bot's pure-Python beam search instead (:mod:`.portable`): a bot never loses to
-    its start-up.  Either way it says so on stderr, in the line that the referees count
+    the next game (:func:`gridfall.warmup.in_background`; a minute), and under a first-turn plan
+    too short to load them (``LEAST_PLAN_TO_LOAD``), the planner spends its time on the exported
+    bot's pure-Python beam search instead (:mod:`.portable`): a bot never loses to its start-up.
+    Either way it says so on stderr, in the line that the referees count
     (:mod:`gridfall.arena.fallback`).
     """
     from gridfall.samegame.store import SolutionStore, StoreError
@@ -179,7 +187,8 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
             store = SolutionStore(config.store)
         except StoreError as e:
             print(f"gridfall bot: {e}; searching without it", file=log)
-    kernels = in_background("samegame", log)
+    too_short = config.first_turn_budget < LEAST_PLAN_TO_LOAD and is_warm("samegame")  # a cold cache: a child fills it
+    kernels = None if too_short else in_background("samegame", log)
 
     def plan(board: rules.Board, seconds: float, seed: int) -> list[tuple[int, int]]:
         deadline = time.monotonic() + seconds
@@ -195,9 +204,11 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
         if kernels is None:
             from gridfall.samegame.portable import beam_line
 
-            print(notice("the exported bot's beam search", "the numba cache holds no SameGame kernels of this "
-                         "version of gridfall yet, and a child process compiles them; `gridfall warmup` compiles "
-                         "them ahead"), file=log)
+            why = (f"a first turn planned in {config.first_turn_budget:g} s is {TOO_SHORT} the search kernels "
+                   f"(about a second; they load from {LEAST_PLAN_TO_LOAD:g} s)" if too_short else
+                   "the numba cache holds no SameGame kernels of this version of gridfall yet, and a child process "
+                   "compiles them; `gridfall warmup` compiles them ahead")
+            print(notice("the exported bot's beam search", why), file=log)
             return beam_line(board, deadline)
         if not kernels.wait(max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)):
             from gridfall.samegame.greedy import greedy_line

@@ -8,6 +8,7 @@ import click
 
 from gridfall.cli_options import (PLAYER_EXPORT_HELP, SAMEGAME_PROTOCOL, WORKERS, FloatRange, output_path_for,
                                   refuse_given, renamed, tell_written, with_help, write_file)
+from gridfall.samegame.codingame import LEAST_PLAN_TO_LOAD
 from gridfall.samegame.player_bot import MOVE_SHARE
 from gridfall.samegame.protocol import TURN_SECONDS, BotConfig
 from gridfall.run_seed import SEED_VARIABLE
@@ -39,7 +40,9 @@ def move_share_of(move_share: float | None, target: str | None, one_turn: bool =
 @click.option("--first-turn-ms", type=FloatRange(min=100, max=19800),
               default=round(BotConfig.first_turn_budget * 1000), show_default=True,
               help="Milliseconds of the 20 s first turn to spend planning, counted from process start (the "
-                   "answer comes within a few ms of it: the rest of the 20 s is the margin).")
+                   f"answer comes within a few ms of it: the rest of the 20 s is the margin).  Under "
+                   f"{LEAST_PLAN_TO_LOAD * 1000:g} the search kernels are not loaded (about a second): the exported "
+                   "file's pure-Python beam search plans instead.")
 @renamed("--think", "--first-turn-ms", "first_turn_ms", scale=1000)
 @click.option("--algo", type=click.Choice(["auto", "beam", "nmcs", "nrpa", "mcbs"]), default="auto", show_default=True, help='The search when no stored line fits: auto is beam under 1 s, else NRPA with its line annealed at the end (see `gridfall samegame solve --help`).')
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
