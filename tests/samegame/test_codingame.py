@@ -257,10 +257,14 @@ def test_a_first_turn_too_short_to_load_the_kernels_plays_the_beam_search_and_lo
     assert rules.play_sequence(board, line)[1] >= rules.play_sequence(board, greedy_line(board))[1]
     assert said_so(log.getvalue()) and "(the exported bot's beam search)" in log.getvalue()
     assert TOO_SHORT in log.getvalue() and said_loading([log.getvalue()])  # no warm-up is advised for it
+    asked: list[str] = []
+    monkeypatch.setattr(codingame, "in_background", lambda game, log: asked.append(game))  # None: as if cold
+    codingame.make_planner(BotConfig(first_turn_budget=codingame.LEAST_PLAN_TO_LOAD, use_store=False), log)
+    assert asked == ["samegame"]  # from that plan on, the compiled search pays for its load
 
 
 def test_the_bot_with_a_first_turn_too_short_to_load_answers_every_turn_in_time():
-    command = f"{sys.executable} -m gridfall samegame bot --first-turn-ms 500"
+    command = f"{sys.executable} -m gridfall samegame bot --first-turn-ms 500"  # under LEAST_PLAN_TO_LOAD
     report = referee_game(command, load_board("standard:3"), "standard:3", limits=Limits(first_turn=1.0, turn=0.05))
     assert report.ok, (report.outcome, report.detail)
     assert "too short to load" in report.output[0] and report.first_turn_seconds < 1.0

@@ -158,13 +158,20 @@ def compare_notes(names: list[str], rows: list[tuple[str, list]]) -> list[str]:
 # Seconds the pure-Python line may need, kept back from the planning time while the search
 # kernels load: a whole greedy line takes about 15 ms on the rules of record.
 FALLBACK_MARGIN = 0.3
-# A first turn planned in less than this does not load the search kernels at all.  They load in
-# 0.4-1.1 s (AMD EPYC, 2026-11-30, idle to four processes on two cores), and a load that goes on
-# past the plan holds the interpreter up to 34 ms at a time while the bot answers its 50 ms
-# turns: under `samegame compare --first-turn-ms 1000` (a plan of 0.5 s) one board in eight was
-# lost on time that way, and the others played the greedy line.  The exported bot's beam search
-# with the whole plan does better than either.
-LEAST_PLAN_TO_LOAD = 2.0
+# A first turn planned in less than this does not load the search kernels at all: it plans with
+# the exported bot's beam search.  They load in 0.4-1.1 s (AMD EPYC, 2026-11-30, idle to four
+# processes on two cores); one that is not ready 0.3 s before the plan ends gets the greedy line,
+# and a load that goes on past the plan holds the interpreter up to 34 ms at a time while the bot
+# answers its 50 ms turns.  Two bots on standard boards 1-6 in `samegame compare`, the same
+# boards each time:
+#   plan 0.5 s: loading, 1 board of 8 lost on time and the greedy line on the others; beam 4,649
+#               on boards 1-4 against 2,098;
+#   plan 1.0 s: beam 8,466-8,620; loading 7,509-8,379, and with three bots at once 2,558 and
+#               3 boards of 12 lost on time;
+#   plan 1.25 s: loading 12,653, and 9,144 with three at once (4 greedy lines of 12);
+#   plan 1.5 s: loading 12,946-13,034, and 10,114-10,133 with three at once (1 greedy line of 12);
+#               beam 7,848-8,336.
+LEAST_PLAN_TO_LOAD = 1.5
 
 
 def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
