@@ -57,7 +57,7 @@ def root_values(cur, mask, depth, g, stats=None):
     cells = int(g[engine.W] * g[engine.H])
     values = {}
     for x in range(int(g[engine.W])):
-        move = engine.column_move(mask, x, g)
+        move = np.uint64(engine.column_move(mask, x, g))  # numba hands back a Python int: numpy 1 would not mix them
         if move:
             if engine.has_four(cur | move, g):
                 values[x] = WIN + cells - int(engine.moves_played(mask))

@@ -1,0 +1,36 @@
+"""Print pip constraints that hold every requirement of pyproject.toml (the dependencies, and the
+test extra with the extras it names) at its lower bound: `name>=1.2` becomes `name==1.2`.  A name
+given twice is held at the higher of its bounds; a requirement without one is left free.
+`.ci/oldest` installs with these, so that the bounds the package declares are versions the suite
+has passed on."""
+
+import pathlib
+import re
+import sys
+import tomllib
+
+project = tomllib.loads((pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+extras = project["optional-dependencies"]
+
+
+def requirements(extra: str) -> list[str]:
+    """The extra's requirements, with those of the project's extras it names (`gridfall[a,b]`)."""
+    found = []
+    for requirement in extras[extra]:
+        named = re.fullmatch(r"\s*gridfall\[([^\]]+)\]\s*", requirement)
+        found += [r for name in named[1].split(",") for r in requirements(name.strip())] if named else [requirement]
+    return found
+
+
+lowest: dict[str, tuple[tuple[int, ...], str]] = {}
+for requirement in project["dependencies"] + requirements("test"):
+    found = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*(.*)", requirement.split(";")[0])
+    if found is None:
+        sys.exit(f"pyproject.toml: cannot read the requirement {requirement!r}")
+    name = found[1].lower().replace("_", "-")
+    for bound in re.findall(r">=\s*([0-9][0-9.]*)", found[2]):
+        key = tuple(int(part) for part in bound.split("."))
+        if name not in lowest or key > lowest[name][0]:
+            lowest[name] = (key, bound)
+for name, (_, bound) in sorted(lowest.items()):
+    print(f"{name}=={bound}")
