@@ -25,6 +25,31 @@ def test_the_sessions_cache_is_stamped_warm_and_an_empty_one_is_not(tmp_path):
     assert _python("from gridfall.warmup import is_warm; print(is_warm('samegame'))", tmp_path) == "False\n"
 
 
+def test_a_warm_stamp_holds_for_the_python_and_numba_that_wrote_it(tmp_path):
+    # a stand-in numba of another version, first on the path: the cache numba 0.68 warmed is cold to
+    # it (numba drops another version's index), in the shared folder and in the default one
+    site = tmp_path / "site"
+    (site / "numba").mkdir(parents=True)
+    (site / "numba" / "__init__.py").write_text("")
+    (site / "numba-0.1.dist-info").mkdir()
+    shared, stamp = tmp_path / "shared", "from gridfall import warmup; warmup._stamp_warm('match3'); "
+    ask = "from gridfall import warmup, numba_cache; print(numba_cache.compiler(), warmup.is_warm('match3'))"
+    python = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    shared.mkdir()
+    assert _python(stamp + ask, shared).split()[1] == "True"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(shared), "PYTHONPATH": str(site)}
+    told = subprocess.run([sys.executable, "-c", ask], capture_output=True, text=True, timeout=60, env=env)
+    assert told.stdout.split() == [f"{python}-0.1", "False"], told.stderr
+    folders = set()
+    for path in ("", str(site)):
+        env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "PYTHONPATH": path,
+               "XDG_CACHE_HOME": str(tmp_path / "home")}
+        told = subprocess.run([sys.executable, "-c", "from gridfall import numba_cache; print(numba_cache.CACHE_DIR)"],
+                              capture_output=True, text=True, timeout=60, env=env)
+        folders.add(told.stdout.strip())
+    assert len(folders) == 2 and all(folder.startswith(str(tmp_path / "home")) for folder in folders), folders
+
+
 COLD_START = """
 import io, os, sys, time
 from gridfall.warmup import in_background

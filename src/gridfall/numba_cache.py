@@ -7,10 +7,11 @@ A read-only install or home therefore never slows down a bot.  Importing this mo
 ``$NUMBA_CACHE_DIR`` to the choice, for numba to read (:mod:`gridfall.jit` imports it first) and
 for the processes this one starts.
 
-``<source>`` is a digest of the package's source.  numba checks a cached kernel against its own
-file only, while a kernel compiles the kernels it calls (from other modules too) into itself:
-after an edit to ``tiles.py``, ``anneal.py``'s cached kernel would still run the old tile code.
-One cache folder per version of the whole source rules that out.
+``<source>`` is a digest of the package's source and of the compiler (:func:`compiler`).  numba
+checks a cached kernel against its own file only, while a kernel compiles the kernels it calls
+(from other modules too) into itself: after an edit to ``tiles.py``, ``anneal.py``'s cached kernel
+would still run the old tile code.  One cache folder per version of the whole source rules that
+out.
 
 A bot that only asks whether its kernels are cached (:func:`gridfall.warmup.is_warm`) reads this
 module alone: importing numba takes 0.4-0.5 s of a first turn (Intel Xeon, 2026-11-29).
@@ -23,14 +24,38 @@ import functools
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
+
+
+def compiler() -> str:
+    """The Python and the numba that compile the kernels, found without loading numba (0.3 ms):
+    ``py311-0.68.1``.  numba throws away a cache index that another of its versions wrote, and
+    names its files by Python's version; so after ``pip install -U numba`` a folder (and warm
+    stamp) shared with the old numba said warm, and the bot compiled its kernels on its clock."""
+    python = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    # what importlib.util.find_spec does, without importing it (3 ms, a bot's first turn asks)
+    spec = next((s for finder in sys.meta_path if hasattr(finder, "find_spec")
+                 for s in [finder.find_spec("numba", None)] if s is not None), None)
+    if spec is None or not spec.origin:
+        return python  # no numba: nothing compiles
+    site = os.path.dirname(os.path.dirname(spec.origin))
+    try:
+        for name in os.listdir(site):
+            if name.startswith("numba-") and name.endswith(".dist-info"):
+                return f"{python}-{name.removeprefix('numba-').removesuffix('.dist-info')}"
+        stamp = os.stat(spec.origin)  # a numba from source: its files' own version
+        return f"{python}-{stamp.st_size}-{stamp.st_mtime_ns}"
+    except OSError:
+        return python
 
 
 @functools.cache
 def source_digest() -> str:
-    """A short digest of every Python file of the package (a few milliseconds, once a process)."""
+    """A short digest of every Python file of the package and of the compiler (a few milliseconds,
+    once a process)."""
     root = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha1()
+    digest = hashlib.sha1(compiler().encode())
     for folder, dirs, files in sorted(os.walk(root)):
         dirs.sort()
         for name in sorted(files):

@@ -79,7 +79,8 @@ def warm_saying(game: str) -> None:
 
 def _stamp(game: str) -> str:
     """A file in the numba cache that says the game's kernels were warmed there, from this source
-    (a ``$NUMBA_CACHE_DIR`` outlives an edit of the package; the default folder does not)."""
+    by this Python and numba (a ``$NUMBA_CACHE_DIR`` outlives an edit of the package or an upgrade
+    of numba; the default folder does not)."""
     from gridfall.numba_cache import CACHE_DIR, source_digest  # not numba: a bot's first turn asks
 
     return os.path.join(CACHE_DIR, f"warm-{game}-{source_digest()}")
