@@ -2,14 +2,16 @@
 test extra with the extras it names) at its lower bound: `name>=1.2` becomes `name==1.2`.  A name
 given twice is held at the higher of its bounds; a requirement without one is left free.
 `.ci/oldest` installs with these, so that the bounds the package declares are versions the suite
-has passed on."""
+has passed on.  An argument names another pyproject.toml (the tests')."""
 
 import pathlib
 import re
 import sys
 import tomllib
 
-project = tomllib.loads((pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+here = pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml"
+pyproject = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else here
+project = tomllib.loads(pyproject.read_text())["project"]
 extras = project["optional-dependencies"]
 
 
