@@ -22,10 +22,16 @@ def live_commands(*words: str) -> list[str]:
                     continue
             with open(f"/proc/{name}/cmdline", "rb") as f:
                 cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-            with open(f"/proc/{name}/stat", "rb") as f:
-                state = f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()[0]
+            state = stat_fields(name)[0]
         except OSError:  # gone meanwhile, or not ours to read
             continue
         if state not in ("Z", "X") and any(word in cmdline for word in words):
             found.append(cmdline)
     return found
+
+
+def stat_fields(pid) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name, which may hold spaces and ')': state,
+    parent, process group, session, ...  OSError once the process is gone (and reaped)."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()

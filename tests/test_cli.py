@@ -718,7 +718,7 @@ def test_an_output_that_cannot_be_written_is_named_and_a_reader_that_stops_is_no
     # a reader that stops early (| head -1): no message, and nothing reported again at exit
     reader = subprocess.Popen(command + ["--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     reader.stdout.close()
-    assert reader.wait(timeout=60) == 1 and reader.stderr.read() == b""
+    assert reader.communicate(timeout=60)[1] == b"" and reader.returncode == 1
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
@@ -741,7 +741,7 @@ def test_a_store_exported_to_a_standard_output_that_fails_is_not_said_exported(t
     assert done.stderr.strip() == "Error: cannot write to standard output: No space left on device"
     reader = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     reader.stdout.close()
-    assert reader.wait(timeout=60) == 1 and reader.stderr.read() == b""
+    assert reader.communicate(timeout=60)[1] == b"" and reader.returncode == 1
 
 
 def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_path):

@@ -61,7 +61,7 @@ def test_an_empty_file_or_a_half_made_one_is_taken_and_finished(tmp_path):
     SolutionStore(empty).close()
     assert table_names(empty) == TABLES["store"]
     half = made(tmp_path / "half.sqlite", "CREATE TABLE run (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    RunDatabase(half, "connect4 league", {}).connection.close()
+    RunDatabase(half, "connect4 league", {}).close()
     assert table_names(half) == TABLES["run"]
 
 

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from tests.processes import stat_fields
+
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
@@ -96,7 +98,7 @@ def test_a_cold_cache_is_compiled_in_a_child_that_outlives_the_bot_at_idle_prior
 
 def _running(pid: str) -> bool:
     try:
-        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        return stat_fields(pid)[0] not in ("Z", "X")
     except OSError:
         return False
 

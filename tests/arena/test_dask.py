@@ -14,6 +14,7 @@ import pytest
 
 from tests.adapters.extras import need
 from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
+from tests.processes import stat_fields
 
 distributed = need("distributed", "dask")
 
@@ -130,17 +131,12 @@ def test_the_clients_info_lines_and_their_tracebacks_stay_out_of_a_runs_stderr()
     assert "Event loop was unresponsive" in quiet.stderr  # its warnings still show
 
 
-def _stat(pid):
-    """The fields of /proc/PID/stat after the command: state, parent, group, session, ..."""
-    return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-
-
 def _adopted_bots():
     """Our children, live or zombies, in a session not ours: bots whose referee died."""
     found = []
     for name in filter(str.isdigit, os.listdir("/proc")):
         try:
-            fields = _stat(name)
+            fields = stat_fields(name)
         except OSError:
             continue
         if int(fields[1]) == os.getpid() and int(fields[3]) != os.getsid(0):
@@ -257,8 +253,8 @@ def test_a_remote_worker_killed_mid_game_leaves_no_bot_running(tmp_path):
             (pid_file,) = tmp_path.glob("pid.*")
             pid = int(pid_file.suffix[1:])
             # kill the worker whose game holds the bot: the parent of the bot's session leader
-            session = int(_stat(pid)[3])
-            os.kill(int(_stat(session)[1]), signal.SIGKILL)
+            session = int(stat_fields(pid)[3])
+            os.kill(int(stat_fields(session)[1]), signal.SIGKILL)
             deadline = time.monotonic() + 30
             while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
                 time.sleep(0.1)

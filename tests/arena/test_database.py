@@ -273,7 +273,8 @@ def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_pa
         run.add(_row("pair 0 game 0"))
     kept = RunDatabase(path, "connect4 league", {"games": 4})
     kept.discard()
-    assert path.exists() and RunDatabase(path, "connect4 league", {"games": 4}).done() == {"pair 0 game 0"}
+    with RunDatabase(path, "connect4 league", {"games": 4}) as again:
+        assert path.exists() and again.done() == {"pair 0 game 0"}
 
 
 def test_a_file_that_cannot_be_opened_is_not_left_behind_if_the_open_made_it(tmp_path, monkeypatch):

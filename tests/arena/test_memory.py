@@ -31,7 +31,7 @@ def _holding(children: int) -> subprocess.Popen:
 
 def _stop(process: subprocess.Popen) -> None:
     os.killpg(process.pid, 9)
-    process.wait()
+    process.communicate()  # reaped, its pipe closed
 
 
 def test_a_bots_memory_counts_what_it_holds():

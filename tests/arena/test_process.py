@@ -7,6 +7,7 @@ import time
 import pytest
 
 from gridfall.arena.process import BotExited, BotFlooded, BotProcess, BotTimeout
+from tests.processes import stat_fields
 
 
 def python_bot(code: str) -> list[str]:
@@ -148,7 +149,7 @@ def test_close_kills_the_whole_process_group(tmp_path):
             break
         # a zombie still answers kill(0); it is gone once its state is Z or it is reaped
         try:
-            if open(f"/proc/{child}/stat").read().split()[2] == "Z":
+            if stat_fields(child)[0] == "Z":
                 break
         except FileNotFoundError:
             break
@@ -230,11 +231,10 @@ def test_the_bots_of_a_referee_that_died_are_killed_and_reaped(tmp_path):
     with BotProcess(python_bot("import sys\nfor line in sys.stdin: print(line.strip(), flush=True)")) as ours:
         run = subprocess.run([sys.executable, "-c", referee], capture_output=True, text=True, timeout=30)
         hung, done = map(int, run.stdout.split())
-        state = lambda: open(f"/proc/{done}/stat").read().rsplit(")", 1)[1].split()[0]  # noqa: E731
         deadline = time.monotonic() + 10
-        while state() != "Z" and time.monotonic() < deadline:  # adopted, then dead: a zombie
+        while stat_fields(done)[0] != "Z" and time.monotonic() < deadline:  # adopted, then dead: a zombie
             time.sleep(0.01)
-        assert state() == "Z"
+        assert stat_fields(done)[0] == "Z"
         assert kill_strays() == {hung, done}
         assert not os.path.exists(f"/proc/{hung}") and not os.path.exists(f"/proc/{done}")
         assert ours.ask("still here\n", 10)[0] == "still here"

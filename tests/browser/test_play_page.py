@@ -1,13 +1,10 @@
 """A whole Connect Four game played in the page against greedy, by clicking columns."""
 
-import threading
 import time
 
 from gridfall import palette
-from gridfall.arena.database import RunDatabase
-from gridfall.arena.limits import Limits
-from gridfall.connect4.play_server import PlayServer, serve
 from gridfall.viewer.page import build_play
+from tests.viewer.serving import serving
 
 
 def _wait(body, states, seconds=30):
@@ -20,12 +17,8 @@ def _wait(body, states, seconds=30):
 def test_a_person_plays_a_whole_game_by_clicking_columns(browser, screenshot, tmp_path):
     from selenium.webdriver.common.by import By
 
-    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
-    play = PlayServer("greedy", Limits(5.0, 2.0), database=run)
-    httpd = serve(play, build_play("Connect Four against greedy"))
-    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
-        browser.get(f"http://127.0.0.1:{httpd.server_address[1]}/")
+    with serving(tmp_path, "greedy", page=build_play("Connect Four against greedy")) as (port, play, run):
+        browser.get(f"http://127.0.0.1:{port}/")
         body = browser.find_element(By.TAG_NAME, "body")
         browser.find_element(By.ID, "new-first").click()
         clicks = 0
@@ -49,7 +42,3 @@ def test_a_person_plays_a_whole_game_by_clicking_columns(browser, screenshot, tm
         for seat in "01":  # the palette's colours, as on the replay pages
             fills = {e.get_attribute("fill") for e in browser.find_elements(By.CSS_SELECTOR, f"circle.chip{seat}")}
             assert fills == {palette.CONNECT4[seat]}
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        play.close()

@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import pathlib
 import random
 
 import pytest
@@ -218,7 +219,7 @@ def test_the_walked_book_is_kept_on_disk_and_a_damaged_copy_is_walked_again(tmp_
     keep_moves(folder, text, walked)
     assert kept_moves(folder, text, 9, len(walked)) == walked
     assert kept_moves(folder, text + " ", 9, len(walked)) is None  # another book's text has another name
-    whole = open(kept_path(folder, text), "rb").read()
+    whole = pathlib.Path(kept_path(folder, text)).read_bytes()
     for damage in (b"", b"not marshal", whole[: len(whole) // 2], marshal.dumps([1, 2]), marshal.dumps({}),
                    marshal.dumps({1: 9}), marshal.dumps({"1": 3})):
         with open(kept_path(folder, text), "wb") as f:

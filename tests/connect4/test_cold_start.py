@@ -16,6 +16,7 @@ from gridfall.connect4.agents import AGENT_NAMES, COMPILED_AGENTS, GridfallAgent
 from gridfall.connect4.portable import PortableAgent
 from gridfall.connect4.protocol import turn_input
 from gridfall.connect4.rules import Game
+from tests.processes import stat_fields
 
 
 def _cold(monkeypatch, warm: bool) -> list[str]:
@@ -95,9 +96,8 @@ def _compiling(cache) -> list[int]:
             with open(f"/proc/{pid}/environ", "rb") as f:
                 if f"NUMBA_CACHE_DIR={cache}".encode() not in f.read().split(b"\0"):
                     continue
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                    continue
+            if stat_fields(pid)[0] in ("Z", "X"):
+                continue
         except OSError:
             continue
         found.append(int(pid))

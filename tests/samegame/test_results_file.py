@@ -90,7 +90,8 @@ def test_campaigns_side_by_side_into_one_file_keep_both_lines(tmp_path):
                               "--store", str(tmp_path / "store.sqlite"), "--out", str(out)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for seed in (5, 6)]
     for run in runs:
-        assert run.wait(timeout=300) == 0, run.stderr.read()
+        _, errors = run.communicate(timeout=300)
+        assert run.returncode == 0, errors
     header = [line for line in out.read_text().splitlines() if line.startswith(("# campaign", "# before"))]
     assert len(header) == 3 and header[2] == "# before it: campaign: offline --seed 1"
     assert sorted(" --seed 5 " in line for line in header[:2]) == [False, True]
@@ -116,6 +117,7 @@ def test_a_campaign_stopped_by_a_term_signal_writes_where_it_stopped_and_resumes
         assert run.wait(timeout=120) == 128 + signal.SIGTERM, run.stderr.read()
     finally:
         run.kill()
+        run.communicate()  # reaped, its pipes closed
     lines = out.read_text().splitlines()
     header = [line for line in lines if line.startswith(("# campaign", "# before"))]
     assert len(header) == 2 and header[1] == "# before it: campaign: offline --seed 1"
@@ -165,6 +167,7 @@ def test_a_campaign_stopped_in_a_round_stores_that_rounds_best_line(tmp_path, si
         assert "stored its best line so far" in run.stdout.read()
     finally:
         run.kill()
+        run.communicate()  # reaped, its pipes closed
     lines = out.read_text().splitlines()
     assert ", stopped " in lines[0]
     rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]

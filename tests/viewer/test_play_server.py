@@ -5,30 +5,20 @@ import http.client
 import json
 import sys
 import textwrap
-import threading
 
 import pytest
 
 from gridfall.arena.database import RunDatabase
-from gridfall.arena.limits import Limits
-from gridfall.connect4.play_server import PlayServer, serve
+from gridfall.connect4.play_server import PlayServer
 
 from ..processes import live_commands
-
-RELAXED = Limits(5.0, 2.0)
+from .serving import RELAXED, serving
 
 
 @pytest.fixture
 def server(tmp_path):
-    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
-    play = PlayServer("greedy", RELAXED, database=run)
-    httpd = serve(play, "<html>page</html>")
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield httpd.server_address[1], play, run
-    httpd.shutdown()
-    httpd.server_close()
-    play.close()
+    with serving(tmp_path, "greedy") as served:
+        yield served
 
 
 def request(port, method, path, body=None, raw=None, headers=None):
@@ -60,12 +50,7 @@ def test_a_whole_game_against_greedy_is_played_and_stored(server):
 def test_the_bots_stderr_of_its_last_turn_is_on_the_page_and_every_turns_in_the_stored_game(tmp_path):
     from tests.arena.arena_cli import pick
 
-    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
-    play = PlayServer(pick("first"), RELAXED, database=run)
-    httpd = serve(play, "<html>page</html>")
-    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
-        port = httpd.server_address[1]
+    with serving(tmp_path, pick("first")) as (port, play, run):
         status, state = request(port, "POST", "/api/new", {"seat": 1})  # the bot moves first
         assert status == 200 and state["bot_output"] == "first at turn 0: <b>0</b>\n"
         while not state["result"]:
@@ -74,10 +59,6 @@ def test_the_bots_stderr_of_its_last_turn_is_on_the_page_and_every_turns_in_the_
         bot_turns = [o for o, seat in zip(row.result["output"], _seats(row.moves)) if seat == 0]
         assert bot_turns and all(o.startswith("first at turn ") for o in bot_turns)
         assert all(o == "" for o, seat in zip(row.result["output"], _seats(row.moves)) if seat == 1)  # the person's
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        play.close()
 
 
 def _seats(moves):
@@ -174,6 +155,7 @@ def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
         assert process.wait(timeout=20) == 128 + signal.SIGTERM
     finally:
         process.kill()
+        process.communicate()  # reaped, its pipes closed
     time.sleep(0.2)
     assert not live_commands("connect4 bot --agent greedy")
 
@@ -221,19 +203,11 @@ def test_a_machine_that_cannot_start_the_bot_ends_the_game_unscored_on_the_page(
 
 def test_a_bot_that_crashes_loses_and_the_page_says_why(tmp_path):
     """A command that is not there crashes at its first turn: the person wins, by the bot's fault."""
-    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
-    play = PlayServer("no-such-bot-here", RELAXED, database=run)
-    httpd = serve(play, "<html>page</html>")
-    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
-        status, state = request(httpd.server_address[1], "POST", "/api/new", {"seat": 1})  # the bot moves first
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        play.close()
-    assert status == 200 and state["moves"] == []
-    assert state["result"].startswith("you won, by the bot's fault: bot crashed (exited with code 127")
-    assert "no-such-bot-here" in state["result"] and len(run.rows()) == 1
+    with serving(tmp_path, "no-such-bot-here") as (port, play, run):
+        status, state = request(port, "POST", "/api/new", {"seat": 1})  # the bot moves first
+        assert status == 200 and state["moves"] == []
+        assert state["result"].startswith("you won, by the bot's fault: bot crashed (exited with code 127")
+        assert "no-such-bot-here" in state["result"] and len(run.rows()) == 1
 
 
 def test_each_game_draws_the_bots_seed_and_stores_it(tmp_path):
@@ -251,19 +225,19 @@ def test_each_game_draws_the_bots_seed_and_stores_it(tmp_path):
             sys.stdin.readline()
             print(valid[0], os.environ["GRIDFALL_SEED"], flush=True)
     '''))
-    run = RunDatabase(tmp_path / "play.sqlite", "connect4 play", {})
-    for fixed in (None, 5):
-        play = PlayServer(f"{sys.executable} {bot}", RELAXED, database=run, seed=fixed)
-        try:
-            seeds = []
-            for _ in range(2):
-                state = play.new({"seat": 1})  # the bot moves first
-                assert state["bot_message"] == str(play.games[state["game"]].seed)
-                seeds.append(play.games[state["game"]].seed)
-                while not state["result"]:
-                    state = play.move({"game": state["game"], "action": state["legal"][-1]})
-            assert seeds == [5, 5] if fixed == 5 else seeds[0] != seeds[1]
-        finally:
-            play.close()
-    assert [row.result["seed"] for row in run.rows()][-2:] == [5, 5]
-    assert len({row.result["seed"] for row in run.rows()}) == 3
+    with RunDatabase(tmp_path / "play.sqlite", "connect4 play", {}) as run:
+        for fixed in (None, 5):
+            play = PlayServer(f"{sys.executable} {bot}", RELAXED, database=run, seed=fixed)
+            try:
+                seeds = []
+                for _ in range(2):
+                    state = play.new({"seat": 1})  # the bot moves first
+                    assert state["bot_message"] == str(play.games[state["game"]].seed)
+                    seeds.append(play.games[state["game"]].seed)
+                    while not state["result"]:
+                        state = play.move({"game": state["game"], "action": state["legal"][-1]})
+                assert seeds == [5, 5] if fixed == 5 else seeds[0] != seeds[1]
+            finally:
+                play.close()
+        assert [row.result["seed"] for row in run.rows()][-2:] == [5, 5]
+        assert len({row.result["seed"] for row in run.rows()}) == 3
