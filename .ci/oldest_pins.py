@@ -2,7 +2,8 @@
 test extra with the extras it names) at its lower bound: `name>=1.2` becomes `name==1.2`.  A name
 given twice is held at the higher of its bounds; a requirement without one is left free.
 `.ci/oldest` installs with these, so that the bounds the package declares are versions the suite
-has passed on.  An argument names another pyproject.toml (the tests')."""
+has passed on.  With `--python`, print the oldest Python instead (`requires-python`'s bound: 3.10).
+An argument names another pyproject.toml (the tests')."""
 
 import pathlib
 import re
@@ -10,9 +11,19 @@ import sys
 import tomllib
 
 here = pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml"
-pyproject = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else here
+words = sys.argv[1:]
+python = "--python" in words
+paths = [word for word in words if word != "--python"]
+pyproject = pathlib.Path(paths[0]) if paths else here
 project = tomllib.loads(pyproject.read_text())["project"]
-extras = project["optional-dependencies"]
+extras = project.get("optional-dependencies", {})
+
+if python:
+    found = re.fullmatch(r"\s*>=\s*(3\.\d+)\s*", project.get("requires-python", ""))
+    if found is None:
+        sys.exit(f"{pyproject}: requires-python is not '>=3.N'")
+    print(found[1])
+    sys.exit(0)
 
 
 def requirements(extra: str) -> list[str]:

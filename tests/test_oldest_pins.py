@@ -38,3 +38,18 @@ def test_every_requirement_of_the_project_has_a_bound_to_pin():
     requirements = project["dependencies"] + [r for extra in extras.values() for r in extra if "gridfall[" not in r]
     names = {re.match(r"[A-Za-z0-9_.-]+", r)[0].lower().replace("_", "-") for r in requirements}
     assert set(pins()) == names, "a requirement without a lower bound"
+
+
+def test_the_oldest_python_is_read_from_requires_python(tmp_path):
+    """`.ci/oldest` runs the suite on it, where the machine has it."""
+    script = str(ROOT / ".ci" / "oldest_pins.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.12"\ndependencies = []\n')
+    done = subprocess.run([sys.executable, script, "--python", str(tmp_path / "pyproject.toml")],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "3.12\n"), done.stderr
+    (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = "~=3.12"\ndependencies = []\n')
+    done = subprocess.run([sys.executable, script, "--python", str(tmp_path / "pyproject.toml")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "requires-python is not '>=3.N'" in done.stderr
+    done = subprocess.run([sys.executable, script, "--python"], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"][2:]

@@ -1,6 +1,7 @@
-"""The package runs on the oldest Python it declares (`requires-python`).  No interpreter that old
-is here to run it, so vermin reads every module for syntax and standard-library names (tomllib,
-datetime.UTC, ...) newer than that; CI's Python would take them without a word."""
+"""The package runs on the oldest Python it declares (`requires-python`).  CI runs the suite on
+that Python where the machine has one (`.ci/oldest`); here, in every run and on any Python, vermin
+reads every module for syntax and standard-library names (tomllib, datetime.UTC, ...) newer than
+that, which a newer Python would take without a word."""
 
 import pathlib
 import re

@@ -74,7 +74,7 @@ class DaskExecutor:
         except ValueError as e:  # distributed's own reading of the address
             raise ExecutorError(f"--cluster {address}: neither a scheduler's address (tcp://HOST:PORT) nor "
                                 f"local:N ({e})") from None
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, distributed.TimeoutError) as e:
             raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
         self.address = address
         self.alone_since: float | None = None  # since when the cluster has had no worker
@@ -131,7 +131,7 @@ class DaskExecutor:
         self._say_if_no_worker()
         try:
             done, _ = self.distributed.wait(handles, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
-        except TimeoutError:
+        except self.distributed.TimeoutError:  # asyncio's, not the built-in one, before Python 3.11
             return []
         except (CancelledError, OSError) as e:  # cancelled by the client, not by us, or a reset: it lost the scheduler
             raise self._lost(e) from None

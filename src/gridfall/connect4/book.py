@@ -250,4 +250,4 @@ _SHIPPED: list[Book] = []  # the shipped book, once read
 
 
 def shipped_text() -> str:
-    return resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE).read_text()
+    return (resources.files("gridfall") / "data" / "connect4" / BOOK_FILE).read_text()

@@ -68,7 +68,7 @@ def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out,
     except KeyboardInterrupt:
         click.echo("stopped: nothing written (the book is written whole)", err=True)
         sys.exit(130)
-    path = Path(out) if out else Path(str(resources.files("gridfall").joinpath("data", "connect4", BOOK_FILE)))
+    path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / BOOK_FILE))
     write_file(path, json.dumps(made.to_data(), indent=1) + "\n")
     err.print(f"wrote {path}")
     _show(made, as_json)

@@ -25,7 +25,7 @@ MODULES = [
 
 def export_source(first_turn_ms: float = FIRST_TURN_MS, turn_ms: float = EXPORT_TURN_MS) -> str:
     """The bot's file: it answers within ``first_turn_ms`` of its start, then ``turn_ms`` a turn."""
-    data = resources.files("gridfall").joinpath("data", "connect4")
+    data = resources.files("gridfall") / "data" / "connect4"
     table = json.loads(data.joinpath(TABLE_FILE).read_text())
     book = json.loads(data.joinpath(BOOK_FILE).read_text())
     main = f"""

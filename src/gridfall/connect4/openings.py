@@ -61,7 +61,7 @@ class OpeningTable:
     @classmethod
     def load(cls) -> "OpeningTable":
         """The table shipped in the package."""
-        return cls.from_data(json.loads(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE).read_text()))
+        return cls.from_data(json.loads((resources.files("gridfall") / "data" / "connect4" / TABLE_FILE).read_text()))
 
     @classmethod
     def from_data(cls, data: dict) -> "OpeningTable":

@@ -135,7 +135,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
             executor.close()
     rows = run.rows()
     table = table_from(rows, settings, time.strftime("%Y-%m-%d"))
-    path = Path(out) if out else Path(str(resources.files("gridfall").joinpath("data", "connect4", TABLE_FILE)))
+    path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / TABLE_FILE))
     if min(v.pairs for v in table.values.values()) < 2:
         raise click.ClickException(f"too few finished pairs to write a table; the games are kept in {run.path}: "
                                    "run the same command again to resume")

@@ -20,7 +20,7 @@ def export_source(agent: str, time_budget: float = 1.0) -> str:
     """The source of :mod:`gridfall.match3.portable` with AGENT and TIME_BUDGET set."""
     if agent not in PORTABLE_AGENTS:
         raise ValueError(f"only the portable agents can be exported ({', '.join(PORTABLE_AGENTS)}), not {agent!r}")
-    source = resources.files("gridfall").joinpath("match3", "portable.py").read_text()
+    source = (resources.files("gridfall") / "match3" / "portable.py").read_text()
     source = re.sub(r'^AGENT = .*$', f'AGENT = "{agent}"', source, count=1, flags=re.M)
     source = re.sub(r'^TIME_BUDGET = .*$', f"TIME_BUDGET = {time_budget!r}", source, count=1, flags=re.M)
     header = (f"# Exported by gridfall (match3 export --agent {agent}): a CodeAbbey problem 370 player.\n"

@@ -156,7 +156,7 @@ GENERATED = {"random": random_board, "balanced": balanced_board, "dominant": dom
 
 
 def _data(name: str) -> str:
-    return resources.files("gridfall").joinpath("data", "samegame", name).read_text()
+    return (resources.files("gridfall") / "data" / "samegame" / name).read_text()
 
 
 @lru_cache(maxsize=None)

@@ -20,7 +20,7 @@ KINDS = ("samegame", "connect4", "match3")
 
 
 def _asset(name: str) -> str:
-    return resources.files("gridfall.viewer").joinpath("assets", name).read_text(encoding="utf-8")
+    return (resources.files("gridfall.viewer") / "assets" / name).read_text(encoding="utf-8")
 
 
 def _json_for_script(data: dict) -> str:

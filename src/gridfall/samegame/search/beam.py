@@ -135,8 +135,8 @@ class BeamSearch:
         self.width = width
         self.rng = new_rng(seed)
         self.noise = noise
-        self.boards = start.reshape(1, COLOURS, WORDS).copy()
-        self.scores = np.zeros(1, dtype=np.int64)
+        self.boards: np.ndarray = start.reshape(1, COLOURS, WORDS).copy()  # of any shape: numpy 2.2's stubs give
+        self.scores: np.ndarray = np.zeros(1, dtype=np.int64)  # a slice another type than the array it cuts
         self.history: list[tuple[np.ndarray, np.ndarray]] = []  # per level: (parent, cell)
         cap = width * MAX_GROUPS
         self._eval = np.zeros(cap, dtype=np.int64)

@@ -100,8 +100,8 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
     run = 0
     while True:
         run_started = time.monotonic()
-        boards = start.reshape(1, COLOURS, WORDS).copy()
-        scores = np.zeros(1, dtype=np.int64)
+        boards: np.ndarray = start.reshape(1, COLOURS, WORDS).copy()  # of any shape: numpy 2.2's stubs give
+        scores: np.ndarray = np.zeros(1, dtype=np.int64)  # a slice another type than the array it cuts
         history: list[tuple[np.ndarray, np.ndarray]] = []
         cap = width * MAX_GROUPS
         evals, child_scores = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
