@@ -5,6 +5,7 @@ positions)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import re
@@ -92,8 +93,8 @@ def pie_run_games(path: Path) -> list[PieRunGame]:
     if not path.is_file():
         raise SystemExit(f"{path}: no such file (make one with gridfall connect4 openings --rebuild --db {path})")
     try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        rows = connection.execute("SELECT job, seats, moves, result FROM games ORDER BY id").fetchall()
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+            rows = connection.execute("SELECT job, seats, moves, result FROM games ORDER BY id").fetchall()
     except sqlite3.DatabaseError as error:
         raise SystemExit(f"{path}: not a gridfall run database ({error})") from None
     games = []

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from gridfall import atomic_file
 from gridfall.cli import main
+from tests.sqlite_files import changing
 
 
 @pytest.fixture
@@ -102,13 +103,12 @@ def test_a_symlink_is_written_through_and_a_pipe_in_place(tmp_path):
 def test_an_output_never_replaces_a_database_or_a_file_that_is_not_its_own(tmp_path):
     # `view run.sqlite -o run.sqlite` replaced the run's games with the page; `store export` over the
     # store, an export over the user's own bot, `--replay` over the suggest file: each lost its file
-    import sqlite3
 
     def invoke(*args):
         return CliRunner().invoke(main, [str(a) for a in args])
 
     db = tmp_path / "run.sqlite"
-    with sqlite3.connect(db) as connection:
+    with changing(db) as connection:
         connection.execute("CREATE TABLE t (x)")
     connection.close()
     before = db.read_bytes()

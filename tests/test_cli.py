@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from gridfall.cli import main
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
+from tests.sqlite_files import changing
 
 from .samegame.test_rules import reference_solutions
 
@@ -746,7 +747,6 @@ def test_a_store_exported_to_a_standard_output_that_fails_is_not_said_exported(t
 
 def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_path):
     # a store imported by an older gridfall could hold ESC in its algo: `store list` printed it raw
-    import sqlite3
 
     from gridfall.samegame.store import SolutionStore
 
@@ -754,8 +754,9 @@ def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_p
     number, score, _, _, moves = next(reference_solutions())
     imported = tmp_path / "one.txt"
     imported.write_text(f"{number}\t{score}\t{moves}\n")
-    SolutionStore(str(path)).import_file(str(imported))
-    with sqlite3.connect(path) as connection:
+    with SolutionStore(str(path)) as store:
+        store.import_file(str(imported))
+    with changing(path) as connection:
         connection.execute("UPDATE solutions SET algo = ?", ("nrpa\x1b[2J\x1b]0;pwned\x07",))
     result = run("samegame", "store", "list", "--store", str(path))
     assert result.exit_code == 0, result.output

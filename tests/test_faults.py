@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sqlite_files import rows
+
 from .processes import live_commands
 
 # The faulty bots answer at once or never, and each test's clocks are far longer than an answer
@@ -325,10 +327,9 @@ def test_a_machine_out_of_files_stores_no_game_and_the_league_resumes(tmp_path):
     done = _gridfall_with(_out_of_files_from_start(5), *league)  # the third game's first bot
     assert done.returncode == 1, done.stderr
     assert "Too many open files" in done.stderr and f"the games stored so far are kept in {db}" in done.stderr
-    import sqlite3
 
-    reasons = [r for (r,) in sqlite3.connect(db).execute("SELECT reason FROM games")]
+    reasons = [r for (r,) in rows(db, "SELECT reason FROM games")]
     assert len(reasons) == 2 and not any("could not start" in r for r in reasons)  # its pair was not stored
     resumed = gridfall(*league, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
-    assert len(sqlite3.connect(db).execute("SELECT reason FROM games").fetchall()) == 4
+    assert len(rows(db, "SELECT reason FROM games")) == 4

@@ -12,19 +12,20 @@ from gridfall.samegame.store import SCHEMA as STORE_SCHEMA
 from gridfall.samegame.store import SolutionStore, StoreError
 from gridfall.sqlite_kinds import TABLES, damaged, tables
 from gridfall.viewer.records import kind_of_file
+from tests.sqlite_files import changing, rows
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
 
 def made(path: Path, script: str) -> Path:
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         connection.executescript(script)
     connection.close()
     return path
 
 
 def table_names(path: Path) -> set[str]:
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         found = tables(connection)
     connection.close()
     return found
@@ -76,7 +77,7 @@ def test_a_bad_file_is_told_from_a_full_disk(tmp_path):
     garbage = tmp_path / "garbage.sqlite"
     garbage.write_bytes(b"not a database" * 1000)
     with pytest.raises(sqlite3.DatabaseError) as bad:
-        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master")
+        rows(garbage, "SELECT * FROM sqlite_master")
     assert damaged(bad.value)
     with pytest.raises(RunDatabaseError, match="not a gridfall run database, or a damaged one"):
         RunDatabase(garbage, "connect4 league", {})

@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.sqlite_files import rows
+
 BOTS = Path(__file__).parent / "bots"
 
 
@@ -45,7 +47,7 @@ def start(*args: str) -> subprocess.Popen:
 def stored_games(db) -> int:
     """The games a run database holds (0 while its table is not made yet)."""
     try:
-        return sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+        return rows(db, "SELECT count(*) FROM games")[0][0]
     except sqlite3.OperationalError:
         return 0
 

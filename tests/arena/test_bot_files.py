@@ -1,12 +1,12 @@
 """A stored run is not resumed, nor its results shown as new, after a bot's file was edited."""
 
-import sqlite3
 import sys
 
 import pytest
 
 from gridfall.arena.bot_files import changed, files_named, fingerprints
 from tests.arena.arena_cli import BOTS, gridfall, gridfall_json
+from tests.sqlite_files import changing
 
 # The bots here answer at once, far inside their clocks: the tests share the machine (machine_sharing.py).
 pytestmark = pytest.mark.parallel_safe
@@ -106,7 +106,7 @@ def test_an_edited_match3_file_is_refused_and_the_earlier_one_resumes(tmp_path):
     assert gridfall_json(*args[:-1], str(tmp_path / "new.sqlite"))["comparison"]["ties"] == 2
     a.write_text(QUIT)  # the earlier file back: the run is its own again, and grows
     assert gridfall_json(*args[:7], "1-3", *args[8:])["comparison"]["losses"] == 3
-    with sqlite3.connect(db) as connection:  # damaged digests: a usage error naming --db, no traceback
+    with changing(db) as connection:  # damaged digests: a usage error naming --db, no traceback
         connection.execute("UPDATE run SET value = '{bad' WHERE key = 'extra bot files'")
     damaged = gridfall(*args[:7], "1-3", *args[8:])
     assert damaged.returncode == 2 and "Invalid value for --db" in damaged.stderr

@@ -2,13 +2,13 @@
 stored, and judged by the paired bootstrap."""
 
 import json
-import sqlite3
 import sys
 import textwrap
 
 import pytest
 
 from tests.arena.arena_cli import gridfall, gridfall_json
+from tests.sqlite_files import changing, rows
 
 # The SameGame bots here answer at once, far inside their clocks, one game at a time: the tests
 # share the machine (machine_sharing.py).  A Match-3 player that plans the whole run's second runs alone.
@@ -45,8 +45,8 @@ def test_samegame_compare_says_which_bot_is_better_and_stores_each_board(tmp_pat
     # taking the smallest group first lets the others grow: it wins on these boards
     assert comparison["losses"] >= 5 and comparison["verdict"].startswith("smallest is better")
     assert comparison["high"] < 0
-    rows = sqlite3.connect(db).execute("SELECT job, seats, moves, result, messages FROM games").fetchall()
-    assert len(rows) == 12 and all("<b>" in messages for *_, messages in rows)
+    stored = rows(db, "SELECT job, seats, moves, result, messages FROM games")
+    assert len(stored) == 12 and all("<b>" in messages for *_, messages in stored)
     # resuming plays nothing again, and the text output names the verdict
     again = gridfall("samegame", "compare", "--bot", largest, "--bot", smallest, *boards, "--db", str(db),
                      "--turn-ms", "2000")
@@ -67,7 +67,7 @@ def test_a_board_file_travels_as_its_cells_and_its_games_replay_once_it_changed(
     gridfall_json("samegame", "compare", "--bot", largest, "--bot", smallest, str(board), "--db", str(db),
                   "--turn-ms", "2000")
     stored = {json.loads(seats)[0]: json.loads(result)
-              for seats, result in sqlite3.connect(db).execute("SELECT seats, result FROM games")}
+              for seats, result in rows(db, "SELECT seats, result FROM games")}
     assert set(stored) == {"largest", "smallest"} and stored["largest"]["played"] != stored["smallest"]["played"]
     assert all(r["board"] == str(board) and r["cells"] == cells for r in stored.values())
     board.write_text(load_board("tuning:4").text() + "\n")  # the file changes after the run
@@ -79,7 +79,7 @@ def test_a_board_file_travels_as_its_cells_and_its_games_replay_once_it_changed(
                           "--turn-ms", "2000")
     assert again["comparison"]["wins"] + again["comparison"]["ties"] + again["comparison"]["losses"] == 1
     # a run stopped after one game and resumed now would play the new board against the old: refused, by name
-    with sqlite3.connect(db) as connection:
+    with changing(db) as connection:
         connection.execute("DELETE FROM games WHERE job LIKE '% smallest'")
     refused = gridfall("samegame", "compare", "--bot", largest, "--bot", smallest, str(board), "--db", str(db),
                        "--turn-ms", "2000")
@@ -256,13 +256,13 @@ def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):
     assert grown.returncode == 0 and "the run grows: boards was 2, now 3" in grown.stderr, grown.stderr
     assert [b["board"] for b in json.loads(grown.stdout)["boards"]] == ["tuning:3", "tuning:1", "tuning:2"]
     count = "SELECT count(*) FROM games"
-    assert sqlite3.connect(tmp_path / "c.sqlite").execute(count).fetchone()[0] == 6  # four kept, two played
+    assert rows(tmp_path / "c.sqlite", count)[0][0] == 6  # four kept, two played
     refused = subprocess_in(tmp_path, *compare, "tuning:2", "tuning:3", "--db", "c.sqlite")
     assert refused.returncode == 2 and "not shrink (boards: 1 stored, such as 'tuning:1'" in refused.stderr
     other = subprocess_in(tmp_path, *compare, "tuning:4")  # other boards, the default --db: a run of their own
     assert other.returncode == 0 and "grows" not in other.stderr, other.stderr
     (made,) = tmp_path.glob("compare-*.sqlite")
-    assert sqlite3.connect(made).execute(count).fetchone()[0] == 2
+    assert rows(made, count)[0][0] == 2
 
 
 def subprocess_in(folder, *args):

@@ -4,7 +4,6 @@ loopback) give the results of the local pool, and a killed worker costs only its
 import logging
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import pytest
 from tests.adapters.extras import need
 from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
 from tests.processes import stat_fields
+from tests.sqlite_files import rows
 
 distributed = need("distributed", "dask")
 
@@ -25,7 +25,7 @@ FAST = ["--first-turn-ms", "3000", "--turn-ms", "1000"]
 
 
 def _games(db):
-    return sorted(sqlite3.connect(db).execute("SELECT job, seats, moves, result FROM games").fetchall())
+    return sorted(rows(db, "SELECT job, seats, moves, result FROM games"))
 
 
 def _league(db, where):
@@ -152,7 +152,7 @@ def test_a_campaign_on_a_dask_local_cluster_finds_the_local_pools_lines(tmp_path
                         "beam:60:max_width=8,beam:60:max_width=4", "--passes", "2", "--fresh",
                         "--store", str(tmp_path / f"{name}.store"), "--db", str(tmp_path / f"{name}.sqlite"), *where)
         assert done.returncode == 0, done.stderr
-        return sorted(sqlite3.connect(tmp_path / f"{name}.sqlite").execute("SELECT job, moves, result FROM games"))
+        return sorted(rows(tmp_path / f"{name}.sqlite", "SELECT job, moves, result FROM games"))
 
     local = campaign("local", ["--workers", "2"])
     dask = campaign("dask", ["--cluster", "local:2"])

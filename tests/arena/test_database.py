@@ -6,6 +6,7 @@ import sqlite3
 import pytest
 
 from gridfall.arena.database import GameRow, RunDatabase, RunDatabaseError
+from tests.sqlite_files import changing, rows
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
@@ -120,11 +121,11 @@ def test_a_damaged_row_is_refused_at_open_naming_it_and_the_way_out(tmp_path):
     path = tmp_path / "run.sqlite"
     with RunDatabase(path, "connect4 league", {"games": 4}) as db:
         db.add(_row("pair 0 game 0"), _row("pair 0 game 1"))
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         connection.execute("UPDATE games SET result = '{bad' WHERE job = 'pair 0 game 1'")
     with pytest.raises(RunDatabaseError, match=r"run.sqlite: game row 2 is damaged.*DELETE FROM games WHERE id = 2"):
         RunDatabase(path, "connect4 league", {"games": 4})
-    with sqlite3.connect(path) as connection:  # the way out the message gives
+    with changing(path) as connection:  # the way out the message gives
         connection.execute("DELETE FROM games WHERE id = 2")
     with RunDatabase(path, "connect4 league", {"games": 4}) as db:
         assert db.done() == {"pair 0 game 0"}
@@ -139,7 +140,7 @@ def test_a_damaged_row_is_refused_at_open_naming_it_and_the_way_out(tmp_path):
 def test_damaged_settings_are_refused_naming_the_file(tmp_path, settings, why):
     path = tmp_path / "run.sqlite"
     RunDatabase(path, "connect4 league", {"games": 4}).close()
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         if settings is None:
             connection.execute("DELETE FROM run WHERE key = 'settings'")
         else:
@@ -167,7 +168,7 @@ def test_a_row_of_json_in_the_wrong_shape_is_a_damaged_row(tmp_path, column, val
     path = tmp_path / "run.sqlite"
     with RunDatabase(path, "connect4 league", {"games": 4}) as db:
         db.add(_row("pair 0 game 0"))
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         connection.execute(f"UPDATE games SET {column} = ?", (value,))
     with pytest.raises(RunDatabaseError, match=rf"game row 1 is damaged, {why}.*; delete it"):
         RunDatabase(path, "connect4 league", {"games": 4})
@@ -184,7 +185,7 @@ def test_a_scored_game_without_a_number_for_its_score_is_a_damaged_row(tmp_path,
     with RunDatabase(path, "samegame compare", {}) as db:
         db.add(row, campaign)
     RunDatabase(path, "samegame compare", {}).close()  # both read back: a campaign's row has scores, not a score
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         connection.execute("UPDATE games SET result = ? WHERE id = 1", (result,))
     with pytest.raises(RunDatabaseError, match=rf"game row 1 is damaged, its result has no score \(a number; found "
                                                rf"{found}\)"):
@@ -195,7 +196,7 @@ def test_a_row_nested_too_deeply_is_a_damaged_row(tmp_path):
     path = tmp_path / "run.sqlite"
     with RunDatabase(path, "connect4 league", {"games": 4}) as db:
         db.add(_row("pair 0 game 0"))
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         connection.execute("UPDATE games SET moves = ?", ("[" * 100_000,))
     with pytest.raises(RunDatabaseError, match="game row 1 is damaged.*nested too deeply"):
         RunDatabase(path, "connect4 league", {"games": 4})
@@ -206,7 +207,7 @@ def test_a_row_is_committed_when_add_returns(tmp_path):
     db = RunDatabase(path, "k", {})
     db.add(_row("pair 3 game 0"))
     # another connection (as after a crash of this process) sees it at once
-    assert sqlite3.connect(path).execute("SELECT job FROM games").fetchall() == [("pair 3 game 0",)]
+    assert rows(path, "SELECT job FROM games") == [("pair 3 game 0",)]
     db.close()
 
 
@@ -297,10 +298,9 @@ def test_a_file_that_cannot_be_opened_is_not_left_behind_if_the_open_made_it(tmp
 
 
 def test_a_run_resumed_by_another_gridfall_says_so(tmp_path, capsys):
-    import sqlite3
 
-    from gridfall.fingerprint import fingerprint
     from gridfall.arena.runs import open_run
+    from gridfall.fingerprint import fingerprint
 
     path = tmp_path / "run.sqlite"
     with open_run(str(path), "connect4 league", {"games": 4}) as run:
@@ -308,7 +308,7 @@ def test_a_run_resumed_by_another_gridfall_says_so(tmp_path, capsys):
         run.add(_row("pair 0 game 0"))
     open_run(str(path), "connect4 league", {"games": 4}).close()
     assert capsys.readouterr().err == ""  # the same gridfall: nothing to say
-    with sqlite3.connect(path) as connection:  # as if the first games were played before an upgrade
+    with changing(path) as connection:  # as if the first games were played before an upgrade
         connection.execute("UPDATE run SET value = '0.0.9+0123456789ab' WHERE key = 'gridfall'")
     open_run(str(path), "connect4 league", {"games": 4}).close()
     said = capsys.readouterr().err

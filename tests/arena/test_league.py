@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ import pytest
 
 from tests.arena.arena_cli import gridfall, gridfall_json, pick, start, stored_games, wait_for_games
 from tests.processes import live_commands
+from tests.sqlite_files import changing, rows
 
 # The test bots answer at once, far inside these clocks, and a league of one worker uses one core
 # (its games' bots take turns): such tests share the machine (machine_sharing.py).  Two workers
@@ -35,9 +35,9 @@ def test_a_league_rates_its_bots_and_stores_every_game(tmp_path):
     assert not (tmp_path / "league.sqlite.lock").exists()  # let go as the command ended: nothing left beside it
     assert board[-1]["name"] == "first"  # the lowest open column loses to both others
     assert all(p["games"] >= 2 for p in out["pairs"])
-    rows = sqlite3.connect(db).execute("SELECT job, times, messages, reason FROM games").fetchall()
-    assert len(rows) == 6
-    job, times, messages, reason = rows[0]
+    stored = rows(db, "SELECT job, times, messages, reason FROM games")
+    assert len(stored) == 6
+    job, times, messages, reason = stored[0]
     assert "game" in job and reason and len(json.loads(times)) == len(json.loads(messages)) > 0
     assert "DROP TABLE games" in messages  # the bots' words, stored as data
 
@@ -79,7 +79,7 @@ def test_the_leaderboard_is_printed_once_rated_in_the_schedules_order(tmp_path):
 
 
 def _games(db):
-    return sqlite3.connect(db).execute("SELECT job, moves FROM games ORDER BY job").fetchall()
+    return rows(db, "SELECT job, moves FROM games ORDER BY job")
 
 
 def test_the_same_command_resumes_grows_with_more_games_and_other_settings_are_refused(tmp_path):
@@ -135,7 +135,7 @@ def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):
     read = gridfall("connect4", "standings", str(db))
     assert "greedy (retired)" in read.stdout and "centre (retired)" not in read.stdout
     assert gridfall("standings", str(db)).stdout == read.stdout  # the command for every kind of run
-    jobs = sqlite3.connect(db).execute("SELECT job, seats FROM games").fetchall()
+    jobs = rows(db, "SELECT job, seats FROM games")
     assert all("greedy" not in seats for job, seats in jobs if int(job.split()[1]) >= 3)
     for args, what in ((["--retire", "nobody"], "'nobody' is not among the --bot names"),
                        (["--retire", "greedy", "--retire", "first"], "at least two bots that play")):
@@ -165,7 +165,7 @@ def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_a
     assert process.returncode == 128 + signal.SIGTERM, err
     assert 4 <= stored_games(db) < 16
     finished = gridfall_json(*args)
-    jobs = [job for (job,) in sqlite3.connect(db).execute("SELECT job FROM games")]
+    jobs = [job for (job,) in rows(db, "SELECT job FROM games")]
     assert len(jobs) == len(set(jobs)) == 16
     assert sum(b["games"] for b in finished["leaderboard"]) == 32
 
@@ -196,7 +196,8 @@ def test_standings_read_an_sprt_and_refuse_other_files(tmp_path):
     text = gridfall("connect4", "standings", str(db))
     assert "LLR" in text.stdout and "H1 accepted" in text.stdout
     (tmp_path / "notes.txt").write_text("not a database")
-    sqlite3.connect(tmp_path / "other.sqlite").execute("CREATE TABLE t (x)")
+    with changing(tmp_path / "other.sqlite") as connection:
+        connection.execute("CREATE TABLE t (x)")
     for path, what in (("notes.txt", "not one of gridfall's"), ("other.sqlite", "not a gridfall run database"),
                        ("missing.sqlite", "does not exist")):
         done = gridfall("connect4", "standings", str(tmp_path / path))

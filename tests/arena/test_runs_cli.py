@@ -3,12 +3,12 @@ that resumes it, read while a run plays too."""
 
 import json
 import os
-import sqlite3
 
 import pytest
 
 from gridfall.samegame.store import SolutionStore
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
+from tests.sqlite_files import changing, rows
 
 # The test bots answer at once, far inside these clocks (machine_sharing.py).
 pytestmark = pytest.mark.parallel_safe
@@ -32,7 +32,7 @@ def test_runs_lists_each_run_with_the_command_that_resumes_it_and_names_other_fi
     assert set(why) == {"notes.sqlite", "store.sqlite"} and "not a gridfall run database" in why["store.sqlite"]
     text = gridfall("runs", str(tmp_path))
     assert text.returncode == 0 and "1 run in" in text.stdout and "connect4 league" in text.stdout
-    assert sqlite3.connect(tmp_path / "a.sqlite").execute("SELECT count(*) FROM games").fetchone()[0] == 4
+    assert rows(tmp_path / "a.sqlite", "SELECT count(*) FROM games")[0][0] == 4
 
 
 def test_a_run_stored_under_any_name_is_listed_and_other_files_are_not_read(tmp_path):
@@ -65,7 +65,7 @@ def test_a_row_of_the_wrong_shape_is_named_by_every_reader(tmp_path):
                        moves=[4, 4, 4, 4, 4, 4, 4], result={"winner": 0, "opening": 0}, reason="four in a row",
                        times=[], messages=[]))
     assert gridfall("standings", str(path)).returncode == 0
-    with sqlite3.connect(path) as connection:
+    with changing(path) as connection:
         connection.execute("UPDATE games SET result = '5'")
     for command in (["standings", str(path)], ["view", str(path), "-o", str(tmp_path / "page.html")],
                     ["connect4", "standings", str(path)]):

@@ -1,11 +1,11 @@
 """``gridfall connect4 sprt``: plays pairs until the test decides, and prints fishtest's block."""
 
 import json
-import sqlite3
 
 import pytest
 
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
+from tests.sqlite_files import rows
 
 # The test bots answer at once, far inside these clocks: the tests share the machine (machine_sharing.py).
 pytestmark = pytest.mark.parallel_safe
@@ -20,7 +20,7 @@ def test_a_much_stronger_candidate_is_accepted_and_the_counts_add_up(tmp_path):
     assert out["verdict"] == "H1"
     assert out["llr"] >= out["bounds"][1]
     assert out["games"] == 2 * sum(out["penta"]) == out["wins"] + out["draws"] + out["losses"]
-    stored = sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+    stored = rows(db, "SELECT count(*) FROM games")[0][0]
     assert stored >= out["games"]  # pairs in flight when it decided may be stored too
     again = gridfall_json("connect4", "sprt", "--new", "greedy", "--base", pick("first"), "--elo0", "0",
                           "--elo1", "50", "--db", str(db), "--workers", "2", *FAST)

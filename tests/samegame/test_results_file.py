@@ -3,7 +3,6 @@
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ import pytest
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.store import campaign_history, results_row
+from tests.sqlite_files import rows
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "samegame-standard.txt"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -123,14 +123,14 @@ def test_a_campaign_stopped_by_a_term_signal_writes_where_it_stopped_and_resumes
     assert len(header) == 2 and header[1] == "# before it: campaign: offline --seed 1"
     assert "--seed 7 --passes 2 --boards 1,2,3,4" in header[0]
     assert ", stopped after " in header[0] and "last written" not in header[0]
-    rows = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
-    assert {"standard:1", "standard:2"} <= {spec for spec, _, _ in rows}
+    found = [results_row(line, "standard") for line in lines if line.strip() and not line.startswith("#")]
+    assert {"standard:1", "standard:2"} <= {spec for spec, _, _ in found}
     assert not list(tmp_path.glob("*.tmp"))
-    done_before = sqlite3.connect(tmp_path / "run.sqlite").execute("SELECT job FROM games").fetchall()
+    done_before = rows(tmp_path / "run.sqlite", "SELECT job FROM games")
     assert 2 <= len(done_before) < 8
     resumed = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    jobs = [job for (job,) in sqlite3.connect(tmp_path / "run.sqlite").execute("SELECT job FROM games")]
+    jobs = [job for (job,) in rows(tmp_path / "run.sqlite", "SELECT job FROM games")]
     assert sorted(jobs) == sorted(f"pass {p} standard:{b}" for p in (1, 2) for b in (1, 2, 3, 4))
     rounds_run = [line for line in resumed.stdout.splitlines() if line.startswith("standard:") and " found " in line]
     assert len(rounds_run) == 8 - len(done_before)  # only the board passes not stored

@@ -73,9 +73,9 @@ def test_export_import_round_trip(store, tmp_path):
     assert store.export_jsonl(out) == 2
     path = tmp_path / "shared.jsonl"
     path.write_text(out.getvalue())
-    other = SolutionStore(tmp_path / "other.sqlite")
-    assert other.import_file(str(path)) == (2, 2)
-    assert other.best(load_board("codingame:35")).score == reference_line(5)[0]
+    with SolutionStore(tmp_path / "other.sqlite") as other:
+        assert other.import_file(str(path)) == (2, 2)
+        assert other.best(load_board("codingame:35")).score == reference_line(5)[0]
     assert json.loads(out.getvalue().splitlines()[0])["names"]
 
 
@@ -87,8 +87,8 @@ def test_results_format_round_trip(store, tmp_path):
     assert "\n6\t" in text and text.startswith("# gridfall standard")
     path = tmp_path / "results.txt"
     path.write_text(text)
-    other = SolutionStore(tmp_path / "other.sqlite")
-    assert other.import_file(str(path)) == (1, 1)
+    with SolutionStore(tmp_path / "other.sqlite") as other:
+        assert other.import_file(str(path)) == (1, 1)
 
 
 def test_results_import_keeps_who_found_each_line(store, tmp_path):
@@ -98,9 +98,9 @@ def test_results_import_keeps_who_found_each_line(store, tmp_path):
     store.export_results(out, "standard")
     path = tmp_path / "results.txt"
     path.write_text(out.getvalue())
-    other = SolutionStore(tmp_path / "other.sqlite")
-    other.import_file(str(path))
-    mine, theirs = store.best(board), other.best(board)
+    with SolutionStore(tmp_path / "other.sqlite") as other:
+        other.import_file(str(path))
+        mine, theirs = store.best(board), other.best(board)
     assert (theirs.algo, theirs.seconds, theirs.seed, theirs.found) == ("nrpa x2 tabu_rank=1", 60, 1001, mine.found)
 
 
@@ -143,11 +143,11 @@ def test_a_damaged_file_is_a_store_error_naming_it_and_the_bot_still_searches(tm
     with open(path, "r+b") as f:  # a corrupt page, as a disk or a copy gone wrong makes
         f.seek(4096)
         f.write(b"\xff" * 8192)
-    damaged = SolutionStore(path)
-    with pytest.raises(StoreError, match="filled.sqlite: the solution store is damaged"):
-        damaged.entries()
-    with pytest.raises(StoreError, match="damaged"):
-        damaged.best(load_board("standard:1"))
+    with SolutionStore(path) as damaged:
+        with pytest.raises(StoreError, match="filled.sqlite: the solution store is damaged"):
+            damaged.entries()
+        with pytest.raises(StoreError, match="damaged"):
+            damaged.best(load_board("standard:1"))
     out, log = io.StringIO(), io.StringIO()
     board = load_board("codingame:37")
     config = BotConfig(first_turn_budget=0.5, store=str(path))
@@ -167,6 +167,7 @@ def test_a_row_that_does_not_replay_is_ignored_and_replaced(tmp_path):
     worse = Line.from_text("0 0") if len(board.region(0, 0)) > 1 else Line([next((g.x, g.y) for g in board.groups())])
     assert s.offer(board, worse, algo="a short line", seconds=0)  # any sound line beats a bogus one
     assert s.best(board).algo == "a short line"
+    s.close()
 
 
 def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
@@ -190,6 +191,7 @@ def test_an_import_is_checked_whole_then_committed_whole(tmp_path):
         assert s.entries() == []  # the good first line was not committed either
     path.write_text(good)
     assert s.import_file(str(path)) == (1, 1)
+    s.close()
 
 
 def test_a_folder_given_as_the_store_is_named(tmp_path, monkeypatch):
@@ -234,9 +236,10 @@ def test_imported_text_can_never_start_a_row_of_a_results_file(tmp_path):
                              ("found", "2026\nstandard:4\t1\t0 0", "is not a date and time"),
                              ("seconds", float("nan"), "is not a time")):
         path.write_text(json.dumps({**line, key: value}) + "\n")
-        with pytest.raises(StoreError, match=says):
-            SolutionStore(tmp_path / f"{key}.sqlite").import_file(str(path))
+        with pytest.raises(StoreError, match=says), SolutionStore(tmp_path / f"{key}.sqlite") as other:
+            other.import_file(str(path))
     entry = store.entries()[0]  # a store written by hand, or by an older gridfall, is made safe as it is written
+    store.close()
     from dataclasses import replace
 
     from gridfall.samegame.store import provenance_line

@@ -1,12 +1,12 @@
 """``gridfall view``: pages from a run database, a store and a results file; clear errors."""
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from gridfall.viewer import page
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
+from tests.sqlite_files import changing, rows
 
 # The test bots answer at once, far inside their clocks (machine_sharing.py).
 pytestmark = pytest.mark.parallel_safe
@@ -18,12 +18,12 @@ def test_a_league_database_becomes_a_replay_of_each_game(tmp_path):
     db = tmp_path / "league.sqlite"
     gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "4",
                   "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
-    with sqlite3.connect(db) as connection:  # as if the games had finished in the reverse order
+    with changing(db) as connection:  # as if the games had finished in the reverse order
         connection.execute("UPDATE games SET id = 100 - id")
     done = gridfall("view", str(db), "-o", str(tmp_path / "league.html"))
     assert done.returncode == 0, done.stderr
     data = page.read_data((tmp_path / "league.html").read_text())
-    turns = dict(sqlite3.connect(db).execute("SELECT job, json_array_length(moves) FROM games").fetchall())
+    turns = dict(rows(db, "SELECT job, json_array_length(moves) FROM games"))
     assert data["kind"] == "connect4" and len(data["games"]) == 4
     schedule = ["pair 0 game 0", "pair 0 game 1", "pair 1 game 0", "pair 1 game 1"]  # not the finishing order
     assert [g["title"].split(":")[0] for g in data["games"]] == schedule
@@ -95,14 +95,14 @@ def test_damaged_and_foreign_files_get_errors_naming_them(tmp_path):
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"\x00\xff\xfe\x80")
     shaped = tmp_path / "shaped.sqlite"
-    with sqlite3.connect(shaped) as connection:
+    with changing(shaped) as connection:
         connection.executescript("CREATE TABLE run (key TEXT); CREATE TABLE games (id INTEGER, job TEXT);")
     db = tmp_path / "league.sqlite"
     gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "2",
                   "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")
-    with sqlite3.connect(db) as connection:
+    with changing(db) as connection:
         connection.execute("UPDATE games SET moves = '[1, 2' WHERE id = (SELECT MIN(id) FROM games)")
-    (first_id,), = sqlite3.connect(db).execute("SELECT MIN(id) FROM games").fetchall()
+    (first_id,), = rows(db, "SELECT MIN(id) FROM games")
     for path, says in [(fake, "a damaged SQLite file"), (binary, "byte 0xff on line 1 (offset 1)"),
                        (shaped, "cannot read its games: a damaged file, or not a gridfall run database"),
                        (db, f"game row {first_id} is damaged, a field is not JSON")]:

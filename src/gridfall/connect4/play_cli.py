@@ -67,5 +67,4 @@ def play(opponent, port, no_browser, db, seed, limits):
         httpd.server_close()
         server.close()
         kill_all()
-        run.close()
     sys.exit(exit_code(True))

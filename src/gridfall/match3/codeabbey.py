@@ -248,7 +248,7 @@ class SuggestFile:
 
 def _plain(value):
     """JSON from the player's process with every string made printable UTF-8 (a lone surrogate
-    from ``"\udcff"`` would stop the referee's own output) without control characters (an
+    from ``"\\udcff"`` would stop the referee's own output) without control characters (an
     error's text with ESC in it would command the user's terminal)."""
     if isinstance(value, str):
         return printable(value.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))  # a lone surrogate: U+FFFD

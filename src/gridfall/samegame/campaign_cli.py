@@ -94,6 +94,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         store = SolutionStore(store_path)
     except StoreError as e:
         raise click.BadParameter(str(e), param_hint="--store") from None
+    click.get_current_context().call_on_close(store.close)  # however the campaign ends
     say = console()
     results = _ResultsFile(out, store, set_name, campaign_line(rounds, threads, seed, passes, boards, note), say)
 

@@ -188,20 +188,15 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
     """
     from gridfall.samegame.store import SolutionStore, StoreError
 
-    store = None
-    if config.use_store:
-        try:
-            store = SolutionStore(config.store)
-        except StoreError as e:
-            print(f"gridfall bot: {e}; searching without it", file=log)
     too_short = config.first_turn_budget < LEAST_PLAN_TO_LOAD and is_warm("samegame")  # a cold cache: a child fills it
     kernels = None if too_short else in_background("samegame", log)
 
     def plan(board: rules.Board, seconds: float, seed: int) -> list[tuple[int, int]]:
         deadline = time.monotonic() + seconds
-        if store is not None:
+        if config.use_store:
             try:
-                entry = store.best(board)
+                with SolutionStore(config.store) as store:  # for this look-up: a planner has no end to close it at
+                    entry = store.best(board)
             except StoreError as e:
                 print(f"gridfall bot: {e}; searching instead", file=log)
                 entry = None

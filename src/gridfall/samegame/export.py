@@ -53,9 +53,9 @@ def known_from_results(path: str, set_name: str = "standard") -> dict[str, str]:
     """Board key -> line text, for every row of a results file (each replayed by the store's rules)."""
     from gridfall.samegame.store import SolutionStore
 
-    store = SolutionStore(":memory:")
-    store.import_file(path, set_name)
-    return known_from_store(store)
+    with SolutionStore(":memory:") as store:
+        store.import_file(path, set_name)
+        return known_from_store(store)
 
 
 def export_source(known: dict[str, str], one_turn: bool = False, first_turn_ms: float = 18_500,

@@ -166,6 +166,7 @@ class SolutionStore:
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = Path(path) if path else default_path()
+        db: sqlite3.Connection | None = None  # closed again if the open fails after it
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "it is a folder; name a file inside it")
@@ -178,18 +179,27 @@ class SolutionStore:
             if not self.path.exists() and not os.access(self.path.parent, os.W_OK | os.X_OK):
                 # said here: sqlite3 would say only "unable to open database file"
                 raise PermissionError(errno.EACCES, f"cannot make a file in {self.path.absolute().parent}")
-            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-            refuse_other_tables(self._db, self.path, "store")
-            self._db.execute(SCHEMA)
-        except (sqlite3.Error, OSError) as e:  # an OSError's text repeats the path: its reason alone
-            why = e.strerror if isinstance(e, OSError) and e.strerror else e
+            db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+            refuse_other_tables(db, self.path, "store")
+            db.execute(SCHEMA)
+        except (sqlite3.Error, OSError, ValueError) as e:
+            if db is not None:
+                db.close()
+            if isinstance(e, ValueError):  # another kind of file (refuse_other_tables)
+                raise StoreError(f"{e}; give another --store") from None
+            why = e.strerror if isinstance(e, OSError) and e.strerror else e  # an OSError's text repeats the path
             raise StoreError(f"{self.path}: cannot open the solution store: {why}") from None
-        except ValueError as e:  # another kind of file (refuse_other_tables)
-            self._db.close()
-            raise StoreError(f"{e}; give another --store") from None
+        self._db = db
 
     def close(self) -> None:
+        """Close the file (a second close does nothing); the store is not to be used after."""
         self._db.close()
+
+    def __enter__(self) -> "SolutionStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @contextlib.contextmanager
     def _reading(self, doing: str = "read"):

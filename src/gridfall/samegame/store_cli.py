@@ -46,12 +46,16 @@ def open_store(store_path: str | None, *, must_exist: bool = False, or_else: str
         raise click.ClickException(f"{store_path}: no solution store there (solve --store or store import "
                                    "makes one)")
     try:
-        return SolutionStore(store_path)
+        store = SolutionStore(store_path)
     except StoreError as e:
         if or_else is None or store_path is not None:
             raise click.ClickException(str(e)) from None
         click.echo(f"gridfall: {e}; {or_else} (--no-store skips it without a word)", err=True)
         return None
+    context = click.get_current_context(silent=True)
+    if context is not None:  # closed however the command ends (an exit, an error, a stop)
+        context.call_on_close(store.close)
+    return store
 
 
 def store_errors(command):

@@ -109,16 +109,16 @@ def store_games(path: Path, boards: tuple[str, ...]) -> list[dict]:
     from gridfall.samegame.replay import replay_game
     from gridfall.samegame.store import SolutionStore
 
-    store = SolutionStore(str(path))
     if not boards:
         raise ValueError("name the boards to replay from a store with --board (e.g. --board standard:1)")
     games = []
-    for spec in boards:
-        board = load_board(spec)
-        entry = store.best(board)
-        if entry is None:
-            raise ValueError(f"{path}: no line for {spec}")
-        games.append(replay_game(board, entry.line(), f"{spec}: {entry.score} ({entry.algo})"))
+    with SolutionStore(str(path)) as store:
+        for spec in boards:
+            board = load_board(spec)
+            entry = store.best(board)
+            if entry is None:
+                raise ValueError(f"{path}: no line for {spec}")
+            games.append(replay_game(board, entry.line(), f"{spec}: {entry.score} ({entry.algo})"))
     return games
 
 
