@@ -131,6 +131,8 @@ class RunDatabase:
             self._open(kind, settings, command or [], grows)
             self.rows()  # a damaged row is refused now, before any game is played
         except BaseException:  # refused: the run is free again at once, not when this object is collected
+            with contextlib.suppress(AttributeError):  # its connection too, if one was made
+                self.connection.close()
             if self.created and self.held is not None:  # and a file this open made is not left behind
                 self._delete_files()
             self._let_go()
