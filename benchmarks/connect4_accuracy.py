@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from common import console, count, duration, machine_line, pie_run_games, sample_positions
@@ -40,6 +39,7 @@ from rich.table import Table
 from gridfall.connect4 import engine, portable
 from gridfall.connect4.book import position_of
 from gridfall.connect4.rules import Game
+from gridfall.worker_processes import worker_map
 
 
 def move_values(moves: list[int], seconds: float) -> dict[int, int] | None:
@@ -160,9 +160,9 @@ def main() -> None:
         out.print(f"solving the moves of {len(unsolved)} positions ({args.seconds:g} s a move at most) into {args.cache}",
                   style="dim")
         args.cache.parent.mkdir(parents=True, exist_ok=True)
-        with ProcessPoolExecutor(args.workers) as pool, args.cache.open("a") as cache_file:
-            for done, (moves, values) in enumerate(zip(unsolved, pool.map(move_values, unsolved,
-                                                                          [args.seconds] * len(unsolved))), 1):
+        with worker_map(args.workers) as mapped, args.cache.open("a") as cache_file:
+            for done, (moves, values) in enumerate(zip(unsolved, mapped(move_values, unsolved,
+                                                                        [args.seconds] * len(unsolved))), 1):
                 key = " ".join(map(str, moves))
                 cache[key] = values
                 cache_file.write(json.dumps({"moves": key, "values": values}) + "\n")

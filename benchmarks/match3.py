@@ -26,10 +26,11 @@ import statistics
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 from common import console, count, duration, machine_line
 from rich.table import Table
+
+from gridfall.worker_processes import worker_map
 
 
 def run_in_process(job):
@@ -103,8 +104,8 @@ def main() -> None:
                 err.print(f"{python}: not found, skipped")
                 continue
             jobs = [(a, s, paths[a], python) for s in seeds for a in agents]
-            with ProcessPoolExecutor(args.workers) as pool:
-                results = list(pool.map(run_referee, jobs))
+            with worker_map(args.workers) as mapped:
+                results = list(mapped(run_referee, jobs))
             name = f"Python {sys.version.split()[0]}" if python == "current" else python
             out.print(summarise(f"1 s per run through the referee (exported files), {name}, seeds 1-{args.seeds}",
                                 results, agents))
@@ -116,8 +117,8 @@ def main() -> None:
     if "strong" not in skip:
         jobs = [(a, s, args.budget) for s in seeds for a in ("greedy", "strong")]
         results = []
-        with ProcessPoolExecutor(args.workers) as pool:
-            for r in pool.map(run_in_process, jobs):
+        with worker_map(args.workers) as mapped:
+            for r in mapped(run_in_process, jobs):
                 results.append(r)
                 err.print(f"{r[0]} seed {r[1]}: total {r[2]:,} ({r[3]} moves, {r[4]:.0f} s)")
         out.print(summarise(f"strong at {args.budget:g} s per move vs greedy (unlimited), seeds 1-{args.seeds}",

@@ -11,19 +11,19 @@ the same moves; only the date in its method changes).  The file then plays that 
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from typing import Callable
 
 from gridfall.connect4.book import Book
 from gridfall.connect4.rules import STEAL, Game
+from gridfall.worker_processes import worker_map
 
 DEPTH = 14  # 0.3 s a position on one core 3 actions in, 0.1 s 8 actions in (the build's own log)
 TURNS = 8  # the file's positions up to this many actions into a game: its first four or five moves
 STOLEN_TURNS = 12  # and after the opponent steals its first chip, where it was weakest: two moves more
 FIRST_TURNS = 10  # and when the opponent plays on after it, as a bot reading the pie table does after a 1
 
-_searcher = None  # one a worker process
+_searcher = None  # a worker process's (this process's with one worker, dropped after the build)
 
 
 def _search(position: tuple[int, int, int, int, int]) -> int:
@@ -74,25 +74,29 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
         progress(f"the book to extend was searched to depth {known.depth} on {known.width}x{known.height} "
                  f"(this build: {depth} on {width}x{height}): none of its moves are taken")
     started = time.monotonic()
-    with ProcessPoolExecutor(workers) as pool:
-        # a level at a time: walk the tree as far as the book reaches, search the positions the
-        # walk stops at, then walk one action deeper
-        for level in range(max(turns, stolen_turns, first_turns) + 1):
-            to_search: dict[int, tuple[int, int, int, int, int]] = {}
+    global _searcher
+    try:
+        with worker_map(workers) as search_all:
+            # a level at a time: walk the tree as far as the book reaches, search the positions the
+            # walk stops at, then walk one action deeper
+            for level in range(max(turns, stolen_turns, first_turns) + 1):
+                to_search: dict[int, tuple[int, int, int, int, int]] = {}
 
-            def choose(current: int, mask: int) -> int | None:
-                key = book.key(current, mask)
-                if key not in book.moves and key in known_moves:
-                    book.moves[key] = known_moves[key]
-                if key not in book.moves:
-                    to_search[key] = (current, mask, width, height, depth)
-                return book.moves.get(key)
+                def choose(current: int, mask: int) -> int | None:
+                    key = book.key(current, mask)
+                    if key not in book.moves and key in known_moves:
+                        book.moves[key] = known_moves[key]
+                    if key not in book.moves:
+                        to_search[key] = (current, mask, width, height, depth)
+                    return book.moves.get(key)
 
-            book.walk(choose, turns=level)
-            keys = sorted(to_search)
-            book.moves.update(zip(keys, pool.map(_search, [to_search[k] for k in keys])))
-            progress(f"actions {level}: {len(keys)} positions searched to depth {depth}, {len(book.moves)} in the "
-                     f"book ({time.monotonic() - started:.0f} s)")
+                book.walk(choose, turns=level)
+                keys = sorted(to_search)
+                book.moves.update(zip(keys, search_all(_search, [to_search[k] for k in keys])))
+                progress(f"actions {level}: {len(keys)} positions searched to depth {depth}, {len(book.moves)} in the "
+                         f"book ({time.monotonic() - started:.0f} s)")
+    finally:
+        _searcher = None  # its 40 MB table
     book.method = (f"The numba search (gridfall.connect4.search, no variety) to depth {depth} from an empty table, "
                    f"in each of the {len(book.moves):,} positions the exported file can reach with up to {turns} "
                    f"actions played, {stolen_turns} after the opponent steals its first chip and {first_turns} "

@@ -1,0 +1,47 @@
+"""Worker processes start fresh: a lock another thread holds here is free in them."""
+
+import os
+import threading
+
+from gridfall.worker_processes import worker_map
+
+held = threading.Lock()  # held by a thread of the parent while the workers start
+
+
+def lock_is_free(_: int) -> bool:
+    """In a forked child this lock would be the parent's copy, held by a thread that does not
+    exist there: acquiring it would wait forever (here two seconds)."""
+    free = held.acquire(timeout=2)
+    if free:
+        held.release()
+    return free
+
+
+def pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_workers_do_not_inherit_a_lock_held_by_another_thread():
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with held:
+            taken.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        taken.wait(10)
+        with worker_map(2) as mapped:
+            assert list(mapped(lock_is_free, range(4))) == [True] * 4
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_workers_are_other_processes_and_one_worker_is_this_one():
+    with worker_map(2) as mapped:
+        assert os.getpid() not in set(mapped(pid, range(4)))
+    with worker_map(1) as mapped:
+        assert list(mapped(pid, range(3))) == [os.getpid()] * 3
