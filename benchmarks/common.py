@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridfall.cli_options import console  # noqa: F401 - the commands' console: no markup, wide in a pipe
+from gridfall.cli_output import console  # noqa: F401 - the commands' console: no markup, wide in a pipe
 from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
 from gridfall.samegame.campaign import parse_params
 

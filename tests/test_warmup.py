@@ -143,7 +143,7 @@ def test_a_terminal_gets_a_spinner_and_a_run_where_its_games_play_a_line(monkeyp
 
     import gridfall.warmup
     from gridfall.arena.warm_bots import warm_bots
-    from gridfall.cli_options import warm_kernels
+    from gridfall.cli_output import warm_kernels
 
     warmed: list[str] = []
     monkeypatch.setattr(gridfall.warmup, "warm", warmed.append)

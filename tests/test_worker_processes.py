@@ -1,7 +1,9 @@
 """Worker processes start fresh: a lock another thread holds here is free in them."""
 
 import os
+import re
 import threading
+from pathlib import Path
 
 from gridfall.worker_processes import worker_map
 
@@ -45,3 +47,16 @@ def test_workers_are_other_processes_and_one_worker_is_this_one():
         assert os.getpid() not in set(mapped(pid, range(4)))
     with worker_map(1) as mapped:
         assert list(mapped(pid, range(3))) == [os.getpid()] * 3
+
+
+def test_no_other_module_starts_worker_processes():
+    """A pool or a fork anywhere else would copy a held lock again.  Python 3.12+ warns of a fork in
+    a process with threads, but clears the warning it raises, so that no warnings filter can fail
+    a test on it: this reads the sources instead."""
+    root = Path(__file__).resolve().parents[1]
+    own = root / "src" / "gridfall" / "worker_processes.py"
+    starts = re.compile(r"ProcessPoolExecutor|multiprocessing|os\.fork\(|os\.forkpty\(")
+    sources = [path for folder in ("src", "benchmarks") for path in (root / folder).rglob("*.py") if path != own]
+    found = [f"{path.relative_to(root)}:{number}" for path in sources
+             for number, line in enumerate(path.read_text().splitlines(), 1) if starts.search(line)]
+    assert found == []

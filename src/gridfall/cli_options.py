@@ -1,5 +1,5 @@
-"""What the game CLIs share: the spelling and checking of time flags, hidden aliases for renamed
-flags, files to write, and the console.
+"""What the game CLIs' options share: the spelling and checking of time flags, hidden aliases for
+renamed flags, number lists, worker counts, and flags given where they mean nothing.
 
 Time flags have two spellings in every command:
 
@@ -12,52 +12,16 @@ flags, with the platform's limits as defaults, as one ``Limits``.  Every number 
 :class:`FloatRange`.  A flag renamed to this scheme keeps its old spelling for one release as a
 hidden alias (:func:`renamed`), with a note on stderr.
 
-A file a command writes is checked before the work (:func:`output_path`: its folder exists and
-takes a new file, and what is there may be replaced) and written by :func:`write_file`, whole or
-not at all, naming the file and the reason when it cannot.  ``-`` is standard output where the
-command's ``click.Path`` allows a dash (an export, a page), and refused elsewhere; the line that
-says what was written (:func:`tell_written`) then goes to stderr.
-
-Every table goes through :func:`console`: no markup highlighting of numbers, and the full width
-of a line (not 80 columns) when the output is a pipe or a file.
+Where output goes (the console, files written whole) is :mod:`gridfall.cli_output`; the help
+texts several commands share are :mod:`gridfall.cli_help`.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import math
-import os
-import sys
-from pathlib import Path
 
 import click
-
-PIPED_WIDTH = 200  # columns of a table written to a pipe or a file: wide rows stay one line each
-
-
-def console(stderr: bool = False):
-    """A rich console for tables and lines, with rich's markup off: a line or a table cell is
-    printed as it reads, so that a path, a board spec or a bot's command or text with brackets in
-    it (``[/x]``) is never taken for markup (it stopped a command with a MarkupError).  Style goes
-    in as ``rich.text.Text``; a spinner's label too (``status(Text(...))``: a str is markup there)."""
-    from rich.console import Console
-
-    stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, highlight=False, markup=False, width=None if stream.isatty() else PIPED_WIDTH)
-
-
-def warm_kernels(game: str, err) -> None:
-    """Warm the game's kernels before a command's clock starts (:func:`gridfall.warmup.warm`), saying
-    so: a spinner on ``err`` when it is a terminal; in a log or a pipe, where a spinner prints
-    nothing, one line when they must compile first (:func:`gridfall.warmup.warm_saying`)."""
-    from gridfall.warmup import warm, warm_saying
-
-    if err.is_terminal:
-        with err.status(f"loading the {game} kernels (compiled on first use, about a minute; then cached)"):
-            warm(game)
-    else:
-        warm_saying(game)
 
 
 class FloatRange(click.FloatRange):
@@ -114,67 +78,6 @@ def number_list(text: str) -> list[int]:
     return out
 
 
-def output_path(ctx, param, value, kind: str | None = None):
-    """A click callback for a file to write, checked before any work is done (a replay asked for
-    after an hour's run must not fail at the end): its folder must exist and take a new file (not
-    read-only), and a file already there must be one the output may replace
-    (:func:`gridfall.atomic_file.why_not_replace`: never an SQLite database, and for a ``kind``,
-    only a file of that kind that gridfall wrote)."""
-    if value is None:
-        return value
-    if value == "-":
-        if getattr(param.type, "allow_dash", False):
-            return value
-        raise click.BadParameter("-: this writes a file, not standard output: name one", ctx, param)
-    folder = Path(value).absolute().parent
-    if not os.path.isdir(folder):  # False, not an OSError, for a name too long
-        raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
-    from gridfall.atomic_file import can_make_files_in, why_not_replace
-
-    if not os.path.exists(value) or os.path.isfile(value):  # a device or a pipe is written in place
-        try:
-            can_make_files_in(os.path.dirname(os.path.realpath(value)))
-        except OSError as e:
-            raise click.BadParameter(f"{value}: cannot write in {folder}: {e.strerror}", ctx, param) from None
-    try:
-        reason = why_not_replace(value, kind)
-    except OSError as e:
-        raise click.BadParameter(f"{value}: cannot read what is there: {e.strerror}", ctx, param) from None
-    if reason:
-        raise click.BadParameter(f"{value}: {reason}; give another file, or delete it first", ctx, param)
-    return value
-
-
-def output_path_for(kind: str):
-    """:func:`output_path` for a ``kind`` of output (``replay``, ``export``)."""
-    return functools.partial(output_path, kind=kind)
-
-
-def cannot_write(path, error: OSError) -> click.ClickException:
-    """The error that stops a command whose output file cannot be written."""
-    return click.ClickException(f"{path}: cannot write it: {error.strerror or error}")
-
-
-def write_file(path, text: str, kind: str | None = None) -> None:
-    """Write ``text`` (UTF-8) to ``path``, or stop with an error that names the path and the reason
-    (and leaves the file as it was: :mod:`gridfall.atomic_file`)."""
-    from gridfall.atomic_file import write_text
-
-    if str(path) == "-":  # stdout's own failures end the command as such (cli.StdoutError)
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        write_text(path, text, kind=kind)
-    except OSError as e:
-        raise cannot_write(path, e) from None
-
-
-def tell_written(path, what: str) -> None:
-    """Say ``wrote PATH: what``, on stdout, or on stderr when the file written is stdout itself."""
-    click.echo(f"wrote {'to standard output' if str(path) == '-' else path}{what}", err=str(path) == "-")
-
-
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
     """A hidden ``old`` flag whose value, times ``scale``, is passed as ``parameter`` (``new``'s)."""
 
@@ -195,42 +98,6 @@ def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
         return click.option(old, hidden_name, type=FINITE, hidden=True, default=None)(wrapper)
 
     return decorate
-
-
-PLAYER_EXPORT_HELP = ("Write a file that plays your own player instead, as `bot --player` does: MODULE:NAME or "
-                      "FILE.py:NAME, written against gridfall's interface.  The file carries your module, the modules "
-                      "of yours beside it that it imports, and gridfall's modules they need (gridfall.uct, say); one "
-                      "that needs numba (gridfall's engines and built-in agents) is refused, as CodinGame has none.")
-
-SAMEGAME_PROTOCOL = """\b
-The protocol (CodinGame's SameGame):
-  each turn the bot reads the board: 15 lines of 15 colours (0-4, -1 empty)
-  separated by spaces, the top row first;
-  turn flavour: it answers one line "x y [message]" ((0, 0) is the bottom
-  left) within 20 s on the first turn and 50 ms on each later one; a
-  malformed action, a cell off the board, an empty cell or a lone tile loses;
-  one-turn flavour: it answers once, within 20 s, one line of up to 150
-  actions "x y;x y;..."; an empty cell or a lone tile is only a warning."""
-
-CONNECT4_PROTOCOL = """\b
-The protocol (CodinGame's Connect Four 7x9 with STEAL):
-  first turn only: "myId oppId";
-  every turn: the turn index; 7 rows of 9 characters ('.', '0', '1'), the top
-  row first; the number of valid actions, then one a line (the open columns,
-  and -2 for STEAL at turn index 1); the opponent's last action (-1 at the
-  start, -2 after a STEAL).
-  The bot answers one line: a column or STEAL, then a space and an optional
-  message, within 1000 ms on its first turn and 100 ms after.  A timeout, an
-  unreadable answer, a full column or STEAL out of turn loses; win 10,
-  draw 5, loss 0."""
-
-REFEREE_NOTES = """\b
-Every bot runs in a session of its own; when its game ends it is killed with
-everything it started (on Linux even a child that called setsid: the referee
-is a child subreaper; elsewhere the process group and session only).
-Ctrl-C, SIGTERM and SIGHUP stop within a second, keep the finished games and
-exit 128 + the signal.  Exit code 0 when every game was judged, whatever the
-verdicts; 1 if the referee itself failed; 2 for bad usage."""
 
 
 # every referee's limits, relaxed together (the same flag on every command that plays timed turns)
@@ -280,17 +147,6 @@ def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory
             "--first-turn-ms", type=FloatRange(min=1), default=platform_first, show_default=True,
             help=f"The first turn's limit (CodinGame: {platform_first} ms), from the first byte sent "
                  "to the end of the answer line.")(with_limits)
-
-    return decorate
-
-
-def with_help(*paragraphs: str):
-    """Append ``paragraphs`` to a command's docstring (its --help), so that a text shared by
-    several commands is written once."""
-
-    def decorate(command):
-        command.__doc__ = inspect.cleandoc(command.__doc__ or "") + "\n\n" + "\n\n".join(paragraphs)
-        return command
 
     return decorate
 

@@ -15,7 +15,7 @@ from gridfall.arena.fallback import counts_json, said_loading, said_so, summary
 from gridfall.arena.faults import faults_json, faults_table
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import console
+from gridfall.cli_output import console
 from gridfall.viewer.options import write_run_replay
 from gridfall.words import counted
 

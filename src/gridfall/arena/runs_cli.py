@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from gridfall import json_text
-from gridfall.cli_options import console
+from gridfall.cli_output import console
 from gridfall.sqlite_kinds import is_sqlite
 from gridfall.words import counted
 

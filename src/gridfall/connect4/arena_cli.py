@@ -15,8 +15,9 @@ from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import (CONNECT4_PROTOCOL, FINITE, FloatRange, console, limit_options,
-                                  refuse_blank_command, with_help)
+from gridfall.cli_help import CONNECT4_PROTOCOL, with_help
+from gridfall.cli_options import FINITE, FloatRange, limit_options, refuse_blank_command
+from gridfall.cli_output import console
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.arena_report import (
     caveats_of,

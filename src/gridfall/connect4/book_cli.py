@@ -12,7 +12,8 @@ from pathlib import Path
 import click
 
 from gridfall import json_text
-from gridfall.cli_options import WORKERS, console, output_path, refuse_without, warm_kernels, write_file
+from gridfall.cli_options import WORKERS, refuse_without
+from gridfall.cli_output import console, output_path, warm_kernels, write_file
 from gridfall.connect4.book_build import DEPTH, FIRST_TURNS, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
 

@@ -10,8 +10,9 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE_NOTES, WORKERS, FloatRange, console,
-                                  limit_options, output_path_for, tell_written, with_help, write_file)
+from gridfall.cli_help import CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE_NOTES, with_help
+from gridfall.cli_options import WORKERS, FloatRange, limit_options
+from gridfall.cli_output import console, output_path_for, tell_written, write_file
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.lazy_group import LazyGroup

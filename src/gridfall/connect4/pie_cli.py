@@ -14,7 +14,9 @@ from gridfall import json_text
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import FloatRange, console, output_path, refuse_without, with_help, write_file
+from gridfall.cli_help import with_help
+from gridfall.cli_options import FloatRange, refuse_without
+from gridfall.cli_output import console, output_path, write_file
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.words import counted
 

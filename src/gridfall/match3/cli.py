@@ -13,8 +13,9 @@ import click
 from gridfall import json_text
 from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import (FloatRange, console, number_list, output_path_for, refuse_given, renamed, tell_written,
-                                  warm_kernels, with_help, write_file)
+from gridfall.cli_help import with_help
+from gridfall.cli_options import FloatRange, number_list, refuse_given, renamed
+from gridfall.cli_output import console, output_path_for, tell_written, warm_kernels, write_file
 from gridfall.viewer.options import replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS

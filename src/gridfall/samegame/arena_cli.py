@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
-from gridfall.cli_options import limit_options, with_help
+from gridfall.cli_help import with_help
+from gridfall.cli_options import limit_options
 from gridfall.samegame.boards import BoardError, expand_specs, load_board, portable_spec
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option

@@ -11,7 +11,9 @@ import click
 from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
-from gridfall.cli_options import WORKERS, console, number_list, output_path, refuse_given, with_help
+from gridfall.cli_help import with_help
+from gridfall.cli_options import WORKERS, number_list, refuse_given
+from gridfall.cli_output import console, output_path
 from gridfall.words import counted
 
 # nrpa alone shares its time between the two most common colours kept for last; a round with the

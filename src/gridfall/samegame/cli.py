@@ -12,7 +12,8 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import WORKERS, FloatRange, console, warm_kernels
+from gridfall.cli_options import WORKERS, FloatRange
+from gridfall.cli_output import console, warm_kernels
 from gridfall.lazy_group import LazyGroup
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board

@@ -6,8 +6,9 @@ import sys
 
 import click
 
-from gridfall.cli_options import (PLAYER_EXPORT_HELP, SAMEGAME_PROTOCOL, WORKERS, FloatRange, output_path_for,
-                                  refuse_given, renamed, tell_written, with_help, write_file)
+from gridfall.cli_help import PLAYER_EXPORT_HELP, SAMEGAME_PROTOCOL, with_help
+from gridfall.cli_options import WORKERS, FloatRange, refuse_given, renamed
+from gridfall.cli_output import output_path_for, tell_written, write_file
 from gridfall.samegame.codingame import LEAST_PLAN_TO_LOAD
 from gridfall.samegame.player_bot import MOVE_SHARE
 from gridfall.samegame.protocol import TURN_SECONDS, BotConfig

@@ -10,8 +10,9 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.fallback import said_loading, summary
-from gridfall.cli_options import (REFEREE_NOTES, SAMEGAME_PROTOCOL, WORKERS, FloatRange, bot_command, console,
-                                  limit_options, refuse_given, with_help)
+from gridfall.cli_help import REFEREE_NOTES, SAMEGAME_PROTOCOL, with_help
+from gridfall.cli_options import WORKERS, FloatRange, bot_command, limit_options, refuse_given
+from gridfall.cli_output import console
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.samegame.store_cli import store_options

@@ -10,7 +10,8 @@ import click
 
 from gridfall import json_text
 from gridfall.atomic_file import replacing
-from gridfall.cli_options import cannot_write, console, output_path, refuse_given
+from gridfall.cli_options import refuse_given
+from gridfall.cli_output import cannot_write, console, output_path
 from gridfall.printable import printable
 from gridfall.words import counted
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from gridfall.cli_options import output_path_for, refuse_given, tell_written, write_file
+from gridfall.cli_options import refuse_given
+from gridfall.cli_output import output_path_for, tell_written, write_file
 from gridfall.words import counted
 
 

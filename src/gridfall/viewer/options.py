@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gridfall.cli_options import output_path_for
+from gridfall.cli_output import output_path_for
 from gridfall.words import counted
 
 
