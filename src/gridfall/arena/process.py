@@ -14,6 +14,8 @@ that prints without end, one that never reads its input.  So:
   control characters as escapes (:mod:`gridfall.printable`);
 * every wait also watches a wake-up pipe, so :meth:`BotProcess.close` (Ctrl-C,
   SIGTERM) ends a wait at once instead of at the turn's limit;
+* and, on Linux, the end of the process it started (a pidfd): a bot that dies while a child
+  it started keeps its output open has exited, with its code and stderr, not timed out;
 * the bot runs in its own session, and on close everything it started is
   killed, even a child that left the session (:mod:`gridfall.arena.reaper`);
 * with ``one_cpu``, the bot and all it starts run on one CPU, as on CodinGame: the
@@ -65,6 +67,16 @@ def kill_strays() -> set[int]:
     """Kill and reap the bots of a referee that died in another process of ours (reaper.kill_strays),
     leaving this process's own live bots alone."""
     return reaper.kill_strays(lambda: {bot.proc.pid for bot in _live}, _live_lock)
+
+
+def _exit_watch(pid: int) -> int | None:
+    """A descriptor that reads ready once process ``pid`` has ended (Linux's pidfd), or None where
+    there is none (another system, an old kernel, no descriptor left): a wait then ends at the
+    pipe's end of file, as before."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 class BotFailure(Exception):
@@ -226,6 +238,7 @@ class BotProcess:
                 self._stdin_fd, self._stdout_fd = stdin.fileno(), stdout.fileno()
                 self._tail_stream = stderr
             self._private = private_channel
+            self._exit_fd = _exit_watch(self.proc.pid)
             try:
                 os.set_blocking(self._stdin_fd, False)
                 self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
@@ -250,6 +263,8 @@ class BotProcess:
                 stream.close()
         for fd in (self._wake_r, self._wake_w, *((self._stdin_fd, self._stdout_fd) if private_channel else ())):
             os.close(fd)
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
         if self._seat is not None:
             self._seat.release()
 
@@ -312,13 +327,15 @@ class BotProcess:
             text = b"".join(self._stderr_tail).decode("utf-8", "replace")
         return printable("\n".join(text.rstrip().splitlines()[-lines:]))
 
-    def _exit_detail(self) -> str:
+    def _exit_detail(self, output_held: bool = False) -> str:
         try:
             code = self.proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             code = None
         self._stderr_thread.join(timeout=0.5)
         detail = "closed its output" if code is None else f"exited with code {code}"
+        if output_held:
+            detail += "; a process it started still holds its output (the referee judges the one it started)"
         tail = self.stderr_tail()
         return f"{detail}; stderr: {tail}" if tail else detail
 
@@ -380,6 +397,8 @@ class BotProcess:
         with selectors.DefaultSelector() as sel:
             sel.register(self._stdout_fd, selectors.EVENT_READ)
             sel.register(self._wake_r, selectors.EVENT_READ)
+            if self._exit_fd is not None:
+                sel.register(self._exit_fd, selectors.EVENT_READ)
             while True:
                 newline = self._buffer.find(b"\n")
                 if newline >= 0:
@@ -398,6 +417,9 @@ class BotProcess:
                 self._check_memory()
                 if not ready:
                     continue
+                if not any(key.fd == self._stdout_fd for key, _ in ready):
+                    # its process ended, and what it wrote is read: a child it started holds the pipe
+                    raise BotExited(self._exit_detail(output_held=True))
                 try:
                     chunk = os.read(self._stdout_fd, 65536)
                 except OSError:
@@ -466,7 +488,8 @@ class BotProcess:
                     stream.close()
             except OSError:
                 pass
-        fds = [self._wake_r, self._wake_w] + ([self._stdin_fd, self._stdout_fd] if self._private else [])
+        fds = [self._wake_r, self._wake_w] + ([self._stdin_fd, self._stdout_fd] if self._private else []) + \
+            ([self._exit_fd] if self._exit_fd is not None else [])
         for fd in fds:
             try:
                 os.close(fd)

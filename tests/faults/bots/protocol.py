@@ -1,11 +1,12 @@
 """A CodinGame bot that commits one fault (argv[1]); any game, any flavour (gridfall-fault).
 
 hang, late, garbage, empty, out-of-range, exit, crash, close-stdout, flood-stdout, flood-stderr,
-deaf (never reads and never answers), fork (a child that outlives the bot), setsid (a child in
-a session of its own), markup (a line with rich markup), bad-utf8, escape (terminal control
-sequences on stderr, then a crash), hog (holds ever more memory, past CodinGame's 768 MB),
-hog-child (a child of the bot does), hang-second (a format error on its first game, then it
-hangs: for the signal tests; FAULT_DIR holds its memory).
+deaf (never reads and never answers), fork (a child that outlives the bot), exit-child (it exits,
+and a child it started keeps its output open), setsid (a child in a session of its own), markup
+(a line with rich markup), bad-utf8, escape (terminal control sequences on stderr, then a crash),
+hog (holds ever more memory, past CodinGame's 768 MB), hog-child (a child of the bot does),
+hang-second (a format error on its first game, then it hangs: for the signal tests; FAULT_DIR
+holds its memory).
 """
 
 import os
@@ -53,6 +54,9 @@ elif fault == "flood-stderr":
 elif fault == "fork":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", "gridfall-fault-child"])
     time.sleep(1000)
+elif fault == "exit-child":  # the pipe stays open: only the end of the bot's process tells
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", "gridfall-fault-child"])
+    sys.exit(3)
 elif fault == "setsid":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", "gridfall-fault-child"],
                      start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
