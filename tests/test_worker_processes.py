@@ -2,10 +2,13 @@
 
 import os
 import re
+import signal
 import threading
 from pathlib import Path
 
-from gridfall.worker_processes import worker_map
+import pytest
+
+from gridfall.worker_processes import WorkerDied, worker_map
 
 held = threading.Lock()  # held by a thread of the parent while the workers start
 
@@ -21,6 +24,12 @@ def lock_is_free(_: int) -> bool:
 
 def pid(_: int) -> int:
     return os.getpid()
+
+
+def killed(n: int) -> int:
+    if n == 2:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+    return n
 
 
 def test_workers_do_not_inherit_a_lock_held_by_another_thread():
@@ -47,6 +56,11 @@ def test_workers_are_other_processes_and_one_worker_is_this_one():
         assert os.getpid() not in set(mapped(pid, range(4)))
     with worker_map(1) as mapped:
         assert list(mapped(pid, range(3))) == [os.getpid()] * 3
+
+
+def test_a_killed_worker_is_named_as_such():
+    with worker_map(2) as mapped, pytest.raises(WorkerDied, match="killed, by a user or by the system"):
+        list(mapped(killed, range(4)))
 
 
 def test_no_other_module_starts_worker_processes():

@@ -15,16 +15,32 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
 
+class WorkerDied(Exception):
+    """A worker process ended in the middle of the work: killed, by a user or by the system when
+    it ran out of memory.  Not a fault of gridfall's, which concurrent.futures' BrokenProcessPool
+    was taken for ("internal error")."""
+
+
 @contextmanager
 def worker_map(workers: int) -> Iterator[Callable]:
-    """A ``map`` over ``workers`` fresh processes, results in order; one worker maps in this
-    process (no start-up, and no ``__main__`` guard needed)."""
+    """A ``map`` over ``workers`` fresh processes, results in order (:class:`WorkerDied` if one of
+    them is killed); one worker maps in this process (no start-up, and no ``__main__`` guard
+    needed)."""
     if workers <= 1:
         yield map
         return
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool.map
+
+        def mapped(function, *iterables):
+            try:
+                yield from pool.map(function, *iterables)
+            except BrokenProcessPool:
+                raise WorkerDied("a worker process ended in the middle of its work: killed, by a user or by "
+                                 "the system when out of memory") from None
+
+        yield mapped

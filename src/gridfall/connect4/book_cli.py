@@ -59,6 +59,7 @@ def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out,
         _show(Book.load(), as_json)
         return
     from gridfall.connect4.book_build import build
+    from gridfall.worker_processes import WorkerDied
 
     err = console(stderr=True)
     warm_kernels("connect4", err)
@@ -69,6 +70,8 @@ def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out,
     except KeyboardInterrupt:
         click.echo("stopped: nothing written (the book is written whole)", err=True)
         sys.exit(130)
+    except WorkerDied as e:
+        raise click.ClickException(f"{e}; nothing written (the book is written whole)") from None
     path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / BOOK_FILE))
     write_file(path, json.dumps(made.to_data(), indent=1) + "\n")
     err.print(f"wrote {path}")
