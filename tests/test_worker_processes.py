@@ -43,7 +43,7 @@ def test_workers_do_not_inherit_a_lock_held_by_another_thread():
     holder = threading.Thread(target=hold)
     holder.start()
     try:
-        taken.wait(10)
+        assert taken.wait(10), "the holding thread never took the lock"
         with worker_map(2) as mapped:
             assert list(mapped(lock_is_free, range(4))) == [True] * 4
     finally:
