@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
 from common import console, count, duration, machine_line, pie_run_games, sample_positions
@@ -39,7 +40,7 @@ from rich.table import Table
 from gridfall.connect4 import engine, portable
 from gridfall.connect4.book import position_of
 from gridfall.connect4.rules import Game
-from gridfall.worker_processes import worker_map
+from gridfall.worker_processes import WorkerDied, worker_map
 
 
 def move_values(moves: list[int], seconds: float) -> dict[int, int] | None:
@@ -198,4 +199,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except WorkerDied as e:  # killed by a user or out of memory: the positions solved so far are in the cache
+        sys.exit(f"Error: {e}")

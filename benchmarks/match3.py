@@ -30,7 +30,7 @@ import time
 from common import console, count, duration, machine_line
 from rich.table import Table
 
-from gridfall.worker_processes import worker_map
+from gridfall.worker_processes import WorkerDied, worker_map
 
 
 def run_in_process(job):
@@ -127,4 +127,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except WorkerDied as e:  # killed by a user or out of memory: the tables printed so far stand
+        sys.exit(f"Error: {e}")
