@@ -5,14 +5,13 @@ positions)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import re
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from gridfall.arena.database import read_only
 from gridfall.cli_output import console  # noqa: F401 - the commands' console: no markup, wide in a pipe
 from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
 from gridfall.samegame.campaign import parse_params
@@ -93,10 +92,10 @@ def pie_run_games(path: Path) -> list[PieRunGame]:
     if not path.is_file():
         raise SystemExit(f"{path}: no such file (make one with gridfall connect4 openings --rebuild --db {path})")
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+        with read_only(path) as connection:  # leaves no -wal or -shm file beside it, as mode=ro would
             rows = connection.execute("SELECT job, seats, moves, result FROM games ORDER BY id").fetchall()
-    except sqlite3.DatabaseError as error:
-        raise SystemExit(f"{path}: not a gridfall run database ({error})") from None
+    except ValueError as error:  # names the file: damaged, not SQLite, or without a games table
+        raise SystemExit(str(error)) from None
     games = []
     for job, seats, moves, result in rows:
         found = re.fullmatch(r"column (\d+) pair (\d+) game [01]", job)

@@ -155,3 +155,22 @@ def test_connect4_strength_names_the_games_lost_on_time_at_start_up_and_scores_w
     assert note is not None and note.startswith("mcts: ")
     assert f"the {PLAYER} in 1 and the {OPPONENT} in 2 of 6 games" in note
     assert "the player scored 66.7% (2 W / 0 D / 1 L over 3)" in note
+
+
+@pytest.mark.parallel_safe
+def test_reading_a_pie_run_leaves_no_file_beside_it_and_names_a_damaged_one(tmp_path, monkeypatch):
+    # the run database is in WAL mode: a connection opened read-only made its -wal and -shm files
+    # beside it and could not delete them (they were left in results/ by every benchmark test run)
+    import shutil
+
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    from common import pie_run_games
+
+    run = tmp_path / "run.sqlite"
+    shutil.copyfile(ROOT / "results" / "connect4-pie.sqlite", run)
+    games = pie_run_games(run)
+    assert len(games) == 10_000 and {game.column for game in games} == set(range(5))  # 5-8 are their mirrors
+    assert [path.name for path in tmp_path.iterdir()] == ["run.sqlite"]
+    run.write_bytes(b"not a database" * 100)
+    with pytest.raises(SystemExit, match=f"{run}: a damaged SQLite file"):
+        pie_run_games(run)
