@@ -1,9 +1,12 @@
 """``gridfall view``: pages from a run database, a store and a results file; clear errors."""
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
 
+from gridfall.samegame.boards import load_board
 from gridfall.viewer import page
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
 from tests.sqlite_files import changing, rows
@@ -115,3 +118,95 @@ def test_damaged_and_foreign_files_get_errors_naming_them(tmp_path):
 def test_a_bad_board_is_named_as_the_boards_fault_before_the_record_is_read(tmp_path):
     done = gridfall("view", str(RESULTS), "--board", "standard:99", "-o", str(tmp_path / "x.html"))
     assert done.returncode == 2 and "Invalid value for --board: standard:99: there is no board 99" in done.stderr
+
+
+SAMEGAME_BOT = """
+import sys
+from gridfall.samegame import rules
+turn = 0
+while True:
+    rows = [sys.stdin.readline() for _ in range(15)]
+    if not rows[-1]:
+        break
+    board = rules.Board.from_rows([[int(v) for v in r.split()] for r in rows])
+    turn += 1
+    print(f"turn {turn}: <b>largest</b>", file=sys.stderr, flush=True)
+    group = max(board.groups(), key=lambda g: g.size)
+    print(group.x, group.y, flush=True)
+"""
+MATCH3_PLAYER = """
+from gridfall.match3.portable import greedy_move
+
+def suggest(board, boardNo, move, elapsed):
+    print("board", boardNo, "move", move)
+    return greedy_move(board) if move <= 3 + boardNo else (1, 1, "Q")
+"""
+
+
+def games_of(page_path):
+    return page.read_data(Path(page_path).read_text())["games"]
+
+
+def test_a_referees_json_makes_the_page_its_replay_option_makes(tmp_path):
+    """What `referee --json` printed replays later as `referee --replay` showed it then: each game's
+    frames, times and the bots' output, for the three games; a SameGame board read from a file
+    replays from the cells the JSON keeps, after the file is gone."""
+    board_file = tmp_path / "board.txt"
+    board_file.write_text(load_board("standard:2").text())
+    bot = tmp_path / "bot.py"
+    bot.write_text(SAMEGAME_BOT)
+    player = tmp_path / "suggest.py"
+    player.write_text(MATCH3_PLAYER)
+    runs = {
+        "connect4": ["connect4", "referee", "--p1", pick("first"), "--p2", pick("centre"), "--games", "2",
+                     "--first-turn-ms", "3000", "--turn-ms", "1000"],
+        "samegame": ["samegame", "referee", "--bot", f"{sys.executable} {bot}", "standard:1", str(board_file),
+                     "--first-turn-ms", "5000", "--turn-ms", "1000"],
+        "match3": ["match3", "referee", str(player), "--seed", "7", "--time", "0"],
+    }
+    for kind, arguments in runs.items():
+        replay, record = tmp_path / f"{kind}-replay.html", tmp_path / f"{kind}.json"
+        done = gridfall(*arguments, "--json", "--replay", str(replay))
+        assert done.returncode == 0, done.stderr
+        record.write_text(done.stdout)
+        if kind == "samegame":
+            board_file.unlink()  # the JSON keeps its cells
+        viewed = gridfall("view", str(record), "-o", str(tmp_path / f"{kind}-view.html"))
+        assert viewed.returncode == 0, viewed.stderr
+        assert page.read_data((tmp_path / f"{kind}-view.html").read_text())["kind"] == kind
+        made, shown = games_of(replay), games_of(tmp_path / f"{kind}-view.html")
+        assert shown == made and len(made) == {"connect4": 2, "samegame": 2, "match3": 4}[kind]
+        assert any("<b>" in frame.get("output", "") or "board 1 move 1" in frame.get("output", "")
+                   for game in shown for frame in game["frames"])  # the bots' output, as text
+    one = gridfall("view", str(tmp_path / "match3.json"), "--job", "board 2", "-o", str(tmp_path / "board2.html"))
+    assert one.returncode == 0 and games_of(tmp_path / "board2.html") == games_of(tmp_path / "match3-replay.html")[1:2]
+    game = gridfall("view", str(tmp_path / "connect4.json"), "--job", "game 2", "-o", str(tmp_path / "game2.html"))
+    assert game.returncode == 0 and games_of(tmp_path / "game2.html") == games_of(tmp_path / "connect4-replay.html")[1:]
+    board = gridfall("view", str(tmp_path / "samegame.json"), "--board", "standard:1", "-o", str(tmp_path / "b1.html"))
+    assert board.returncode == 0 and games_of(tmp_path / "b1.html") == games_of(tmp_path / "samegame-replay.html")[:1]
+
+
+def test_a_json_that_no_referee_printed_or_that_does_not_replay_gets_an_error_naming_it(tmp_path):
+    record = tmp_path / "match.json"
+    done = gridfall("connect4", "referee", "--p1", pick("first"), "--p2", pick("centre"), "--games", "2",
+                    "--first-turn-ms", "3000", "--turn-ms", "1000", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    other = tmp_path / "other.json"
+    other.write_text('{"name": "not a referee\'s"}')
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"p1": "a", ')
+    for arguments, says in [((other,), "JSON, but not what a referee prints (connect4 referee --json;"),
+                            ((broken,), "not JSON (Expecting"),
+                            ((record, "--job", "game 9"), "no game 'game 9' (games are named like: game 1, game 2)"),
+                            ((record, "--board", "standard:1"), 'holds a connect4 referee\'s games: --job "game 3"'),
+                            ((record, "--set", "tuning"), "--set: not for a referee's JSON"),
+                            ((record,), "a damaged referee's JSON: IllegalAction: ")]:
+        record.write_text(json.dumps(data))
+        if arguments == (record,):  # a column played past the top of the board
+            data["games"][0]["moves"] = [0] * 8
+            record.write_text(json.dumps(data))
+        told = gridfall("view", *map(str, arguments), "-o", str(tmp_path / "page.html"))
+        assert told.returncode == 2 and says in told.stderr and "Traceback" not in told.stderr, (arguments, told.stderr)
+        assert str(arguments[0]) in told.stderr or "--set" in says
+        assert not (tmp_path / "page.html").exists()

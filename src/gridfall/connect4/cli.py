@@ -289,12 +289,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     records, interrupted = finished.results, finished.interrupted
     done = [r for r in records if r is not None]
     if replay_path:
-        from gridfall.connect4.replay import replay_game
+        from gridfall.connect4.replay import replay_record
 
         write_replay(replay_path, "connect4", f"gridfall connect4 referee: A = {p1}, B = {p2}",
-                     [replay_game(r.moves, list(r.seats), f"game {i}: {r.seats[0]} vs {r.seats[1]}", opening=r.opening,
-                                  times=r.times, messages=r.messages, output=r.output, reason=r.reason)
-                      for i, r in enumerate(done, start=1)])
+                     [replay_record(i, r.to_json()) for i, r in enumerate(done, start=1)])
     score, a_points, b_points = tally(done, lambda name: name.startswith("A:"))
     points = [a_points, b_points]
     elo, low, high = score.elo()

@@ -58,6 +58,16 @@ def replay_game(moves: list[int], names: list[str], title: str, *, opening: int 
             "frames": frames, "winner": winner}
 
 
+def replay_record(number: int, record: dict) -> dict:
+    """The frames of game ``number`` of a referee's match, from its record as ``connect4 referee
+    --json`` prints it (:meth:`~gridfall.connect4.codingame.GameRecord.to_json`): the referee's
+    own ``--replay`` and ``gridfall view`` of its JSON both make it here, so they show the same."""
+    seats = list(record["seats"])
+    return replay_game(record["moves"], seats, f"game {number}: {seats[0]} vs {seats[1]}",
+                       opening=record.get("opening", 0), times=record.get("times"), messages=record.get("messages"),
+                       output=record.get("output"), reason=record.get("reason", ""))
+
+
 def _last_cell(rows: list[str], before: str, action: int) -> int | None:
     if action == STEAL:
         return None

@@ -34,9 +34,14 @@ def match3() -> None:
     """
 
 
-def _print_report(report, title: str, as_json: bool) -> None:
+def _report_json(report, player: str) -> dict:
+    """The run as --json prints it: the report, and who played (the file's name, or the agent)."""
+    return {**report.to_json(), "player": player}
+
+
+def _print_report(report, title: str, as_json: bool, player: str) -> None:
     if as_json:
-        click.echo(json_text.dumps(report.to_json()))
+        click.echo(json_text.dumps(_report_json(report, player)))
         return
     from rich.table import Table
     from rich.text import Text
@@ -112,12 +117,11 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
                               per_call=turn_ms / 1000 if turn_ms is not None else None, python=python,
                               memory_mb=memory_mb)
     if replay_path and report.games:
-        from gridfall.match3.replay import replay_run
+        from gridfall.match3.replay import replay_report
 
         write_replay(replay_path, "match3", f"gridfall match3 referee: {file}, seed {seed}",
-                     replay_run(seed, [g.actions for g in report.games], Path(file).name,
-                                sizes=[g.size for g in report.games], output=[g.output for g in report.games]))
-    _print_report(report, f"{file}, seed {seed}", as_json)
+                     replay_report(_report_json(report, Path(file).name)))
+    _print_report(report, f"{file}, seed {seed}", as_json, Path(file).name)
     sys.exit(exit_code(report.interrupted))
 
 
@@ -199,7 +203,7 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
         report = play_challenge(ask, seed=seed, time_limit=None,
                                 on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
     budget_text = f"{turn_ms:g} ms a move" if agent == "strong" else f"{run_seconds:g} s a run"
-    _print_report(report, f"{agent} agent, seed {seed}, {budget_text}", as_json)
+    _print_report(report, f"{agent} agent, seed {seed}, {budget_text}", as_json, f"{agent} agent")
     sys.exit(exit_code(report.interrupted))
 
 

@@ -35,6 +35,7 @@ from gridfall.words import counted
 
 @dataclass
 class RunReport:
+    seed: int = DEFAULT_SEED  # the generator's: with the moves, it makes every board and refill again (a replay)
     games: list[GameRecord] = field(default_factory=list)
     failed: str = ""  # why the run failed (time limit, the file cannot load), "" if it did not
     seconds: float = 0.0  # time spent in suggest, as the referee measured it
@@ -45,7 +46,7 @@ class RunReport:
         return sum(g.score for g in self.games)
 
     def to_json(self) -> dict:
-        return {"total": self.total, "failed": self.failed, "seconds": self.seconds, "interrupted": self.interrupted,
+        return {"seed": self.seed, "total": self.total, "failed": self.failed, "seconds": self.seconds, "interrupted": self.interrupted,
                 "games": [{**asdict(g), "best_move": g.best_move} for g in self.games]}
 
 
@@ -91,7 +92,7 @@ def play_challenge(ask: Ask, *, seed: int = DEFAULT_SEED, time_limit: float | No
 
     Ctrl-C (or SIGTERM, SIGHUP under :func:`~gridfall.arena.signals.stopping_on_signals`) ends the
     run with ``interrupted`` set and the games so far kept."""
-    report = RunReport()
+    report = RunReport(seed)
     try:
         _play(ask, report, seed, time_limit, per_call, sizes, moves, on_move, printed)
     except KeyboardInterrupt:
@@ -290,13 +291,13 @@ def referee_file(path: str, *, seed: int = DEFAULT_SEED, time_limit: float | Non
     if python is None and not path.endswith(".lua"):
         problem = check_syntax(path)
         if problem:
-            return RunReport(failed=problem)
+            return RunReport(seed, failed=problem)
     try:
         player = SuggestFile(path, time_limit, per_call, python=python, memory_mb=memory_mb, seed=seed)
     except RuntimeError as e:
-        return RunReport(failed=str(e))
+        return RunReport(seed, failed=str(e))
     except KeyboardInterrupt:
-        return RunReport(interrupted=True)
+        return RunReport(seed, interrupted=True)
     try:
         return play_challenge(player.ask, seed=seed, time_limit=time_limit, per_call=per_call, on_move=on_move,
                               printed=player.bot.take_output)

@@ -64,3 +64,14 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
             frames[-1]["last_output"] = printed[len(moves)]
         games.append({"title": f"{title}, board {number} ({size}x{size}, {counted(len(moves), 'move')})", "frames": frames})
     return games
+
+
+def replay_report(report: dict, title: str = "") -> list[dict]:
+    """One game per board of a refereed run, from its report as ``match3 referee --json`` prints
+    it (:meth:`~gridfall.match3.codeabbey.RunReport.to_json` and the ``player``, which titles
+    it, else ``title``): the referee's own ``--replay`` and ``gridfall view`` of its JSON both
+    make it here."""
+    games = report["games"]
+    return replay_run(report["seed"], [[tuple(move) for move in game["actions"]] for game in games],
+                      str(report.get("player") or title),
+                      sizes=[game["size"] for game in games], output=[game["output"] for game in games])

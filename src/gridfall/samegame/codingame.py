@@ -15,6 +15,7 @@ from gridfall.arena.fallback import LOADING, TOO_SHORT, notice, said_so
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.samegame import rules
+from gridfall.samegame.boards import portable_spec, rows_spec
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS, BotConfig, Planner
 from gridfall.warmup import in_background, is_warm
 
@@ -48,6 +49,8 @@ class GameRecord:
     # each answered turn's stderr (BotProcess.take_output), and the unanswered turn's that lost the board
     output: list[str] = field(default_factory=list)
     other_flavour: bool = False  # the bot answered as the other flavour's bots do (flavour_hint)
+    # the board's rows: spec where ``board`` names a file: the record then replays where the file is not
+    cells: str = ""
 
     @property
     def ok(self) -> bool:
@@ -59,14 +62,17 @@ class GameRecord:
         return any(said_so(text) for text in self.output)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if not self.cells:
+            del data["cells"]
+        return data
 
 
 def referee_game(command: str, board: rules.Board, name: str, *, one_turn: bool = False, limits: Limits = LIMITS,
                  seed: int | None = None) -> GameRecord:
     """Run one game of ``command`` on ``board`` under the platform's rules (``seed``: the bot's
     GRIDFALL_SEED, :class:`BotProcess`)."""
-    report = GameRecord(name, seed=seed)
+    report = GameRecord(name, seed=seed, cells="" if portable_spec(name, board) == name else rows_spec(board))
     bot = None
     try:
         with BotProcess(command, memory_mb=limits.memory_mb, one_cpu=limits.one_cpu, seed=seed) as bot:

@@ -80,11 +80,10 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     total = sum(r.score for r in done if r.ok)
     failed = sum(not r.ok for r in done)
     if replay_path:
-        from gridfall.samegame.replay import replay_game
+        from gridfall.samegame.replay import replay_record
 
         write_replay(replay_path, "samegame", f"gridfall samegame referee: {command}",
-                     [replay_game(dict(loaded)[r.board], r.moves, f"{r.board}: {r.score} ({r.outcome})", output=r.output)
-                      for r in done])
+                     [replay_record(r.to_json()) for r in done])
     if as_json:
         click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
                                "fallback_boards": sum(r.fell_back for r in done),

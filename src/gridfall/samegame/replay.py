@@ -46,3 +46,14 @@ def replay_game(board: Board, moves: list[Cell], title: str, plot: list[tuple[fl
         frames.append(frame)
     return {"title": title, "moves": len(moves), "frames": frames, "score": score,
             "plot": [[round(t, 3), s] for t, s in plot] if plot else None}
+
+
+def replay_record(record: dict) -> dict:
+    """The frames of one board a referee judged, from its record as ``samegame referee --json``
+    prints it (:meth:`~gridfall.samegame.codingame.GameRecord.to_json`; ``cells`` holds a file's
+    board): the referee's own ``--replay`` and ``gridfall view`` of its JSON both make it here."""
+    from gridfall.samegame.boards import load_board
+
+    board = load_board(record.get("cells") or record["board"])
+    return replay_game(board, [(x, y) for x, y in record["moves"]], f"{record['board']}: {record['score']} "
+                       f"({record['outcome']})", output=record.get("output"))

@@ -1,4 +1,5 @@
-"""Replays from what gridfall stores: a run database's rows, a solution store's lines, a results file.
+"""Replays from what gridfall stores: a run database's rows, a solution store's lines, a results
+file, and the JSON a referee prints (``--json``).
 
 Each function turns stored records into the page's games through the rules of record; a record
 that does not replay raises ValueError naming it.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gridfall import json_text
 from gridfall.arena.database import GameRow, job_order, read_only, stored_rows
 from gridfall.sqlite_kinds import is_sqlite, kind_of, tables
 from gridfall.text_file import NotText, read_text
@@ -16,14 +18,19 @@ MAX_GAMES = 100  # games in one page when none are named: a larger run gets a no
 
 
 def kind_of_file(path: Path) -> str:
-    """``run``, ``store`` or ``results``, from the file's content; ValueError if none of them."""
+    """``run``, ``store``, ``referee`` (a JSON object) or ``results``, from the file's content;
+    ValueError if an SQLite file is neither of gridfall's."""
     if is_sqlite(path):
         with read_only(path) as connection:
             kind = kind_of(tables(connection))
         if kind:
             return kind
         raise ValueError(f"{path}: an SQLite file that is neither a run database nor a solution store")
-    return "results"
+    try:
+        json_object = read_text(path).lstrip().startswith("{")
+    except NotText:
+        json_object = False  # results_games names what is wrong with it
+    return "referee" if json_object else "results"
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
@@ -151,3 +158,70 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
     if not games:
         raise ValueError(f"{path}: no row" + (f" for {', '.join(boards)}" if boards else ""))
     return games
+
+
+class NoSuchGame(ValueError):
+    """--job or --board names a game the record does not hold."""
+
+
+# A referee's JSON, told apart by its keys: (the keys, the game, the command that prints it, how
+# its games are picked)
+REFEREE_JSON = (({"p1", "p2", "games"}, "connect4", "connect4 referee --json", '--job "game 3"'),
+                ({"boards", "total"}, "samegame", "samegame referee --json or bench --json", "--board standard:1"),
+                ({"seed", "games", "total"}, "match3", "match3 referee --json", '--job "board 2"'))
+
+
+def referee_games(path: Path, jobs: tuple[str, ...], boards: tuple[str, ...]) -> tuple[str, list[dict], str]:
+    """(kind, page games, note) for the JSON a referee printed: a Connect Four match's games (all,
+    up to MAX_GAMES, or ``jobs`` such as ``game 3``), a SameGame referee's boards (all, or
+    ``boards``), or a Match-3 run's boards (all, or ``jobs`` such as ``board 2``)."""
+    try:
+        data = json_text.loads(read_text(path))
+    except NotText as e:
+        raise ValueError(f"{path}: not text ({e})") from None
+    except ValueError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from None
+    found = next((entry for entry in REFEREE_JSON if isinstance(data, dict) and entry[0] <= data.keys()), None)
+    if found is None:
+        raise ValueError(f"{path}: JSON, but not what a referee prints "
+                         f"({'; '.join(entry[2] for entry in REFEREE_JSON)})")
+    _, kind, _, picks = found
+    if boards if kind != "samegame" else jobs:  # the option that picks another kind's records
+        raise ValueError(f"{path}: holds a {kind} referee's games: {picks} picks them")
+    try:
+        if kind == "connect4":
+            from gridfall.connect4.replay import replay_record as connect4_game
+
+            games = [(f"game {number}", record) for number, record in enumerate(data["games"], start=1)]
+            picked, note = _picked(games, jobs, path)
+            return kind, [connect4_game(int(key.split()[1]), record) for key, record in picked], note
+        if kind == "samegame":
+            from gridfall.samegame.replay import replay_record as samegame_game
+
+            picked, _ = _picked([(record["board"], record) for record in data["boards"]], boards, path, limit=None)
+            return kind, [samegame_game(record) for _, record in picked], ""
+        from gridfall.match3.replay import replay_report
+
+        run = replay_report(data, path.name)  # every board: each one's refills follow the last one's
+        picked, _ = _picked([(f"board {number}", game) for number, game in enumerate(run, start=1)], jobs, path)
+        return kind, [game for _, game in picked], ""
+    except NoSuchGame:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError) as e:  # a BoardError or an IllegalMove is a ValueError
+        raise ValueError(f"{path}: a damaged referee's JSON: {type(e).__name__}: {e}") from None
+
+
+def _picked(games: list[tuple[str, dict]], keys: tuple[str, ...], path: Path,
+            limit: int | None = MAX_GAMES) -> tuple[list[tuple[str, dict]], str]:
+    """The (key, game) pairs named by ``keys``, in their order (all, up to ``limit``, if none), and
+    a note when the limit left some out."""
+    if keys:
+        by_key = dict(games)
+        missing = next((key for key in keys if key not in by_key), None)
+        if missing is not None:
+            known = ", ".join(key for key, _ in games[:5])
+            raise NoSuchGame(f"{path}: no game {missing!r} (games are named like: {known})")
+        return [(key, by_key[key]) for key in keys], ""
+    if limit is not None and len(games) > limit:
+        return games[:limit], f"the first {limit} of {len(games)} games (--job names others)"
+    return games, ""
