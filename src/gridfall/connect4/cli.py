@@ -17,7 +17,7 @@ from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
 from gridfall.lazy_group import LazyGroup
 from gridfall.run_seed import SEED_VARIABLE
-from gridfall.viewer.options import replay_option, write_replay
+from gridfall.viewer.options import json_option, replay_option, write_replay
 from gridfall.words import counted
 
 
@@ -247,7 +247,7 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Game N's bots get SEED + N: built-in bots as --seed, commands as GRIDFALL_SEED.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
-@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
+@json_option
 @replay_option
 @with_help(CONNECT4_PROTOCOL, REFEREE_NOTES)
 def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_json: bool,

@@ -16,7 +16,7 @@ from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_help import with_help
 from gridfall.cli_options import FloatRange, number_list, refuse_given, renamed
 from gridfall.cli_output import console, output_path_for, tell_written, warm_kernels, write_file
-from gridfall.viewer.options import replay_option, write_replay
+from gridfall.viewer.options import json_option, replay_option, write_replay
 
 from gridfall.match3 import AGENTS, PORTABLE_AGENTS
 from gridfall.match3.rules import DEFAULT_SEED
@@ -80,7 +80,7 @@ def _print_report(report, title: str, as_json: bool, player: str) -> None:
               help="Fail the run if the player's process holds more memory than this while it thinks (the "
                    "interpreter counts: Python about 10 MB, PyPy about 60)  [default: no limit; CodeAbbey "
                    "publishes none]")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@json_option
 @replay_option
 def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, python: str | None,
             memory_mb: float | None, as_json: bool, replay_path: str | None) -> None:
@@ -172,7 +172,7 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
               help="Milliseconds strong may think per move.")
 @click.option("--budget", type=FloatRange(min=0.001), hidden=True,
               help="The old spelling of both: seconds per move for strong, per run for greedy and fast.")
-@click.option("--json", "as_json", is_flag=True, help='Print one JSON object instead of the table.')
+@json_option
 def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: float | None, as_json: bool) -> None:
     """Play the challenge with a built-in agent, in this process (no time limit is enforced)."""
     from rich.progress import Progress

@@ -16,7 +16,7 @@ from gridfall.cli_output import console
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.samegame.store_cli import store_options
-from gridfall.viewer.options import replay_option, write_replay
+from gridfall.viewer.options import json_option, replay_option, write_replay
 from gridfall.words import counted
 
 
@@ -36,7 +36,7 @@ def one_turn_limits(one_turn: bool) -> None:
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Given to the bot as GRIDFALL_SEED on every board (a bot that reads it repeats its choices).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 @replay_option
 @with_help(SAMEGAME_PROTOCOL, REFEREE_NOTES)
 def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int, limits, seed: int, as_json: bool,
@@ -130,7 +130,7 @@ def print_notes(out, reports, one_turn: bool) -> None:
               help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed); "
                    "--bot's GRIDFALL_SEED.")
 @store_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 def bench(set_name: str, seconds: float, workers: int, command: str | None, first: int | None, seed: int,
           store_path: str | None, no_store: bool, as_json: bool) -> None:
     """Solve every board of a set under the one-turn protocol and compare with published results.

@@ -8,6 +8,14 @@ from gridfall.cli_output import output_path_for
 from gridfall.words import counted
 
 
+def json_option(command):
+    """``--json`` for a command whose JSON holds whole games (a referee's, ``match3 play``'s):
+    ``gridfall view`` replays it (:func:`gridfall.viewer.records.referee_games`)."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print one JSON object instead of the table; saved to a file, `gridfall view FILE` "
+                             "replays its games.")(command)
+
+
 def replay_option(command):
     return click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE.html",
                         callback=output_path_for("replay"),

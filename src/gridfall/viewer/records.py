@@ -168,7 +168,7 @@ class NoSuchGame(ValueError):
 # its games are picked)
 REFEREE_JSON = (({"p1", "p2", "games"}, "connect4", "connect4 referee --json", '--job "game 3"'),
                 ({"boards", "total"}, "samegame", "samegame referee --json or bench --json", "--board standard:1"),
-                ({"seed", "games", "total"}, "match3", "match3 referee --json", '--job "board 2"'))
+                ({"seed", "games", "total"}, "match3", "match3 referee or play --json", '--job "board 2"'))
 
 
 def referee_games(path: Path, jobs: tuple[str, ...], boards: tuple[str, ...]) -> tuple[str, list[dict], str]:
