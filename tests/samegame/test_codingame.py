@@ -2,7 +2,6 @@
 
 import io
 import sys
-import textwrap
 
 import pytest
 
@@ -14,28 +13,9 @@ from gridfall.samegame.greedy import greedy_line
 from gridfall.samegame.protocol import BotConfig, play_turns
 
 from .conftest import board_from_columns
+from .script_bots import LARGEST, script_bot
 
 RELAXED = Limits(first_turn=20, turn=2)  # scripted Python bots on a busy CI machine
-
-
-def script_bot(tmp_path, body: str) -> str:
-    """A bot program: reads a board per turn, then runs ``body`` (which may print)."""
-    path = tmp_path / "bot.py"
-    path.write_text(textwrap.dedent('''
-        import sys, time
-        from gridfall.samegame import rules
-        turn = 0
-        while True:
-            rows = [sys.stdin.readline() for _ in range(15)]
-            if not rows[-1]:
-                break
-            board = rules.Board.from_rows([[int(v) for v in r.split()] for r in rows])
-            turn += 1
-    ''') + textwrap.indent(textwrap.dedent(body), "    "))
-    return f"{sys.executable} {path}"
-
-
-LARGEST = "g = max(board.groups(), key=lambda g: g.size); print(g.x, g.y, 'msg', flush=True)\n"
 
 
 def test_the_bot_gets_the_seed_as_GRIDFALL_SEED(tmp_path):

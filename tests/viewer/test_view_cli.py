@@ -1,13 +1,13 @@
 """``gridfall view``: pages from a run database, a store and a results file; clear errors."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from gridfall.samegame.boards import load_board
 from gridfall.viewer import page
+from tests.samegame.script_bots import LARGEST, script_bot
 from tests.arena.arena_cli import gridfall, gridfall_json, pick
 from tests.sqlite_files import changing, rows
 
@@ -120,20 +120,6 @@ def test_a_bad_board_is_named_as_the_boards_fault_before_the_record_is_read(tmp_
     assert done.returncode == 2 and "Invalid value for --board: standard:99: there is no board 99" in done.stderr
 
 
-SAMEGAME_BOT = """
-import sys
-from gridfall.samegame import rules
-turn = 0
-while True:
-    rows = [sys.stdin.readline() for _ in range(15)]
-    if not rows[-1]:
-        break
-    board = rules.Board.from_rows([[int(v) for v in r.split()] for r in rows])
-    turn += 1
-    print(f"turn {turn}: <b>largest</b>", file=sys.stderr, flush=True)
-    group = max(board.groups(), key=lambda g: g.size)
-    print(group.x, group.y, flush=True)
-"""
 MATCH3_PLAYER = """
 from gridfall.match3.portable import greedy_move
 
@@ -153,14 +139,13 @@ def test_a_referees_json_makes_the_page_its_replay_option_makes(tmp_path):
     replays from the cells the JSON keeps, after the file is gone."""
     board_file = tmp_path / "board.txt"
     board_file.write_text(load_board("standard:2").text())
-    bot = tmp_path / "bot.py"
-    bot.write_text(SAMEGAME_BOT)
+    bot = script_bot(tmp_path, "print(f'turn {turn}: <b>largest</b>', file=sys.stderr, flush=True)\n" + LARGEST)
     player = tmp_path / "suggest.py"
     player.write_text(MATCH3_PLAYER)
     runs = {
         "connect4": ["connect4", "referee", "--p1", pick("first"), "--p2", pick("centre"), "--games", "2",
                      "--first-turn-ms", "3000", "--turn-ms", "1000"],
-        "samegame": ["samegame", "referee", "--bot", f"{sys.executable} {bot}", "standard:1", str(board_file),
+        "samegame": ["samegame", "referee", "--bot", bot, "standard:1", str(board_file),
                      "--first-turn-ms", "5000", "--turn-ms", "1000"],
         "match3": ["match3", "referee", str(player), "--seed", "7", "--time", "0"],
     }
