@@ -46,8 +46,8 @@ class RunReport:
         return sum(g.score for g in self.games)
 
     def to_json(self) -> dict:
-        return {"seed": self.seed, "total": self.total, "failed": self.failed, "seconds": self.seconds, "interrupted": self.interrupted,
-                "games": [{**asdict(g), "best_move": g.best_move} for g in self.games]}
+        return {"seed": self.seed, "total": self.total, "failed": self.failed, "seconds": self.seconds,
+                "interrupted": self.interrupted, "games": [{**asdict(g), "best_move": g.best_move} for g in self.games]}
 
 
 class TimeExceeded(Exception):
