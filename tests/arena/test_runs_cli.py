@@ -35,6 +35,34 @@ def test_runs_lists_each_run_with_the_command_that_resumes_it_and_names_other_fi
     assert rows(tmp_path / "a.sqlite", "SELECT count(*) FROM games")[0][0] == 4
 
 
+def test_the_command_listed_resumes_the_file_listed_from_where_it_is_listed(tmp_path):
+    """A run started in another folder (its --db relative to it, or its default name there), or
+    whose file moved since: the command as stored would start another run from here."""
+    import shlex
+    import subprocess
+    import sys
+
+    there = tmp_path / "there"
+    there.mkdir()
+    league = ["connect4", "league", "--bot", f"first={pick('first')}", "--bot", "greedy", "--games", "2", *FAST]
+    for db in (["--db", "named.sqlite"], []):  # relative to where it ran; the default name, in that folder
+        started = subprocess.run([sys.executable, "-m", "gridfall", *league, *db], cwd=there, capture_output=True,
+                                 text=True, timeout=300)
+        assert started.returncode == 0, started.stderr
+    (there / "named.sqlite").rename(there / "moved.sqlite")
+    listed = json.loads(subprocess.run([sys.executable, "-m", "gridfall", "runs", "there", "--json"], cwd=tmp_path,
+                                       capture_output=True, text=True, timeout=120).stdout)["runs"]
+    assert len(listed) == 2
+    for run in listed:
+        words = shlex.split(run["command"])
+        assert words[words.index("--db") + 1] == run["file"] and words.count("--db") == 1, run
+        resumed = subprocess.run([sys.executable, "-m", *words, "--json"], cwd=tmp_path, capture_output=True,
+                                 text=True, timeout=300)
+        assert resumed.returncode == 0, resumed.stderr
+        assert rows(tmp_path / run["file"], "SELECT count(*) FROM games")[0][0] == 2  # found, nothing played again
+    assert not list(tmp_path.glob("*.sqlite"))  # no new run here
+
+
 def test_a_run_stored_under_any_name_is_listed_and_other_files_are_not_read(tmp_path):
     from gridfall.arena.database import RunDatabase
 

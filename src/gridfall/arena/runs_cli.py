@@ -29,8 +29,9 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     Each run (a league, an SPRT, a comparison, a campaign, the pie table's,
     played games in the browser) with its kind, its games stored, when it
     started and when its last game finished, and the command that resumes
-    it (the one that started it, or the last that grew it), with the bots'
-    files edited since their games were played (a resume refuses them).  In a
+    it from here (the one that started it, or the last that grew it, its --db
+    naming the file as listed), with the bots' files edited since their games
+    were played (a resume refuses them).  In a
     folder, every SQLite file is read, whatever its name; one that is not a
     run (a solution store, someone else's database) is named with the reason,
     as is a damaged .sqlite file.  Nothing is written or locked, so a run that
@@ -55,7 +56,7 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
             continue
         last = max((row.finished for row in stored.rows), default=None)
         found.append({"file": str(file), "kind": stored.kind, "games": len(stored.rows), "started": stored.started,
-                      "last_game": last, "command": shlex.join(_as_typed(stored.command)),
+                      "last_game": last, "command": shlex.join(_resuming(_as_typed(stored.command), file)),
                       "edited": [{"bot": name, "file": path} for name, path in edited(stored.extras.get(KEY))]})
     if as_json:
         click.echo(json_text.dumps({"runs": found, "not_runs": others}))
@@ -88,6 +89,20 @@ def _as_typed(command: list[str]) -> list[str]:
     if command and Path(command[0]).name in ("gridfall", "__main__.py"):
         return ["gridfall", *command[1:]]
     return command
+
+
+def _resuming(command: list[str], file: Path) -> list[str]:
+    """The stored command with ``--db`` naming ``file`` as this listing reached it.  As stored, its
+    --db was relative to the folder it ran in, or absent (the default name, in that folder), or
+    names where the file was before it moved (copied from another machine, or into results/):
+    run from here, it would start another run."""
+    words, found = list(command), False
+    for at, word in enumerate(words):
+        if word == "--db" and at + 1 < len(words):
+            words[at + 1], found = str(file), True
+        elif word.startswith("--db="):
+            words[at], found = f"--db={file}", True
+    return words if found else [*words, "--db", str(file)]
 
 
 def _when(stamp: float | None) -> str:
