@@ -4,6 +4,7 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +66,10 @@ def test_a_small_run_writes_a_table_and_resumes(tmp_path):
     assert "greedy and random" in table.method
     shown = json.loads(first.stdout)
     assert shown["first_move"] == table.first_move and "columns" in shown
+    standing = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(db)], capture_output=True, text=True,
+                              timeout=120)
+    assert standing.returncode == 0 and "30 games of 30 stored; the table they give so far:" in standing.stdout
+    assert f"This table opens in column {table.first_move};" in standing.stdout
     again = subprocess.run(command[:-1], capture_output=True, text=True, timeout=300)  # the table, not JSON
     assert again.returncode == 0 and "30 games stored" in again.stderr and "0 to play" in again.stderr
     # written with --out, it is not what gridfall plays: it said "gridfall opens in column" all the same
@@ -87,3 +92,14 @@ def test_the_engines_must_be_two_different_built_in_agents(tmp_path):
         run = subprocess.run([sys.executable, "-m", "gridfall", "connect4", "openings", "--rebuild", "--engines",
                               engines, "--db", str(tmp_path / "x.sqlite")], capture_output=True, text=True, timeout=60)
         assert run.returncode == 2 and "--engines" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_shipped_table_is_what_the_shipped_games_give():
+    """`gridfall standings` of results/connect4-pie.sqlite, read without writing it, gives the
+    package's table value for value: the published numbers come from the published games."""
+    games = Path(__file__).resolve().parents[2] / "results" / "connect4-pie.sqlite"
+    done = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(games), "--json"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    table, shipped = OpeningTable.from_data(json.loads(done.stdout)), OpeningTable.load()
+    assert table.values == shipped.values and table.first_move == shipped.first_move == 1

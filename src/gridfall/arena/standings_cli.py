@@ -2,7 +2,8 @@
 
 A Connect Four league or SPRT gets the tables its own command prints (:mod:`gridfall.connect4.arena_cli`);
 a SameGame or Match-3 comparison its boards' or seeds' scores and its verdict or ranking
-(:mod:`gridfall.arena.compare_cli`), in the measure the comparison used.
+(:mod:`gridfall.arena.compare_cli`), in the measure the comparison used; a pie-rule run
+(``connect4 openings --rebuild``) the opening table its games give so far.
 """
 
 from __future__ import annotations
@@ -20,16 +21,16 @@ COMPARISONS = {"samegame compare": ("boards", "board"), "match3 compare": ("seed
 @click.argument("db", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON that the run's own command prints.")
 def standings(db: str, as_json: bool) -> None:
-    """Where the run in database DB stands: a Connect Four league or SPRT, or a SameGame or
-    Match-3 comparison.
+    """Where the run in database DB stands: a Connect Four league or SPRT, a SameGame or
+    Match-3 comparison, or a pie-rule run (connect4 openings --rebuild).
 
     Reads DB without writing or locking it, so it works while the run plays,
     in another terminal or in the background, and after.  A league: the
     leaderboard, every pairing and the games lost by a fault; an SPRT: its
     block and the verdict so far; a comparison: each board's (or seed's)
     scores, and the verdict of two bots or the ranking of more, over what
-    every bot has played so far.  Nothing is played: the run's own command
-    resumes it.
+    every bot has played so far; a pie-rule run: the opening table its games
+    give so far.  Nothing is played: the run's own command resumes it.
     """
     from gridfall.arena.database import read_run
 
@@ -42,9 +43,14 @@ def standings(db: str, as_json: bool) -> None:
 
         print_standings(db, stored, as_json)
         return
+    if stored.kind == "connect4 openings":
+        from gridfall.connect4.pie_cli import print_run_table
+
+        print_run_table(stored, as_json)
+        return
     if stored.kind not in COMPARISONS:
-        raise click.BadParameter(f"{db}: holds a {stored.kind!r} run; standings read a league, an SPRT or a "
-                                 "comparison (a campaign prints its own table: `gridfall view` shows its lines)",
+        raise click.BadParameter(f"{db}: holds a {stored.kind!r} run; standings read a league, an SPRT, a "
+                                 "comparison or a pie-rule run (a campaign prints its own table: `gridfall view` shows its lines)",
                                  param_hint="DB")
     setting, label = COMPARISONS[stored.kind]
     try:

@@ -63,6 +63,20 @@ def _show(table, as_json: bool, played: bool = True) -> None:
     click.echo(f"Method: {table.method}")
 
 
+def print_run_table(stored, as_json: bool) -> None:
+    """``gridfall standings`` of a pie-rule run (a :class:`~gridfall.arena.database.StoredRun`):
+    the table its stored games give so far, as its own command prints it."""
+    from gridfall.connect4.pie import representatives, table_from
+
+    settings = stored.settings
+    last = max((row.finished for row in stored.rows), default=stored.started)
+    table = table_from(stored.rows, settings, time.strftime("%Y-%m-%d", time.localtime(last)))
+    if not as_json:
+        planned = 2 * settings["pairs"] * len(representatives(settings["width"]))
+        click.echo(f"{counted(len(stored.rows), 'game')} of {planned:,} stored; the table they give so far:")
+    _show(table, as_json, played=False)
+
+
 @click.command()
 @click.option("--rebuild", is_flag=True,
               help="Measure the table again by play between two engines (hours at the defaults; resumable) "
