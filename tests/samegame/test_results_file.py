@@ -1,5 +1,6 @@
 """The offline results file: the committed one replays to the scores it claims; campaigns keep its history."""
 
+import json
 import os
 import re
 import signal
@@ -227,3 +228,28 @@ def test_a_campaign_writes_its_results_to_a_pipe_in_place(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "\n# campaign: " in done.stdout and "\n# gridfall standard board solutions: 0 boards" in done.stdout
+
+
+def test_standings_of_a_campaign_give_each_boards_passes_and_best_from_its_run_alone(tmp_path):
+    from gridfall.samegame.store import SolutionStore
+
+    store, db = tmp_path / "store.sqlite", tmp_path / "run.sqlite"
+    done = subprocess.run([*CAMPAIGN, "--set", "tuning", "--boards", "2,1", "--rounds", "nrpa:0.2:level=1,beam:0.2",
+                           "--passes", "2", "--workers", "1", "--store", str(store), "--db", str(db)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    store.rename(tmp_path / "elsewhere.sqlite")  # read from the run alone
+    standing = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(db), "--json"], capture_output=True,
+                              text=True, timeout=120)
+    assert standing.returncode == 0, standing.stderr
+    data = json.loads(standing.stdout)
+    assert data["board_passes"] == data["planned"] == 4 and [b["board"] for b in data["boards"]] == ["tuning:1", "tuning:2"]
+    with SolutionStore(tmp_path / "elsewhere.sqlite") as kept:
+        for board in data["boards"]:
+            assert board["passes"] == 2 and len(board["rounds"]) == 2
+            assert board["best"] == kept.best(load_board(board["board"])).score >= max(board["rounds"])
+    assert data["total"] == sum(board["best"] for board in data["boards"])
+    text = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(db)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert text.returncode == 0 and "4 of 4 board passes done" in text.stdout
+    assert f"total of the boards' best after their last pass: {data['total']}" in text.stdout

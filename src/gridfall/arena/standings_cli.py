@@ -3,7 +3,8 @@
 A Connect Four league or SPRT gets the tables its own command prints (:mod:`gridfall.connect4.arena_cli`);
 a SameGame or Match-3 comparison its boards' or seeds' scores and its verdict or ranking
 (:mod:`gridfall.arena.compare_cli`), in the measure the comparison used; a pie-rule run
-(``connect4 openings --rebuild``) the opening table its games give so far.
+(``connect4 openings --rebuild``) the opening table its games give so far; a SameGame campaign
+each board's passes and best score.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ COMPARISONS = {"samegame compare": ("boards", "board"), "match3 compare": ("seed
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON that the run's own command prints.")
 def standings(db: str, as_json: bool) -> None:
     """Where the run in database DB stands: a Connect Four league or SPRT, a SameGame or
-    Match-3 comparison, or a pie-rule run (connect4 openings --rebuild).
+    Match-3 comparison, a pie-rule run (connect4 openings --rebuild) or a
+    SameGame campaign.
 
     Reads DB without writing or locking it, so it works while the run plays,
     in another terminal or in the background, and after.  A league: the
@@ -30,7 +32,8 @@ def standings(db: str, as_json: bool) -> None:
     block and the verdict so far; a comparison: each board's (or seed's)
     scores, and the verdict of two bots or the ranking of more, over what
     every bot has played so far; a pie-rule run: the opening table its games
-    give so far.  Nothing is played: the run's own command resumes it.
+    give so far; a campaign: each board's passes, its best score and the last
+    pass's rounds.  Nothing is played: the run's own command resumes it.
     """
     from gridfall.arena.database import read_run
 
@@ -48,9 +51,14 @@ def standings(db: str, as_json: bool) -> None:
 
         print_run_table(stored, as_json)
         return
+    if stored.kind == "samegame campaign":
+        from gridfall.samegame.campaign_cli import print_campaign_standing
+
+        print_campaign_standing(stored, as_json)
+        return
     if stored.kind not in COMPARISONS:
         raise click.BadParameter(f"{db}: holds a {stored.kind!r} run; standings read a league, an SPRT, a "
-                                 "comparison or a pie-rule run (a campaign prints its own table: `gridfall view` shows its lines)",
+                                 "comparison, a pie-rule run or a campaign (`gridfall view` replays its games)",
                                  param_hint="DB")
     setting, label = COMPARISONS[stored.kind]
     try:

@@ -242,6 +242,40 @@ def campaign_line(rounds: str, threads: int, seed: int, passes: int, boards: str
             f"({machine_line()})" + (f", {note}" if note else ""))
 
 
+def print_campaign_standing(stored, as_json: bool) -> None:
+    """``gridfall standings`` of a campaign's run database (a
+    :class:`~gridfall.arena.database.StoredRun`): each board's passes done, its best score after
+    the last of them and that pass's rounds, read from the run alone (its store may be elsewhere)."""
+    from rich.table import Table
+
+    from gridfall import json_text
+
+    settings = stored.settings
+    latest: dict[str, dict] = {}
+    for row in sorted(stored.rows, key=lambda row: int(row.job.split()[1])):  # "pass P SPEC": the last pass wins
+        board = latest.setdefault(row.seats[0], {"board": row.seats[0], "passes": 0})
+        board.update(passes=board["passes"] + 1, best=row.result.get("best"), rounds=row.result.get("scores", []))
+    boards = sorted(latest.values(), key=lambda board: int(board["board"].rpartition(":")[2]))
+    planned = settings["passes"] * len(settings["boards"])
+    total = sum(board["best"] or 0 for board in boards)
+    if as_json:
+        click.echo(json_text.dumps({"set": settings["set"], "rounds": settings["rounds"], "board_passes": len(stored.rows),
+                                    "planned": planned, "boards": boards, "total": total}))
+        return
+    out = console()
+    out.print(f"campaign on {counted(len(settings['boards']), settings['set'] + ' board')}, rounds "
+              f"{', '.join(settings['rounds'])}: {len(stored.rows)} of {counted(planned, 'board pass', 'board passes')} "
+              "done")
+    table = Table()
+    for column in ("board", "passes", "best", "last pass's rounds"):
+        table.add_column(column, justify="left" if column == "board" else "right")
+    for board in boards:
+        table.add_row(board["board"], str(board["passes"]), str(board["best"]),
+                      " ".join(map(str, board["rounds"])))
+    out.print(table)
+    out.print(f"total of the boards' best after their last pass: {total}")
+
+
 def print_total(store, specs: list[str], set_name: str, say) -> None:
     """Print the set's total as the rules of record replay the stored lines."""
     from gridfall.samegame import rules
