@@ -103,3 +103,22 @@ def test_a_row_of_the_wrong_shape_is_named_by_every_reader(tmp_path):
         assert "internal error" not in done.stderr and "Traceback" not in done.stderr
     listed = gridfall_json("runs", str(tmp_path))
     assert listed["runs"] == [] and "game row 1 is damaged" in listed["not_runs"][0]["why"]
+
+
+def test_standings_of_every_other_kind_name_damaged_settings_or_games(tmp_path):
+    """A pie-rule run, a campaign and the browser's games, each with settings or a game of the
+    wrong shape: an error naming the file, never an internal error."""
+    from gridfall.arena.database import GameRow, RunDatabase
+
+    damaged = [("connect4 openings", {"pairs": 3}, "column 0 pair 0 game 0", ["gridfall", "greedy"], {"winner": 0}),
+               ("samegame campaign", {"set": "tuning", "boards": [1]}, "pass 1 tuning:1", ["tuning:1"],  # no passes
+                {"scores": [3000], "best": 3000}),
+               ("connect4 play", {}, "game 1", ["gridfall", "greedy"], {"winner": 0})]  # no "you" among its seats
+    for kind, settings, job, seats, result in damaged:
+        path = tmp_path / f"{kind.replace(' ', '-')}.sqlite"
+        with RunDatabase(path, kind, settings) as db:
+            db.add(GameRow(job=job, game="samegame" if "campaign" in kind else "connect4", commands=seats, seats=seats,
+                           moves=[], result=result, reason="", times=[], messages=[]))
+        done = gridfall("standings", str(path))
+        assert done.returncode == 2 and f"{path}: its run's settings or games are damaged" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr

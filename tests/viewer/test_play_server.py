@@ -241,3 +241,28 @@ def test_each_game_draws_the_bots_seed_and_stores_it(tmp_path):
                 play.close()
         assert [row.result["seed"] for row in run.rows()][-2:] == [5, 5]
         assert len({row.result["seed"] for row in run.rows()}) == 3
+
+
+def test_standings_of_the_browsers_games_give_your_score_against_each_bot_by_seat(server):
+    import subprocess
+
+    port, play, run = server
+    for seat in (0, 1):
+        _, state = request(port, "POST", "/api/new", {"seat": seat})
+        while not state["result"]:
+            _, state = request(port, "POST", "/api/move", {"game": state["game"], "action": state["legal"][0]})
+    points = {}
+    for row in run.rows():
+        you = row.seats.index("you")
+        winner = row.result["winner"]
+        points[you] = 0.5 if winner is None else float(winner == you)
+    done = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(run.path), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    (greedy,) = json.loads(done.stdout)["opponents"]
+    assert greedy["opponent"] == "greedy" and greedy["games"] == 2
+    assert greedy["first"] == [points[0], 1] and greedy["second"] == [points[1], 1]
+    assert greedy["won"] + greedy["drawn"] + greedy["lost"] == 2 and greedy["won"] == sum(p == 1 for p in points.values())
+    text = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(run.path)], capture_output=True,
+                          text=True, timeout=120)
+    assert text.returncode == 0 and "your games in the browser" in text.stdout and "greedy" in text.stdout

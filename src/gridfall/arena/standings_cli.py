@@ -4,11 +4,13 @@ A Connect Four league or SPRT gets the tables its own command prints (:mod:`grid
 a SameGame or Match-3 comparison its boards' or seeds' scores and its verdict or ranking
 (:mod:`gridfall.arena.compare_cli`), in the measure the comparison used; a pie-rule run
 (``connect4 openings --rebuild``) the opening table its games give so far; a SameGame campaign
-each board's passes and best score.
+each board's passes and best score; the games played in the browser (``connect4 play``) your
+score against each bot.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
@@ -16,6 +18,10 @@ import click
 from gridfall.arena.compare_cli import log2_score, print_comparison
 
 COMPARISONS = {"samegame compare": ("boards", "board"), "match3 compare": ("seeds", "seed")}
+# the other kinds: the module and the function(stored run, as_json) that print where such a run stands
+READERS = {"connect4 openings": ("gridfall.connect4.pie_cli", "print_run_table"),
+           "samegame campaign": ("gridfall.samegame.campaign_cli", "print_campaign_standing"),
+           "connect4 play": ("gridfall.connect4.play_cli", "print_play_standing")}
 
 
 @click.command()
@@ -23,8 +29,8 @@ COMPARISONS = {"samegame compare": ("boards", "board"), "match3 compare": ("seed
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON that the run's own command prints.")
 def standings(db: str, as_json: bool) -> None:
     """Where the run in database DB stands: a Connect Four league or SPRT, a SameGame or
-    Match-3 comparison, a pie-rule run (connect4 openings --rebuild) or a
-    SameGame campaign.
+    Match-3 comparison, a pie-rule run (connect4 openings --rebuild), a
+    SameGame campaign, or your games in the browser (connect4 play).
 
     Reads DB without writing or locking it, so it works while the run plays,
     in another terminal or in the background, and after.  A league: the
@@ -33,7 +39,8 @@ def standings(db: str, as_json: bool) -> None:
     scores, and the verdict of two bots or the ranking of more, over what
     every bot has played so far; a pie-rule run: the opening table its games
     give so far; a campaign: each board's passes, its best score and the last
-    pass's rounds.  Nothing is played: the run's own command resumes it.
+    pass's rounds; the browser's games: your score against each bot, in all
+    and by seat.  Nothing is played: the run's own command resumes it.
     """
     from gridfall.arena.database import read_run
 
@@ -46,20 +53,16 @@ def standings(db: str, as_json: bool) -> None:
 
         print_standings(db, stored, as_json)
         return
-    if stored.kind == "connect4 openings":
-        from gridfall.connect4.pie_cli import print_run_table
-
-        print_run_table(stored, as_json)
-        return
-    if stored.kind == "samegame campaign":
-        from gridfall.samegame.campaign_cli import print_campaign_standing
-
-        print_campaign_standing(stored, as_json)
+    if stored.kind in READERS:
+        module, function = READERS[stored.kind]
+        try:
+            getattr(importlib.import_module(module), function)(stored, as_json)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            raise click.BadParameter(f"{db}: its run's settings or games are damaged ({e!r})", param_hint="DB") from None
         return
     if stored.kind not in COMPARISONS:
-        raise click.BadParameter(f"{db}: holds a {stored.kind!r} run; standings read a league, an SPRT, a "
-                                 "comparison, a pie-rule run or a campaign (`gridfall view` replays its games)",
-                                 param_hint="DB")
+        raise click.BadParameter(f"{db}: holds a {stored.kind!r} run, which this gridfall cannot read "
+                                 "(`gridfall view` replays its games)", param_hint="DB")
     setting, label = COMPARISONS[stored.kind]
     try:
         bots = [(str(name), str(command)) for name, command in stored.settings["bots"]]

@@ -14,6 +14,43 @@ from gridfall.connect4.arena_cli import check_program
 from gridfall.connect4.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 
 
+def print_play_standing(stored, as_json: bool) -> None:
+    """``gridfall standings`` of the games played in the browser (a
+    :class:`~gridfall.arena.database.StoredRun`): your wins, draws and losses against each bot, in
+    all and by seat (as first player, as second)."""
+    from rich.table import Table
+
+    from gridfall import json_text
+    from gridfall.cli_output import console
+
+    tally: dict[str, dict] = {}
+    for row in stored.rows:
+        seat = row.seats.index("you")
+        against = tally.setdefault(row.seats[1 - seat], {"opponent": row.seats[1 - seat], "games": 0, "won": 0,
+                                                         "drawn": 0, "lost": 0, "first": [0, 0], "second": [0, 0]})
+        winner = row.result.get("winner")
+        points = 0.5 if winner is None else float(winner == seat)
+        against["games"] += 1
+        against["won" if points == 1 else "drawn" if points == 0.5 else "lost"] += 1
+        by_seat = against["first" if seat == 0 else "second"]  # [points, games]
+        by_seat[0], by_seat[1] = by_seat[0] + points, by_seat[1] + 1
+    if as_json:
+        click.echo(json_text.dumps({"opponents": list(tally.values())}))
+        return
+    table = Table(title="your games in the browser")
+    for column in ("against", "games", "you won", "drawn", "lost", "your score", "as first", "as second"):
+        table.add_column(column, justify="left" if column == "against" else "right")
+
+    def share(points: float, games: int) -> str:
+        return f"{100 * points / games:.0f}% of {games}" if games else "-"
+
+    for against in tally.values():
+        table.add_row(against["opponent"], str(against["games"]), str(against["won"]), str(against["drawn"]),
+                      str(against["lost"]), share(against["won"] + against["drawn"] / 2, against["games"]),
+                      share(*against["first"]), share(*against["second"]))
+    console().print(table)
+
+
 @click.command()
 @click.option("--opponent", default="gridfall", show_default=True,
               help="The bot: a built-in agent's name (gridfall, mcts, greedy, alphabeta:4, ...) or a command.")
