@@ -181,7 +181,10 @@ def test_a_json_that_no_referee_printed_or_that_does_not_replay_gets_an_error_na
     other.write_text('{"name": "not a referee\'s"}')
     broken = tmp_path / "broken.json"
     broken.write_text('{"p1": "a", ')
+    page_file = tmp_path / "page.html.orig"
+    page_file.write_text("<!DOCTYPE html>\n<html><body>a replay</body></html>\n")
     for arguments, says in [((other,), "JSON, but not what a referee prints (connect4 referee --json;"),
+                            ((page_file,), "an HTML page (a replay already? open it in a browser)"),
                             ((broken,), "not JSON (Expecting"),
                             ((record, "--job", "game 9"), "no game 'game 9' (games are named like: game 1, game 2)"),
                             ((record, "--board", "standard:1"), 'holds a connect4 referee\'s games: --job "game 3"'),

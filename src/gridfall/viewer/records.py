@@ -27,10 +27,13 @@ def kind_of_file(path: Path) -> str:
             return kind
         raise ValueError(f"{path}: an SQLite file that is neither a run database nor a solution store")
     try:
-        json_object = read_text(path).lstrip().startswith("{")
+        start = read_text(path).lstrip()[:200].lower()
     except NotText:
-        json_object = False  # results_games names what is wrong with it
-    return "referee" if json_object else "results"
+        start = ""  # results_games names what is wrong with it
+    if start.startswith(("<!doctype html", "<html")):
+        raise ValueError(f"{path}: an HTML page (a replay already? open it in a browser); RECORD is what a "
+                         "page is made from")
+    return "referee" if start.startswith("{") else "results"
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
