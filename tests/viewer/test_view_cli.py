@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from gridfall.fingerprint import fingerprint
 from gridfall.samegame.boards import load_board
 from gridfall.viewer import page
 from tests.samegame.script_bots import LARGEST, script_bot
@@ -129,6 +130,11 @@ def suggest(board, boardNo, move, elapsed):
 """
 
 
+LIMITS = {"connect4": {"first_turn_ms": 3000, "turn_ms": 1000, "memory_mb": 768, "one_cpu": False},
+          "samegame": {"first_turn_ms": 5000, "turn_ms": 1000, "memory_mb": 768, "one_cpu": False},
+          "match3": {"time": None, "turn_ms": None, "memory_mb": None, "python": None}}
+
+
 def games_of(page_path):
     return page.read_data(Path(page_path).read_text())["games"]
 
@@ -154,6 +160,8 @@ def test_a_referees_json_makes_the_page_its_replay_option_makes(tmp_path):
         done = gridfall(*arguments, "--json", "--replay", str(replay))
         assert done.returncode == 0, done.stderr
         record.write_text(done.stdout)
+        conditions = json.loads(done.stdout)  # what the result was measured under
+        assert conditions["gridfall"] == fingerprint() and conditions["limits"] == LIMITS[kind]
         if kind == "samegame":
             board_file.unlink()  # the JSON keeps its cells
         viewed = gridfall("view", str(record), "-o", str(tmp_path / f"{kind}-view.html"))

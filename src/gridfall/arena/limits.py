@@ -22,6 +22,11 @@ class Limits:
         """Every time limit multiplied by ``factor`` (to relax them on a slow machine)."""
         return replace(self, first_turn=self.first_turn * factor, turn=self.turn * factor)
 
+    def to_json(self) -> dict:
+        """As a referee's --json records them, beside the gridfall that judged (:func:`judged_by`)."""
+        return {"first_turn_ms": round(self.first_turn * 1000, 3), "turn_ms": round(self.turn * 1000, 3),
+                "memory_mb": self.memory_mb, "one_cpu": self.one_cpu}
+
     def setting(self) -> list:
         """As a run's settings keep them: the two times, the memory limit if it is not CodinGame's,
         and ``"one CPU"`` if so (so that a run stored before either existed resumes, and is found
@@ -40,3 +45,12 @@ def fitted_ms(own: float, platform: float, limit: float) -> float | None:
     if limit >= platform:
         return None
     return min(own, max(limit / 2, limit - (platform - own)))
+
+
+def judged_by() -> dict:
+    """What a referee's --json says of the gridfall that judged: its version and its files' hash
+    (:func:`gridfall.fingerprint.fingerprint`), so that a result names the rules and limits it
+    was measured under."""
+    from gridfall.fingerprint import fingerprint
+
+    return {"gridfall": fingerprint()}

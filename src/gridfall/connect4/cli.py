@@ -299,11 +299,13 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     # "A" or "B" for each game in which that program said it played pure Python (gridfall.arena.fallback)
     fallback = Counter(r.seats[seat][:1] for r in done for seat in fallback_seats(r.output, r.opening))
     if as_json:
-        click.echo(json_text.dumps({"p1": p1, "p2": p2, "games": [r.to_json() for r in done], "wins": score.wins,
-                               "draws": score.draws, "losses": score.losses, "points": points,
-                               "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
-                               "fallback_games": counts_json(fallback),
-                               "interrupted": interrupted, "error": finished.fault and str(finished.fault)}))
+        from gridfall.arena.limits import judged_by
+
+        click.echo(json_text.dumps({"p1": p1, "p2": p2, **judged_by(), "limits": limits.to_json(), "games": [r.to_json() for r in done],
+                                    "wins": score.wins, "draws": score.draws, "losses": score.losses, "points": points,
+                                    "score": score.share, "elo": elo, "elo_low": low, "elo_high": high,
+                                    "fallback_games": counts_json(fallback),
+                                    "interrupted": interrupted, "error": finished.fault and str(finished.fault)}))
         exit_after(finished)
     out = console()
     table = Table(title=Text(f"A = {p1}   B = {p2}"))  # commands and bots' words are text, never markup

@@ -34,14 +34,17 @@ def match3() -> None:
     """
 
 
-def _report_json(report, player: str) -> dict:
-    """The run as --json prints it: the report, and who played (the file's name, or the agent)."""
-    return {**report.to_json(), "player": player}
+def _report_json(report, player: str, limits: dict | None = None) -> dict:
+    """The run as --json prints it: the report, who played (the file's name, or the agent), the
+    gridfall that played or judged it and, for a referee's run, its limits."""
+    from gridfall.arena.limits import judged_by
+
+    return {**report.to_json(), "player": player, **judged_by(), **({"limits": limits} if limits is not None else {})}
 
 
-def _print_report(report, title: str, as_json: bool, player: str) -> None:
+def _print_report(report, title: str, as_json: bool, player: str, limits: dict | None = None) -> None:
     if as_json:
-        click.echo(json_text.dumps(_report_json(report, player)))
+        click.echo(json_text.dumps(_report_json(report, player, limits)))
         return
     from rich.table import Table
     from rich.text import Text
@@ -121,7 +124,9 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
 
         write_replay(replay_path, "match3", f"gridfall match3 referee: {file}, seed {seed}",
                      replay_report(_report_json(report, Path(file).name)))
-    _print_report(report, f"{file}, seed {seed}", as_json, Path(file).name)
+    limits = {"time": time_limit or None, "turn_ms": turn_ms, "memory_mb": memory_mb,
+              "python": python}  # python None: gridfall's own, after a check for Python 3.6 syntax
+    _print_report(report, f"{file}, seed {seed}", as_json, Path(file).name, limits)
     sys.exit(exit_code(report.interrupted))
 
 

@@ -85,10 +85,12 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         write_replay(replay_path, "samegame", f"gridfall samegame referee: {command}",
                      [replay_record(r.to_json()) for r in done])
     if as_json:
-        click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", "total": total, "failed": failed,
-                               "fallback_boards": sum(r.fell_back for r in done),
-                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
-                               "boards": [r.to_json() for r in done]}))
+        from gridfall.arena.limits import judged_by
+
+        click.echo(json_text.dumps({"flavour": "one-turn" if one_turn else "turn", **judged_by(), "limits": limits.to_json(),
+                                    "total": total, "failed": failed, "fallback_boards": sum(r.fell_back for r in done),
+                                    "interrupted": interrupted, "error": finished.fault and str(finished.fault),
+                                    "boards": [r.to_json() for r in done]}))
     else:
         flavour = "one-turn" if one_turn else "turn-by-turn"
         out = console()
@@ -176,10 +178,12 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     done = [r for r in reports if r is not None]
     total = sum(r.score for r in done if r.ok)
     if as_json:
-        click.echo(json_text.dumps({"set": set_name, "seconds": seconds, "command": command, "total": total,
-                               "fallback_boards": sum(r.fell_back for r in done),
-                               "interrupted": interrupted, "error": finished.fault and str(finished.fault),
-                               "boards": [r.to_json() for r in done]}))
+        from gridfall.arena.limits import judged_by
+
+        click.echo(json_text.dumps({"set": set_name, "seconds": seconds, "command": command, **judged_by(), "limits": limits.to_json(),
+                                    "total": total, "fallback_boards": sum(r.fell_back for r in done),
+                                    "interrupted": interrupted, "error": finished.fault and str(finished.fault),
+                                    "boards": [r.to_json() for r in done]}))
         exit_after(finished, "boards")
     out = console()
     out.print(reports_table(done, f"{set_name} boards, one-turn protocol, {seconds:g} s each: {command}", one_turn=True))
