@@ -186,8 +186,9 @@ def referee_games(path: Path, jobs: tuple[str, ...], boards: tuple[str, ...]) ->
         raise ValueError(f"{path}: not JSON ({e})") from None
     found = next((entry for entry in REFEREE_JSON if isinstance(data, dict) and entry[0] <= data.keys()), None)
     if found is None:
-        raise ValueError(f"{path}: JSON, but not what a referee prints "
-                         f"({'; '.join(entry[2] for entry in REFEREE_JSON)})")
+        printers = "; ".join(entry[2] for entry in REFEREE_JSON)
+        raise ValueError(f"{path}: JSON, but not what a referee prints ({printers}); a league's, an SPRT's or a "
+                         "comparison's games are in its --db: view that")
     _, kind, _, picks = found
     if boards if kind != "samegame" else jobs:  # the option that picks another kind's records
         raise ValueError(f"{path}: holds a {kind} referee's games: {picks} picks them")
