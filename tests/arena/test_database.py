@@ -322,3 +322,27 @@ def test_jobs_sort_in_the_schedules_order_numbers_by_value():
     jobs = ["pair 10 game 0", "pair 9 game 1", "pair 9 game 0", "standard:10 new", "standard:2 new", "seed 3 base"]
     assert sorted(jobs, key=job_order) == ["pair 9 game 0", "pair 9 game 1", "pair 10 game 0", "seed 3 base",
                                            "standard:2 new", "standard:10 new"]
+
+
+@pytest.mark.parametrize("content", [b"not a database" * 100, b"SQLite format 3\x00" + bytes(range(256)) * 8])
+def test_a_file_no_way_reads_leaves_no_connection_open(tmp_path, monkeypatch, content):
+    # "file is not a database" is no OperationalError: the reader once returned the error without
+    # closing its connection, which Python 3.13 reports as an unclosed database when it is collected
+    from gridfall.arena import database
+
+    opened, real_connect = [], sqlite3.connect
+
+    def connect(*args, **kwargs):
+        opened.append(real_connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(database.sqlite3, "connect", connect)
+    path = tmp_path / "damaged.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match="a damaged SQLite file"):
+        with database.read_only(path):
+            pass
+    assert opened
+    for connection in opened:
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            connection.execute("SELECT 1")

@@ -385,6 +385,9 @@ def _reader(path: Path) -> sqlite3.Connection:
         except sqlite3.OperationalError as e:  # "unable to open database file": the next way
             connection.close()
             first = first or e
+        except BaseException:  # "file is not a database": no way reads it; the connection closed all the same
+            connection.close()
+            raise
     assert first is not None  # every way failed, each with its error
     raise first
 
