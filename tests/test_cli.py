@@ -104,6 +104,9 @@ def test_score_exit_code_on_error():
     result = run("samegame", "score", "standard:1", "a b", "--json")
     assert result.exit_code == 1
     assert json.loads(result.output)["error"] == rules.FORMAT_VERDICT
+    assert "error: action 1: Action not properly formatted" in run("samegame", "score", "standard:1", "a b").output
+    result = run("samegame", "score", "standard:1", "0 0;99 99")
+    assert result.exit_code == 1 and "error: action 2: Selected target out of bounds (x=99, y=99)\n" in result.output
 
 
 def test_malformed_board_file_is_named_with_line_and_column(tmp_path):

@@ -141,6 +141,12 @@ def test_format_and_range_errors_end_both_flavours():
     for strict in (False, True):
         assert rules.judge(board, ["zero zero"], strict=strict).error == rules.FORMAT_VERDICT
         assert rules.judge(board, ["15 0"], strict=strict).error == rules.OUT_OF_BOUNDS
+    # the error as printed names the verdict once, with the action and the cell
+    assert rules.judge(board, ["0 0", "15 0"]).error_text == "action 2: Selected target out of bounds (x=15, y=0)"
+    assert rules.judge(board, ["zero zero"]).error_text.startswith("action 1: Action not properly formatted")
+    assert rules.judge(board, ["0 0"]).error_text == ""
+    bare = rules.Judgement(board=board, error=rules.OUT_OF_BOUNDS, detail="turn 3")  # a detail without its verdict
+    assert bare.error_text == "Selected target out of bounds (turn 3)"
 
 
 def test_one_turn_reads_at_most_150_actions():

@@ -79,6 +79,11 @@ def test_bad_records_get_clear_errors(tmp_path):
     junk.write_text("not a results row\n")
     done = gridfall("view", str(junk))
     assert done.returncode == 2 and "line 1 is not a results row" in done.stderr
+    assert "RECORD is a run database, a solution store, a results file or a referee's JSON" in done.stderr
+    garbled = tmp_path / "garbled.json"  # a .json file is read as JSON, whatever it starts with
+    garbled.write_text("garbage\n")
+    done = gridfall("view", str(garbled))
+    assert done.returncode == 2 and f"{garbled}: not JSON (Expecting value" in done.stderr
     db = tmp_path / "league.sqlite"
     gridfall_json("connect4", "league", "--bot", f"a={pick('first')}", "--bot", f"b={pick('centre')}", "--games", "2",
                   "--db", str(db), "--first-turn-ms", "3000", "--turn-ms", "1000")

@@ -120,7 +120,7 @@ def score(board: str, moves: str, strict: bool, show_groups: bool, as_json: bool
         for warning in judged.warnings:
             click.echo(f"warning: {warning}")
         if judged.error:
-            click.echo(f"error: {judged.error} ({judged.detail})")
+            click.echo(f"error: {judged.error_text}")
         click.echo(f"applied: {result['applied']}")
         if show_groups:
             _echo_groups(b, groups)

@@ -279,6 +279,13 @@ class Judgement:
     def cleared(self) -> bool:
         return self.board.is_cleared()
 
+    @property
+    def error_text(self) -> str:
+        """The verdict and where, once: "action 2: Selected target out of bounds (x=99, y=99)"."""
+        if self.error is None or self.error in self.detail:  # a refused action's message names its verdict
+            return self.detail
+        return f"{self.error} ({self.detail})"
+
 
 def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgement:
     """Judge action texts from ``board`` as the CodinGame referee would.

@@ -98,7 +98,7 @@ def replay(board: rules.Board, moves: str) -> int:
     """The score of a stored line, or StoreError if the rules refuse any move of it."""
     judged = rules.judge(board, rules.split_one_turn(moves), strict=True)
     if not judged.ok:
-        raise StoreError(f"line refused by the rules: {judged.error} ({judged.detail})")
+        raise StoreError(f"line refused by the rules: {judged.error_text}")
     return judged.score
 
 

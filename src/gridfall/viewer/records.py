@@ -33,7 +33,7 @@ def kind_of_file(path: Path) -> str:
     if start.startswith(("<!doctype html", "<html")):
         raise ValueError(f"{path}: an HTML page (a replay already? open it in a browser); RECORD is what a "
                          "page is made from")
-    return "referee" if start.startswith("{") else "results"
+    return "referee" if start.startswith("{") or path.suffix.lower() == ".json" else "results"
 
 
 def replay_rows(rows: list[GameRow]) -> tuple[str, list[dict]]:
@@ -144,13 +144,17 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
     except NotText as e:
         raise ValueError(f"{path}: neither a results file (text) nor an SQLite database ({e})") from None
     games = []
+    read_a_row = False  # until a row reads, a file that is no results file may be no record at all
     for number, text in enumerate(lines, start=1):
         if not text.strip() or text.startswith("#"):
             continue
         try:
             spec, score, moves = results_row(text, set_name)
+            read_a_row = True
         except ValueError as e:
-            raise ValueError(f"{path}: line {number} is not a results row (board, score, moves): {e}") from None
+            what = "" if read_a_row else (" (RECORD is a run database, a solution store, a results file or a "
+                                          "referee's JSON)")
+            raise ValueError(f"{path}: line {number} is not a results row (board, score, moves): {e}{what}") from None
         if boards and spec not in boards:
             continue
         board = load_board(spec)
