@@ -73,6 +73,29 @@ def test_samegame_replay_of_the_best_standard_line(browser, screenshot, tmp_path
     _no_errors(browser)
 
 
+def test_a_samegame_bot_s_refused_click_ends_its_replay(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    board = load_board("standard:1")
+    first = board.groups()[0]
+    second = board.play(first.x, first.y)[0].groups()[0]
+    line = [(first.x, first.y), (second.x, second.y)]
+    game = samegame_replay(board, line, "a bot on standard:1", times=[0.5, 0.012, 0.03],
+                           messages=["<b>not markup</b>", "", "last"], output=["", "", "<i>why</i>"],
+                           result="turn 3: Region of size 1 (x=4, y=0)")
+    path = tmp_path / "samegame-bot.html"
+    page.write(path, "samegame", "a bot", [game])
+    body = _open(browser, path)
+    info = browser.find_element("id", "info").text
+    assert "500 ms" in info and "<b>not markup</b>" in info
+    _key(browser, Keys.END)
+    assert body.get_attribute("data-frame") == "2"
+    assert _text(browser, "result") == "turn 3: Region of size 1 (x=4, y=0)"
+    info = browser.find_element("id", "info").text
+    assert "30 ms" in info and "last" in info and "<i>why</i>" in info
+    _no_errors(browser)
+
+
 def test_connect4_replay_shows_the_winning_four(browser, screenshot, tmp_path):
     from selenium.webdriver.common.keys import Keys
 

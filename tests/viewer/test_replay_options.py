@@ -1,6 +1,7 @@
 """``--replay FILE.html`` on the referees, solve and the arena: the page's record is the referee's."""
 
 import json
+import textwrap
 
 import pytest
 
@@ -75,3 +76,48 @@ def test_a_league_replay(tmp_path):
                     "--db", str(tmp_path / "l.sqlite"), "--replay", str(out), *FAST)
     assert done.returncode == 0, done.stderr
     assert len(page.read_data(out.read_text())["games"]) == 2
+
+
+def test_a_samegame_bot_s_replay_shows_each_turn_and_the_refused_click(tmp_path):
+    """Each frame shows the turn that chose its click (time, message), and a game the referee
+    ended on a refused click ends on that turn: its message and the verdict, named once."""
+    from tests.samegame.script_bots import LARGEST, script_bot
+
+    alone = textwrap.dedent('''
+        if turn == 3:  # a cell alone in its region: the turn flavour ends the game on it
+            x, y = next((x, y) for x in range(15) for y in range(15)
+                        if board[x, y] != rules.EMPTY and len(board.region(x, y)) == 1)
+            print(x, y, "<b>alone</b>", flush=True)
+            continue
+    ''')
+    bot = script_bot(tmp_path, alone + LARGEST)
+    out = tmp_path / "sg.html"
+    done = gridfall("samegame", "referee", "--bot", bot, "standard:1", "--json", "--replay", str(out), *FAST)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)["boards"][0]
+    assert record["outcome"] == "Region of size 1" and record["detail"].startswith("turn 3: Region of size 1 (x=")
+    frames = page.read_data(out.read_text())["games"][0]["frames"]
+    assert len(frames) == 3 and [f["message"] for f in frames] == ["msg", "msg", "<b>alone</b>"]
+    assert [f["time"] for f in frames] == [round(t * 1000) for t in record["times"]]
+    assert frames[-1]["result"] == record["detail"]  # "turn 3: Region of size 1 (x=.., y=..)", the verdict once
+    kept = tmp_path / "sg.json"
+    kept.write_text(done.stdout)
+    assert gridfall("view", str(kept), "-o", str(tmp_path / "view.html")).returncode == 0
+    assert page.read_data((tmp_path / "view.html").read_text())["games"][0]["frames"] == frames
+
+
+def test_a_run_database_s_samegame_row_replays_its_turns_and_verdict():
+    from gridfall.arena.database import GameRow
+    from gridfall.viewer.records import replay_rows
+
+    row = GameRow(job="standard:1 a", game="samegame", commands=["a"], seats=["a"], moves=["0 0"],
+                  result={"board": "standard:1"}, reason="Region of size 1: turn 2: Region of size 1 (x=1, y=0)",
+                  times=[0.5, 0.02], messages=["first", "second"])
+    _, games = replay_rows([row])
+    frames = games[0]["frames"]
+    assert [(f["time"], f["message"]) for f in frames] == [(500, "first"), (20, "second")]
+    assert frames[-1]["result"] == "turn 2: Region of size 1 (x=1, y=0)"
+    campaign = GameRow(job="standard:1", game="samegame", commands=["nrpa"], seats=["standard:1"], moves="0 0",
+                       result={}, reason="ok", times=[12.5], messages=["round 1: 900"])  # a campaign's best line
+    frames = replay_rows([campaign])[1][0]["frames"]
+    assert frames[0]["time"] is None and frames[0]["message"] == "" and frames[-1]["result"] is None

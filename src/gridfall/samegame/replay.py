@@ -1,8 +1,10 @@
 """A SameGame line as replay frames, played through the rules of record.
 
 Frame k shows the board after k clicks: its cells (rows top first, ``.`` empty), the group that
-click k + 1 removes (outlined on the page), the score so far, what that click gains, and what
-the bot wrote to stderr in the turn that chose it (the one-turn flavour's single turn: frame 0).
+click k + 1 removes (outlined on the page), the score so far, what that click gains, and, for a
+bot's game, the turn that chose it: its time, its message and what the bot wrote to stderr (the
+one-turn flavour's single turn: frame 0).  A game the referee ended on a refused click or a
+fault has one turn more than clicks: the last frame shows that turn and the verdict.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from gridfall.samegame.rules import (
     Board,
     Cell,
     points,
+    verdict_text,
 )
 
 
@@ -28,14 +31,19 @@ def _index(x: int, y: int) -> int:
 
 
 def replay_game(board: Board, moves: list[Cell], title: str, plot: list[tuple[float, int]] | None = None,
-                output: list[str] | None = None) -> dict:
+                output: list[str] | None = None, times: list[float] | None = None,
+                messages: list[str] | None = None, result: str | None = None) -> dict:
     """The frames of ``moves`` from ``board`` (IllegalMove if a click is not legal there), an
-    optional plot of the best score over time (seconds, score) for a search, and each turn's
-    ``output`` (stderr) for a bot's game."""
-    frames, score, output = [], 0, output or []
+    optional plot of the best score over time (seconds, score) for a search, and for a bot's game
+    each turn's ``output`` (stderr), time (seconds) and message, and the referee's verdict
+    (``result``, None for a game that ended well)."""
+    frames, score = [], 0
+    output, times, messages = output or [], times or [], messages or []
     for k in range(len(moves) + 1):
         frame = {"cells": _cells(board), "move": k, "score": score, "cleared": board.is_cleared(),
-                 "left": board.cell_count(), "output": output[k] if k < len(output) else ""}
+                 "left": board.cell_count(), "output": output[k] if k < len(output) else "",
+                 "time": round(times[k] * 1000) if k < len(times) else None,
+                 "message": messages[k] if k < len(messages) else ""}
         if k < len(moves):
             x, y = moves[k]
             group = board.check(x, y)
@@ -44,6 +52,7 @@ def replay_game(board: Board, moves: list[Cell], title: str, plot: list[tuple[fl
                          gain=points(len(group)) + (CLEAR_BONUS if after.is_cleared() else 0))
             board, score = after, score + gained
         frames.append(frame)
+    frames[-1]["result"] = result
     return {"title": title, "moves": len(moves), "frames": frames, "score": score,
             "plot": [[round(t, 3), s] for t, s in plot] if plot else None}
 
@@ -55,5 +64,7 @@ def replay_record(record: dict) -> dict:
     from gridfall.samegame.boards import load_board
 
     board = load_board(record.get("cells") or record["board"])
+    verdict = None if record["outcome"] == "ok" else verdict_text(record["outcome"], record.get("detail", ""))
     return replay_game(board, [(x, y) for x, y in record["moves"]], f"{record['board']}: {record['score']} "
-                       f"({record['outcome']})", output=record.get("output"))
+                       f"({record['outcome']})", output=record.get("output"), times=record.get("times"),
+                       messages=record.get("messages"), result=verdict)

@@ -282,9 +282,14 @@ class Judgement:
     @property
     def error_text(self) -> str:
         """The verdict and where, once: "action 2: Selected target out of bounds (x=99, y=99)"."""
-        if self.error is None or self.error in self.detail:  # a refused action's message names its verdict
-            return self.detail
-        return f"{self.error} ({self.detail})"
+        return verdict_text(self.error, self.detail)
+
+
+def verdict_text(verdict: str | None, detail: str) -> str:
+    """A verdict with its detail, named once: a refused action's detail already names it."""
+    if verdict is None or verdict in detail:
+        return detail
+    return f"{verdict} ({detail})" if detail else verdict
 
 
 def judge(board: Board, actions: Sequence[str], strict: bool = False) -> Judgement:

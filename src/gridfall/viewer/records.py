@@ -63,15 +63,20 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         from gridfall.samegame.boards import load_board
         from gridfall.samegame.line import Line
         from gridfall.samegame.replay import replay_game as samegame_game
+        from gridfall.samegame.rules import verdict_text
 
         board = row.result.get("board") or row.seats[0]
         played = row.result.get("cells") or board  # a file's board is stored as it was played
         if not isinstance(played, str) or not isinstance(board, str):
             raise ValueError(f"its board is {played!r:.40}, not a board spec")
+        turns = isinstance(row.moves, list)  # a bot's game, turn by turn; a campaign's times are its rounds'
         moves = row.moves if isinstance(row.moves, list) else [row.moves]
         line = list(Line.from_text(";".join(moves))) if moves and moves != [""] else []
+        outcome, _, detail = row.reason.partition(": ")  # samegame.match stores "verdict: detail"
         return [samegame_game(load_board(played), line, f"{row.job}: {row.seats[0]} on {board}",
-                              output=row.result.get("output"))]
+                              output=row.result.get("output"), times=row.times if turns else None,
+                              messages=row.messages if turns else None,
+                              result=None if outcome in ("ok", "") else verdict_text(outcome, detail))]
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 

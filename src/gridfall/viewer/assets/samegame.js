@@ -14,7 +14,10 @@ var GAME = {
     }
     var rows = [["move", frame.move + " of " + game.moves], ["score", String(frame.score), "", "score"]];
     if (frame.next) { rows.push(["next click", frame.next + " removes " + frame.size + " for " + frame.gain]); }
+    if (frame.time !== null && frame.time !== undefined) { rows.push(["time", frame.time + " ms"]); }
+    if (frame.message) { rows.push(["message", frame.message, "message"]); }
     if (frame.output) { rows.push(["stderr", frame.output, "output"]); }
+    if (frame.result) { rows.push(["result", frame.result, "", "result"]); }
     if (frame.cleared) { rows.push(["cleared", "+1000 bonus included"]); }
     if (frame.move === game.moves && !frame.cleared) { rows.push(["left", frame.left + " cells, no bonus"]); }
     SVG.rows(info, rows);
