@@ -132,13 +132,17 @@ def test_match3_replay_totals_the_run(browser, screenshot, tmp_path):
         return (Board(tuple(board)).legal_moves()[0] if move_no <= 8 else (1, 1, "Q")), 0.0
 
     report = play_challenge(ask, seed=3, time_limit=None)
-    games = replay_run(3, [g.actions for g in report.games], "first legal move")
+    games = replay_run(3, [g.actions for g in report.games], "first legal move",
+                       times=[[0.002] * len(g.actions) for g in report.games], ends=[g.end for g in report.games])
     path = tmp_path / "match3.html"
     page.write(path, "match3", "a run", games)
     _open(browser, path)
     Select(browser.find_element("id", "game")).select_by_index(3)
+    _key(browser, Keys.ARROW_RIGHT)  # the first swap: its call's time
+    assert "2 ms" in browser.find_element("id", "info").text
     _key(browser, Keys.END)
     assert int(_text(browser, "total")) == report.total
+    assert _text(browser, "result") == report.games[3].end == "quit"
     screenshot("match3-end")
     data = json.loads(browser.find_element("id", "replay-data").get_attribute("textContent"))
     assert len(data["games"]) == 4

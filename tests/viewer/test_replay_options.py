@@ -68,6 +68,19 @@ def test_the_match3_referee_replay_totals_the_run(tmp_path):
     games = page.read_data(out.read_text())["games"]
     assert len(games) == 4
     assert games[-1]["frames"][-1]["total"] == report["total"]
+    for game, record in zip(games, report["games"]):  # each call's time on its swap, and how the game ended
+        swaps = [f for f in game["frames"] if f["phase"] == "swap"]
+        assert [f["time"] for f in swaps] == [round(t * 1000) for t in record["times"]] and len(swaps) == 3
+        assert game["frames"][-1]["result"] == record["end"] == "quit"  # (1, 1, "Q") quits the board
+    kept = tmp_path / "m3.json"
+    kept.write_text(done.stdout)
+    db = tmp_path / "m3.sqlite"  # the same player's run, stored by a comparison, replays alike
+    compared = gridfall("match3", "compare", "--bot", f"a={player}", "--bot", f"b={player}", "--seeds", "5",
+                        "--db", str(db))
+    assert compared.returncode == 0, compared.stderr
+    assert gridfall("view", str(db), "--job", "seed 5 a", "-o", str(tmp_path / "db.html")).returncode == 0
+    stored = page.read_data((tmp_path / "db.html").read_text())["games"]
+    assert [g["frames"][-1]["result"] for g in stored] == [g["end"] for g in report["games"]]
 
 
 def test_a_league_replay(tmp_path):

@@ -3,7 +3,9 @@
 The run is the seed and each board's moves (as the referee recorded them): the boards and every
 refill come from the generator, in the referee's order.  Each move gives frames for the swap,
 each cascade step (the lines that explode, then the jewels that fall) and the refill, with the
-move's points and the run's total; the swap's frame shows what the player printed while choosing it.
+move's points and the run's total; the swap's frame shows the call that chose it (its time and
+what the player printed), and each board's last frame how its game ended (1000 moves, quit, no
+legal move, or the error).
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ def _cells(grid) -> str:
 
 
 def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
-               output: list[list[str]] | None = None) -> list[dict]:
+               output: list[list[str]] | None = None, times: list[list[float]] | None = None,
+               ends: list[str] | None = None) -> list[dict]:
     """One game (page entry) per board of the run; ``actions[b]`` is board b's moves as
     (col, row, dir), ``output[b]`` what the player printed in each call (one more than the moves:
-    the call that ended the game, shown on its last frame).  IllegalMove if a recorded move is not
-    legal where it was played."""
+    the call that ended the game, shown on its last frame), ``times[b]`` each move's call in
+    seconds, ``ends[b]`` how the game ended.  IllegalMove if a recorded move is not legal where it
+    was played."""
     gen = Generator(seed)
-    output = output or []
+    output, times, ends = output or [], times or [], ends or []
     games, total = [], 0
     for number, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
@@ -39,6 +43,7 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
         frames = [{"cells": board.text().replace("\n", ""), "n": size, "board": number, "move": 0, "moves": len(moves),
                    "phase": "start", "points": 0, "total": total, "marked": [], "swap": None}]
         printed = output[number - 1] if number - 1 < len(output) else []
+        took = times[number - 1] if number - 1 < len(times) else []
         for k, (col, row, direction) in enumerate(moves, start=1):
             board.play(col, row, direction)  # the rules' own check: IllegalMove names the move
             grid = board.swapped(col, row, direction)
@@ -47,7 +52,8 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
             base = {"n": size, "board": number, "move": k, "moves": len(moves), "swap": swap}
             frames.append({**base, "cells": _cells(grid), "phase": "swap", "points": 0, "total": total,
                            "marked": [(row - 1) * size + col - 1, (row2 - 1) * size + col2 - 1],
-                           "output": printed[k - 1] if k <= len(printed) else ""})
+                           "output": printed[k - 1] if k <= len(printed) else "",
+                           "time": round(took[k - 1] * 1000) if k <= len(took) else None})
             removed = 0
             for step, cells in cascade(grid):
                 if step == "explode":
@@ -62,6 +68,7 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
                            "marked": []})
         if len(printed) > len(moves) and printed[len(moves)]:
             frames[-1]["last_output"] = printed[len(moves)]
+        frames[-1]["result"] = ends[number - 1] if number - 1 < len(ends) else None
         games.append({"title": f"{title}, board {number} ({size}x{size}, {counted(len(moves), 'move')})", "frames": frames})
     return games
 
@@ -74,4 +81,5 @@ def replay_report(report: dict, title: str = "") -> list[dict]:
     games = report["games"]
     return replay_run(report["seed"], [[tuple(move) for move in game["actions"]] for game in games],
                       str(report.get("player") or title),
-                      sizes=[game["size"] for game in games], output=[game["output"] for game in games])
+                      sizes=[game["size"] for game in games], output=[game["output"] for game in games],
+                      times=[game.get("times") or [] for game in games], ends=[game.get("end", "") for game in games])

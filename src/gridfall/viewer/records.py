@@ -84,7 +84,13 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         for calls in row.result.get("calls", []):  # stored one list for the run: each board's calls in turn
             output.append(printed[:calls])
             printed = printed[calls:]
-        return replay_run(row.result["seed"], moves, f"{row.job}: {row.seats[0]}", output=output)
+        times, took = [], list(row.times)  # one list for the run too: a time for each move's call
+        for board_moves in moves:
+            times.append(took[:len(board_moves)])
+            took = took[len(board_moves):]
+        ends = row.messages if len(row.messages) == len(moves) else None  # match3.match stores each game's end
+        return replay_run(row.result["seed"], moves, f"{row.job}: {row.seats[0]}", output=output, times=times,
+                          ends=ends)
     raise ValueError(f"no replay for {kind!r} games")
 
 

@@ -15,8 +15,10 @@ var GAME = {
     var rows = [["board", frame.board + " (" + n + "x" + n + ")"], ["move", frame.move + " of " + frame.moves],
                 ["step", frame.phase], ["move's points", String(frame.points)], ["total", String(frame.total), "", "total"]];
     if (frame.swap) { rows.push(["swap", frame.swap]); }
+    if (frame.time !== null && frame.time !== undefined) { rows.push(["time", frame.time + " ms"]); }
     if (frame.output) { rows.push(["printed", frame.output, "output"]); }
     if (frame.last_output) { rows.push(["printed in the call that ended the game", frame.last_output, "output"]); }
+    if (frame.result) { rows.push(["result", frame.result, "", "result"]); }
     SVG.rows(info, rows);
   }
 };
