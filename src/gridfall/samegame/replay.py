@@ -64,7 +64,12 @@ def replay_record(record: dict) -> dict:
     from gridfall.samegame.boards import load_board
 
     board = load_board(record.get("cells") or record["board"])
-    verdict = None if record["outcome"] == "ok" else verdict_text(record["outcome"], record.get("detail", ""))
     return replay_game(board, [(x, y) for x, y in record["moves"]], f"{record['board']}: {record['score']} "
                        f"({record['outcome']})", output=record.get("output"), times=record.get("times"),
-                       messages=record.get("messages"), result=verdict)
+                       messages=record.get("messages"), result=verdict(record["outcome"], record.get("detail", "")))
+
+
+def verdict(outcome: str, detail: str) -> str | None:
+    """A bot's game's last frame's result: None for a game that ended well, else the referee's
+    verdict and its detail, named once."""
+    return None if outcome in ("ok", "") else verdict_text(outcome, detail)

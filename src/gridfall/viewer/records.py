@@ -63,7 +63,7 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         from gridfall.samegame.boards import load_board
         from gridfall.samegame.line import Line
         from gridfall.samegame.replay import replay_game as samegame_game
-        from gridfall.samegame.rules import verdict_text
+        from gridfall.samegame.replay import verdict
 
         board = row.result.get("board") or row.seats[0]
         played = row.result.get("cells") or board  # a file's board is stored as it was played
@@ -76,7 +76,7 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
         return [samegame_game(load_board(played), line, f"{row.job}: {row.seats[0]} on {board}",
                               output=row.result.get("output"), times=row.times if turns else None,
                               messages=row.messages if turns else None,
-                              result=None if outcome in ("ok", "") else verdict_text(outcome, detail))]
+                              result=verdict(outcome, detail))]
     if kind == "match3":
         from gridfall.match3.replay import replay_run
 
