@@ -172,5 +172,8 @@ def test_reading_a_pie_run_leaves_no_file_beside_it_and_names_a_damaged_one(tmp_
     assert len(games) == 10_000 and {game.column for game in games} == set(range(5))  # 5-8 are their mirrors
     assert [path.name for path in tmp_path.iterdir()] == ["run.sqlite"]
     run.write_bytes(b"not a database" * 100)
+    with pytest.raises(SystemExit, match=f"{run}: not an SQLite file"):
+        pie_run_games(run)
+    run.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8)
     with pytest.raises(SystemExit, match=f"{run}: a damaged SQLite file"):
         pie_run_games(run)

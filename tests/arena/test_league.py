@@ -198,7 +198,8 @@ def test_standings_read_an_sprt_and_refuse_other_files(tmp_path):
     (tmp_path / "notes.txt").write_text("not a database")
     with changing(tmp_path / "other.sqlite") as connection:
         connection.execute("CREATE TABLE t (x)")
-    for path, what in (("notes.txt", "not one of gridfall's"), ("other.sqlite", "not a gridfall run database"),
+    for path, what in (("notes.txt", "notes.txt: not an SQLite file (it does not begin as one), so not one of "
+                                     "gridfall's run databases"), ("other.sqlite", "not a gridfall run database"),
                        ("missing.sqlite", "does not exist")):
         done = gridfall("connect4", "standings", str(tmp_path / path))
         assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -80,6 +80,11 @@ def test_bad_records_get_clear_errors(tmp_path):
     done = gridfall("view", str(junk))
     assert done.returncode == 2 and "line 1 is not a results row" in done.stderr
     assert "RECORD is a run database, a solution store, a results file or a referee's JSON" in done.stderr
+    empty = tmp_path / "empty.txt"
+    for text in ("", "# comments only\n\n"):
+        empty.write_text(text)
+        done = gridfall("view", str(empty))
+        assert done.returncode == 2 and f"{empty}: no results row (board, score, moves) in it (RECORD is" in done.stderr
     garbled = tmp_path / "garbled.json"  # a .json file is read as JSON, whatever it starts with
     garbled.write_text("garbage\n")
     done = gridfall("view", str(garbled))

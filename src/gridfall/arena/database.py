@@ -33,7 +33,7 @@ from typing import Any
 
 from gridfall import json_text, lock_file
 from gridfall.fingerprint import fingerprint
-from gridfall.sqlite_kinds import damaged, kind_of, not_a_file, refuse_other_tables, tables
+from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -365,6 +365,9 @@ def read_only(path: Path):
         with contextlib.closing(_reader(path)) as connection:
             yield connection
     except sqlite3.Error as e:
+        if path.is_file() and path.stat().st_size and not is_sqlite(path):  # text, JSON, another format
+            raise ValueError(f"{path}: not an SQLite file (it does not begin as one), so not one of gridfall's "
+                             "run databases (the --db of a league, an SPRT, a comparison or a campaign)") from None
         raise ValueError(f"{path}: a damaged SQLite file, or not one of gridfall's ({e})") from None
     except RunDatabaseError as e:
         raise ValueError(str(e)) from None

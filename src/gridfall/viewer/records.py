@@ -143,6 +143,9 @@ def store_games(path: Path, boards: tuple[str, ...]) -> list[dict]:
     return games
 
 
+RECORD_KINDS = " (RECORD is a run database, a solution store, a results file or a referee's JSON)"
+
+
 def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[dict]:
     """Page games for rows of a results file (all rows, or the rows of ``boards``)."""
     from gridfall.samegame.boards import load_board
@@ -163,8 +166,7 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
             spec, score, moves = results_row(text, set_name)
             read_a_row = True
         except ValueError as e:
-            what = "" if read_a_row else (" (RECORD is a run database, a solution store, a results file or a "
-                                          "referee's JSON)")
+            what = "" if read_a_row else RECORD_KINDS
             raise ValueError(f"{path}: line {number} is not a results row (board, score, moves): {e}{what}") from None
         if boards and spec not in boards:
             continue
@@ -173,8 +175,10 @@ def results_games(path: Path, boards: tuple[str, ...], set_name: str) -> list[di
         if game["score"] != score:
             raise ValueError(f"{path}: line {number}: {spec} claims {score} but replays to {game['score']}")
         games.append(game)
+    if not read_a_row:  # an empty file, or comments only
+        raise ValueError(f"{path}: no results row (board, score, moves) in it{RECORD_KINDS}")
     if not games:
-        raise ValueError(f"{path}: no row" + (f" for {', '.join(boards)}" if boards else ""))
+        raise ValueError(f"{path}: no row for {', '.join(boards)}")
     return games
 
 
