@@ -170,21 +170,35 @@ def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> 
 
 @match3.command()
 @click.option("--agent", type=click.Choice(AGENTS), default="strong", show_default=True, help='strong: two-ply expectimax on the numba engine, --turn-ms a move; plan: two plies on the known board, growing one large cascade, within --time for the run; fast: the largest first explosion, lowest on the board; greedy: the move removing the most jewels.')
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the board generator.")
+@click.option("--player", "target", metavar="MODULE:NAME", default=None,
+              help="Play your own player instead, written against gridfall's interface: MODULE:NAME or "
+                   "FILE.py:NAME names a class or function that makes it (given game= and seed= if it takes them). "
+                   "Each call's state is the board; act(state, seconds) gets an even share of what is left of "
+                   "--time over the moves the run may still have, and returns an action id.  Its prints go to "
+                   "stderr; an exception ends that board, as in a suggest file.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+              help="Seed of the board generator, and of a --player that takes seed=.")
 @click.option("--time", "run_seconds", type=FloatRange(min=0.001), default=1.0, show_default=True,
-              help="Seconds plan, greedy and fast may use for the whole run.")
+              help="Seconds plan, greedy, fast and a --player may use for the whole run.")
 @click.option("--turn-ms", type=FloatRange(min=1), default=1000, show_default=True,
               help="Milliseconds strong may think per move.")
 @click.option("--budget", type=FloatRange(min=0.001), hidden=True,
               help="The old spelling of both: seconds per move for strong, per run for greedy and fast.")
 @json_option
-def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: float | None, as_json: bool) -> None:
-    """Play the challenge with a built-in agent, in this process (no time limit is enforced)."""
+def play(agent: str, target: str | None, seed: int, run_seconds: float, turn_ms: float, budget: float | None,
+         as_json: bool) -> None:
+    """Play the challenge with a built-in agent, or with your own player (--player), in this
+    process (no time limit is enforced)."""
     from rich.progress import Progress
 
     from gridfall.match3.agents import make_agent
     from gridfall.match3.codeabbey import play_challenge
 
+    if target is not None:
+        refuse_given(("agent",), "give --agent or --player, not both")
+        refuse_given(("turn_ms", "budget"), "not with --player: a player gets a share of --time each move")
+        _play_player(target, seed, run_seconds, as_json)
+        return
     refuse_given(("run_seconds",) if agent == "strong" else ("turn_ms",),
                  f"not a setting of the {agent} agent (strong thinks --turn-ms a move; the others, --time a run)")
     if budget is not None:
@@ -209,6 +223,42 @@ def play(agent: str, seed: int, run_seconds: float, turn_ms: float, budget: floa
                                 on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
     budget_text = f"{turn_ms:g} ms a move" if agent == "strong" else f"{run_seconds:g} s a run"
     _print_report(report, f"{agent} agent, seed {seed}, {budget_text}", as_json, f"{agent} agent")
+    sys.exit(exit_code(report.interrupted))
+
+
+def _play_player(target: str, seed: int, run_seconds: float, as_json: bool) -> None:
+    """``play --player``: the challenge with the player TARGET makes, asked through
+    :func:`gridfall.match3.player_suggest.suggest_for`; its prints go to stderr, and an exception
+    ends the board it was raised on."""
+    import contextlib
+
+    from rich.progress import Progress
+
+    from gridfall.match3.codeabbey import PlayerRaised, play_challenge
+    from gridfall.match3.player_suggest import suggest_for
+    from gridfall.player_fault import described
+    from gridfall.user_player import TargetError
+
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            suggest = suggest_for(target, seed=seed, run_seconds=run_seconds)
+    except TargetError as e:
+        raise click.BadParameter(str(e), param_hint="--player") from None
+
+    def ask(board, board_no, move_no, elapsed):
+        start = time.perf_counter()
+        try:
+            with contextlib.redirect_stdout(sys.stderr):  # only the report goes to stdout
+                value = suggest(board, board_no, move_no, elapsed)
+        except Exception as e:
+            raise PlayerRaised(described(e)) from None
+        return value, time.perf_counter() - start
+
+    with stopping_on_signals(), Progress(console=console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{target}: 4 boards x up to 1000 moves", total=4000)
+        report = play_challenge(ask, seed=seed, time_limit=None,
+                                on_move=lambda b, m: progress.update(task, completed=(b - 1) * 1000 + m))
+    _print_report(report, f"{target}, seed {seed}, {run_seconds:g} s a run", as_json, target)
     sys.exit(exit_code(report.interrupted))
 
 
@@ -283,6 +333,7 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
 
     from gridfall.arena.compare_cli import log2_score, parse_bots, run_comparison
     from gridfall.match3.match import SeedJob, play_seed
+    from gridfall.match3.player_suggest import files_of
 
     if python is not None and shutil.which(python) is None:
         raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
@@ -300,7 +351,7 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
                    work=play_seed, settings=settings, db=db, workers=workers, cluster=cluster, as_json=as_json,
                    item_label="seed", transform=float if raw else log2_score,
                    transform_label="" if raw else "log2(1 + total)", replay_path=replay_path, grows=("seeds",),
-                   bot_files={name: [path] for name, (path, _) in files.items()})  # the bot is its file
+                   bot_files={name: files_of(path) for name, (path, _) in files.items()})  # and a player it names
 
 
 def _suggest_bot(name: str, value: str) -> tuple[str, str | None]:

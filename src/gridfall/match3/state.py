@@ -44,6 +44,20 @@ class Match3Game(GameBase):
         self.board = new_board(self.size, gen)
         self._generator_after_board = gen.x
 
+    @classmethod
+    def from_board(cls, rows, *, seed: int = DEFAULT_SEED, moves: int = MOVES_PER_GAME) -> "Match3Game":
+        """The game that starts from the board ``rows`` (strings of jewels A-G, the top row first,
+        as a suggest function gets it), for ``moves`` moves, its refills drawn from the generator
+        seeded with ``seed``: the board is the platform's, its generator's state is not known.
+        ValueError names a board that is not one (not square, a letter that is no jewel, a hole)."""
+        text = rows if isinstance(rows, str) else "\n".join(str(row) for row in rows)
+        board = Board.parse(text, "the board")
+        if board.has_holes():
+            raise ValueError("the board: a hole (*) in a position to play from; every cell holds a jewel")
+        game = cls(board.size, seed, moves)
+        game.board, game._generator_after_board = board, Generator(seed).x
+        return game
+
     def num_distinct_actions(self) -> int:
         return self.size * self.size * 2
 
