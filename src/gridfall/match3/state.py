@@ -49,7 +49,8 @@ class Match3Game(GameBase):
         """The game that starts from the board ``rows`` (strings of jewels A-G, the top row first,
         as a suggest function gets it), for ``moves`` moves, its refills drawn from the generator
         seeded with ``seed``: the board is the platform's, its generator's state is not known.
-        ValueError names a board that is not one (not square, a letter that is no jewel, a hole)."""
+        ValueError names a board that is not one (not square, a letter that is no jewel, a hole).
+        Its ``get_parameters()`` do not carry the board: a game made from them starts elsewhere."""
         text = rows if isinstance(rows, str) else "\n".join(str(row) for row in rows)
         board = Board.parse(text, "the board")
         if board.has_holes():
