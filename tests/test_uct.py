@@ -66,3 +66,35 @@ def test_no_time_still_gives_a_move_and_a_bad_budget_is_named():
         player.act(state, float("nan"))
     with pytest.raises(ValueError, match="iterations=0: at least 1"):
         UCTPlayer(iterations=0)
+
+
+def test_a_rollout_stops_at_the_deadline_within_a_few_actions():
+    # a Match-3 rollout ran to the game's 1000th move whatever the time: about 50 ms a move where
+    # CodeAbbey's run gives each move a quarter of a millisecond
+    from gridfall.uct import CLOCK_STEPS
+
+    class Counting:
+        """The state, counting the actions applied to it and its clones."""
+
+        applied = 0
+
+        def __init__(self, state):
+            self.state = state
+
+        def __getattr__(self, name):
+            return getattr(self.state, name)
+
+        def clone(self):
+            return Counting(self.state.clone())
+
+        def apply_action(self, action):
+            Counting.applied += 1
+            self.state.apply_action(action)
+
+    state = gridfall.load_game("match3", size=8, seed=5).new_initial_state()
+    player = UCTPlayer(seed=0)
+    assert player.act(Counting(state), 0) in state.legal_actions() and player.last_iterations == 1
+    assert 1 <= Counting.applied <= 1 + CLOCK_STEPS  # the expansion's action, then one clock's worth of rollout
+    Counting.applied = 0
+    UCTPlayer(seed=0, iterations=1).act(Counting(state))
+    assert Counting.applied > 1 + CLOCK_STEPS  # with no deadline, the rollout runs on, here to the game's end (79)

@@ -35,14 +35,17 @@ class Match3Game(GameBase):
     short_name = "match3"
 
     def __init__(self, size: int = 8, seed: int = DEFAULT_SEED, moves: int = MOVES_PER_GAME):
+        self._set(size, seed, moves)
+        gen = Generator(self.seed)
+        self.board = new_board(self.size, gen)
+        self._generator_after_board = gen.x
+
+    def _set(self, size: int, seed: int, moves: int) -> None:
         if not 3 <= int(size) <= 40:
             raise ValueError(f"size {size}: a board is 3x3 to 40x40 (CodeAbbey plays 8, 11, 12 and 13)")
         if int(moves) < 1:
             raise ValueError(f"moves {moves}: a game has at least one move")
         self.size, self.seed, self.moves = int(size), int(seed), int(moves)
-        gen = Generator(self.seed)
-        self.board = new_board(self.size, gen)
-        self._generator_after_board = gen.x
 
     @classmethod
     def from_board(cls, rows, *, seed: int = DEFAULT_SEED, moves: int = MOVES_PER_GAME) -> "Match3Game":
@@ -55,7 +58,8 @@ class Match3Game(GameBase):
         board = Board.parse(text, "the board")
         if board.has_holes():
             raise ValueError("the board: a hole (*) in a position to play from; every cell holds a jewel")
-        game = cls(board.size, seed, moves)
+        game = cls.__new__(cls)  # no board drawn: a suggest function makes a game each move
+        game._set(board.size, seed, moves)
         game.board, game._generator_after_board = board, Generator(seed).x
         return game
 
