@@ -131,6 +131,9 @@ def test_a_suggest_file_is_made_of_the_player_it_names_and_its_modules(tmp_path,
     (tmp_path / "bots" / "helpers.py").write_text("")
     (tmp_path / "mine.py").write_text("from gridfall.match3 import player_suggest\n"
                                       "suggest = player_suggest.suggest_for('bots/mybot.py:make', seed=1)\n")
+    (tmp_path / "keyword.py").write_text("from gridfall.match3.player_suggest import suggest_for\n"
+                                         "suggest = suggest_for(player='bots/mybot.py:make')\n")
+    assert files_of(str(tmp_path / "keyword.py"))[1:] == files_of(str(tmp_path / "mine.py"))[1:]
     (tmp_path / "plain.py").write_text("def suggest(board):\n    return 1, 1, 'Q'\n")
     assert files_of(str(tmp_path / "mine.py")) == [str(tmp_path / name) for name in
                                                   ("mine.py", "bots/mybot.py", "bots/helpers.py")]

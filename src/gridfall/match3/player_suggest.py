@@ -46,14 +46,26 @@ def files_of(path: str) -> list[str]:
             tree = ast.parse(f.read())
     except (OSError, SyntaxError, ValueError):  # not Python (a Lua file), or broken: the referee says so
         return found
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "suggest_for"
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            where = node.args[0].value.rpartition(":")[0]
-            if where.endswith(".py") and os.path.isfile(where):
-                player = os.path.abspath(where)
-                found += [f for f in (player, *modules_of(player)) if f not in found]
+    for target in _targets_written(tree):
+        where = target.rpartition(":")[0]
+        if where.endswith(".py") and os.path.isfile(where):
+            player = os.path.abspath(where)
+            found += [f for f in (player, *modules_of(player)) if f not in found]
     return found
+
+
+def _targets_written(tree) -> list[str]:
+    """The texts a source gives ``suggest_for`` as its player, where they are written out (first
+    argument, or ``player=``)."""
+    import ast
+
+    texts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "suggest_for":
+            for given in node.args[:1] + [k.value for k in node.keywords if k.arg == "player"]:
+                if isinstance(given, ast.Constant) and isinstance(given.value, str):
+                    texts.append(given.value)
+    return texts
 
 
 def moves_left(board_no: int, move: int) -> int:
