@@ -172,6 +172,35 @@ def test_input_that_is_not_the_protocol_stops_the_loop_naming_the_line():
         assert ended_well is not bool(says)
 
 
+def test_a_later_turn_answered_past_its_plan_is_said_on_stderr_by_the_bots_own_clock():
+    """Beside the referee's time for a turn, the bot's own says whether the bot ran over (both
+    late) or the time was lost outside it (the referee's late, the bot's not)."""
+    import time
+
+    class Sleepy(GreedyAgent):
+        def __init__(self, late_turns):
+            super().__init__()
+            self.late_turns = late_turns
+
+        def act(self, game, seconds):
+            if game.turn in self.late_turns:
+                time.sleep(seconds + 0.03)  # 30 ms past the plan it was given
+            return super().act(game, seconds)
+
+    game = Game()
+    text = turn_input(game, 0, True, -1)
+    for action in (4, 3):  # two more turns of the same seat
+        game.apply_action(action)
+        text += turn_input(game, 0, False, action)
+    for late_turns, says in [((0, 2), ["turn 2"]), ((), [])]:  # the first turn's plan may be passed on purpose
+        out, log = io.StringIO(), io.StringIO()
+        assert play(Sleepy(late_turns), io.StringIO(text), out, first_turn=0.05, turn=0.02, log=log)
+        lines = log.getvalue().splitlines()
+        assert len(lines) == len(says) and all(line.startswith(f"gridfall bot: {s} answered ") for line, s in zip(
+            lines, says)), lines
+        assert all(line.endswith("ms after its input came, by its own clock (its plan: 20 ms)") for line in lines)
+
+
 def test_greedy_wins_and_blocks():
     game = Game.from_moves("3344", 9, 7, steal=False)  # player 0 to move: 3 3 4 4 -> 2 or 5 makes a four threat
     game = Game(9, 7, steal=False)

@@ -89,6 +89,16 @@ FIRST_TURN_MS = 700
 TURN_MS = 85
 # the exported pure-Python file's turn: it keeps every turn under 80 ms (README, Submitting)
 EXPORT_TURN_MS = 75
+# A turn answered this long past its plan, by the bot's own clock, is said on stderr: beside the
+# referee's time for the turn, it tells an overrun of the bot (its clock says late too) from time
+# lost outside it (the machine, the pipe: the referee's clock says late, the bot's does not).
+LATE_BY = 0.005
+
+
+def _say_if_late(log: IO[str], turn_index: int, took: float, plan: float) -> None:
+    if took > plan + LATE_BY:
+        print(f"gridfall bot: turn {turn_index} answered {took * 1000:.0f} ms after its input came, by its own "
+              f"clock (its plan: {plan * 1000:.0f} ms)", file=log, flush=True)
 
 
 def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, first_turn: float = FIRST_TURN_MS / 1000,
@@ -120,7 +130,7 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             valid = [lines.number("a valid action") for _ in range(lines.number("the number of valid actions", 1))]
             lines.line()  # oppPreviousAction: the board says it all
             budget = (started + first_turn - time.monotonic()) if first else (clock + turn - time.monotonic())
-            first = False
+            first_of_game, first = first, False  # the first turn's time counts from the start
             try:
                 game = Game.from_protocol(rows, turn_index, width, height, steal=STEAL in valid or turn_index != 1)
             except ValueError as e:
@@ -138,6 +148,8 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             text = action_text(action) if isinstance(action, int) else (str(action).splitlines() or [""])[0]
             out.write(text + "\n")  # one line, whatever an agent returned: the referee judges it
             out.flush()
+            if not first_of_game:  # the first turn's plan may be passed on purpose (connect4/loading.py)
+                _say_if_late(log, turn_index, time.monotonic() - clock, turn)
     except EOFError:
         if lines.count != begun:
             print(f"gridfall bot: <referee input>: the input ended inside a turn, after line {lines.count}", file=log)
