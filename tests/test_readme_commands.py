@@ -43,7 +43,10 @@ def parse(args: list[str]) -> None:
 
 
 def prose_commands() -> list[str]:
-    return sorted(set(re.findall(r"`(gridfall [^`]+)`", (ROOT / "README.md").read_text().replace("\n", " "))))
+    """The prose's `gridfall ...` spans, but for a quoted message (`gridfall bot: ...` is what a bot
+    says on stderr, not a command)."""
+    spans = re.findall(r"`(gridfall [^`]+)`", (ROOT / "README.md").read_text().replace("\n", " "))
+    return sorted({span for span in spans if not span.split()[1].endswith(":")})
 
 
 def check_names(words: list[str]) -> None:
