@@ -56,6 +56,8 @@ def load_target(text: str):
             spec.loader.exec_module(module)
         except Exception as e:
             raise TargetError(f"{text!r}: loading {where} raised {type(e).__name__}: {e}{place(e)}") from None
+    elif Path(where).is_file() or "/" in where:  # a path, not to a Python file: no import can find it
+        raise TargetError(f"{text!r}: {where} is not a .py file (give FILE.py:NAME, or MODULE:NAME to import)")
     else:
         try:
             module = importlib.import_module(where)

@@ -107,6 +107,8 @@ def test_a_module_target_and_the_interface_state_it_acts_on():
     ("players.py", "give MODULE:NAME or FILE.py:NAME"),
     ("{dir}/missing.py:make", "missing.py is not a file"),
     ("no_such_module_here:make", "cannot import no_such_module_here: ModuleNotFoundError"),
+    ("{dir}/broken.txt:make", r"broken.txt is not a .py file \(give FILE.py:NAME, or MODULE:NAME"),
+    ("{dir}/sub/players:make", "players is not a .py file"),
     ("{dir}/players.py:absent", "players.py has no absent"),
     ("{dir}/players.py:not_callable", "is a int, not a class or function that makes a player"),
     ("{dir}/players.py:no_act", r"made a object, which has no act\(state, seconds\) method"),
@@ -115,6 +117,7 @@ def test_a_module_target_and_the_interface_state_it_acts_on():
 ])
 def test_a_target_that_cannot_be_a_player_is_named(players, target, message):
     (players.parent / "broken.py").write_text("1 / 0\n")
+    (players.parent / "broken.txt").write_text("1 / 0\n")
     with pytest.raises(TargetError, match=message):
         make_player(target.format(dir=players.parent), Connect4Game(), 0)
 
