@@ -78,8 +78,23 @@ def test_a_run_stored_under_any_name_is_listed_and_other_files_are_not_read(tmp_
 
 def test_runs_of_an_empty_folder_and_a_missing_path(tmp_path):
     assert json.loads(gridfall("runs", str(tmp_path), "--json").stdout) == {"runs": [], "not_runs": []}
+    empty = gridfall("runs", str(tmp_path))
+    assert empty.returncode == 0 and f"No runs in {tmp_path}." in empty.stdout
     missing = gridfall("runs", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_a_named_file_that_is_not_a_run_fails_the_listing(tmp_path):
+    """Named, a file is expected to be a run (a script that checks one stops there); found in a
+    folder, a file that is not one is only listed with its reason."""
+    notes = tmp_path / "notes.sqlite"
+    notes.write_text("not a database")
+    for words in (["runs", str(notes)], ["runs", str(notes), "--json"], ["runs", str(tmp_path), str(notes)]):
+        done = gridfall(*words)
+        assert done.returncode == 1, (words, done.stdout, done.stderr)
+        assert "not an SQLite file" in done.stdout and "Traceback" not in done.stderr, words
+    listed = gridfall("runs", str(tmp_path))
+    assert listed.returncode == 0 and "notes.sqlite: not an SQLite file" in listed.stdout
 
 
 def test_a_row_of_the_wrong_shape_is_named_by_every_reader(tmp_path):

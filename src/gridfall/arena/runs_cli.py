@@ -35,17 +35,18 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     folder, every SQLite file is read, whatever its name; one that is not a
     run (a solution store, someone else's database) is named with the reason,
     as is a damaged .sqlite file.  Nothing is written or locked, so a run that
-    plays now is listed too.
+    plays now is listed too.  Exits 1 when a file named in PATHS is not a run
+    (in a folder, such a file is only listed).
     """
-    from rich.table import Table
     from rich.text import Text
 
     from gridfall.arena.bot_files import KEY, edited
     from gridfall.arena.database import read_run
 
-    files = []
+    files, named = [], set()
     for path in map(Path, paths or (".",)):
         files += _databases_in(path) if path.is_dir() else [path]
+        named |= set() if path.is_dir() else {str(path)}
     found: list[dict[str, Any]] = []
     others: list[dict[str, str]] = []
     for file in files:
@@ -58,11 +59,27 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
         found.append({"file": str(file), "kind": stored.kind, "games": len(stored.rows), "started": stored.started,
                       "last_game": last, "command": shlex.join(_resuming(_as_typed(stored.command), file)),
                       "edited": [{"bot": name, "file": path} for name, path in edited(stored.extras.get(KEY))]})
+    # A file the user named is expected to be a run: one that is not fails the command, as a
+    # missing path does (a script that lists a run it needs stops there, not at the next step).
+    failed = any(other["file"] in named for other in others)
     if as_json:
         click.echo(json_text.dumps({"runs": found, "not_runs": others}))
-        return
+        raise SystemExit(1 if failed else 0)
     out = console()
-    table = Table(title=f"{counted(len(found), 'run')} in {', '.join(paths) or '.'}")
+    where = ", ".join(paths) or "."
+    out.print(_table(found, where) if found else Text(f"No runs in {where}."))
+    for other in others:
+        out.print(Text(f"{other['file']}: {other['why']}"))
+    if found:
+        out.print("`gridfall standings FILE` prints where a run stands, `gridfall view FILE` replays its games.")
+    raise SystemExit(1 if failed else 0)
+
+
+def _table(found: list[dict[str, Any]], where: str) -> Any:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{counted(len(found), 'run')} in {where}")
     for column in ("file", "kind", "games", "started", "last game", "the command that resumes it"):
         table.add_column(column, justify="right" if column == "games" else "left")
     for run in found:
@@ -71,11 +88,7 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
             command.append(f"\nedited since its games: {change['file']} (bot {change['bot']})", "red")
         table.add_row(Text(run["file"]), run["kind"], f"{run['games']:,}", _when(run["started"]),
                       _when(run["last_game"]), command)
-    out.print(table)
-    for other in others:
-        out.print(Text(f"{other['file']}: {other['why']}"))
-    if found:
-        out.print("`gridfall standings FILE` prints where a run stands, `gridfall view FILE` replays its games.")
+    return table
 
 
 def _databases_in(folder: Path) -> list[Path]:
