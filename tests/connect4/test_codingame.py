@@ -201,6 +201,27 @@ def test_a_later_turn_answered_past_its_plan_is_said_on_stderr_by_the_bots_own_c
         assert all(line.endswith("ms after its input came, by its own clock (its plan: 20 ms)") for line in lines)
 
 
+
+def test_time_after_the_answer_left_is_not_counted_as_the_bots():
+    """The bot's clock stops as its answer is written: a bot descheduled once its line is out (the
+    woken referee and a searching opponent on both cores) answered in time, and says nothing.
+    Read after the write, its clock ran 5-6 ms past the referee's in 948 of 949 such lines."""
+    import time
+
+    class Stalled(io.StringIO):
+        def flush(self):
+            time.sleep(0.03)  # the answer has left; the bot gets a core back 30 ms later
+
+    game = Game()
+    text = turn_input(game, 0, True, -1)
+    for action in (4, 3):
+        game.apply_action(action)
+        text += turn_input(game, 0, False, action)
+    log = io.StringIO()
+    assert play(GreedyAgent(), io.StringIO(text), Stalled(), first_turn=0.05, turn=0.02, log=log)
+    assert log.getvalue() == ""
+
+
 def test_greedy_wins_and_blocks():
     game = Game.from_moves("3344", 9, 7, steal=False)  # player 0 to move: 3 3 4 4 -> 2 or 5 makes a four threat
     game = Game(9, 7, steal=False)

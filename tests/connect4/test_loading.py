@@ -132,3 +132,29 @@ def test_a_search_that_fails_to_load_is_named_and_the_bot_plays_on():
     assert bot.act(position, 0.1) == 8 and pure_python.given[0] > 0.07  # no wait (of 0.05 s) for what will not come
     assert bot.act(_reply_position(), 1.0) == OpeningMoves.load().book.lookup(_reply_position())
     assert bot.act(Game(9, 7, steal=True), 1.0) == OpeningTable.load().first_move
+
+
+FROZEN_AFTER_LOADING = """
+import gc, io, sys
+from gridfall.connect4.loading import LoadingAgent
+made = []
+bot = LoadingAgent("gridfall", lambda: made.extend([n] for n in range(50_000)) or made, io.StringIO(),
+                   freeze=sys.argv[1] == "freeze")
+bot._ready.wait(10)
+print(gc.get_freeze_count())
+"""
+
+
+@pytest.mark.parametrize("freeze", [True, False])
+def test_the_bots_process_freezes_what_its_search_loaded_out_of_the_collectors_walks(freeze):
+    """A full collection walks every object the collector tracks: in the loaded bot, 21-26 ms at a
+    random later turn, more than a turn keeps back.  The bot's process (``freeze``) freezes what
+    loading made; a test's process, which other tests share, keeps its collector as it was."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FROZEN_AFTER_LOADING, "freeze" if freeze else "keep"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    frozen = int(done.stdout)
+    assert (frozen > 50_000) if freeze else frozen == 0, frozen

@@ -229,7 +229,7 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
             raise click.BadParameter(str(e), param_hint="--player") from None
     else:
         try:
-            player = bot_agent(agent or "gridfall", seed, sys.stderr, first_turn_ms / 1000)
+            player = bot_agent(agent or "gridfall", seed, sys.stderr, first_turn_ms / 1000, freeze=True)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--agent") from None
     ended_well = play(player, sys.stdin, out, started=STARTED, first_turn=first_turn_ms / 1000,

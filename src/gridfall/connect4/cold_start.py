@@ -26,16 +26,18 @@ from gridfall.connect4.protocol import FIRST_TURN_MS
 HINT = "`gridfall warmup` compiles them ahead"
 
 
-def bot_agent(spec: str, seed: int, log: IO[str], first_turn: float = FIRST_TURN_MS / 1000):
+def bot_agent(spec: str, seed: int, log: IO[str], first_turn: float = FIRST_TURN_MS / 1000, freeze: bool = False):
     """The agent the bot plays for ``--agent SPEC``: ``portable`` for ``gridfall`` while the
     cache is cold, each time with a line on ``log``; else the agent named.  ``first_turn``: the
-    first turn's plan in seconds, which bounds how long past it a loading search is waited for."""
+    first turn's plan in seconds, which bounds how long past it a loading search is waited for.
+    ``freeze``: this process is the bot's, and what its search loads is frozen out of the garbage
+    collector's walks (:class:`.loading.LoadingAgent`)."""
     from gridfall.warmup import compile_in_a_child, is_warm
 
     if spec == "gridfall" and is_warm("connect4"):  # its search loads while it reads its first turn
         from gridfall.connect4.loading import LoadingAgent
 
-        return LoadingAgent(spec, lambda: make_agent(spec, seed), log, seed, first_turn)
+        return LoadingAgent(spec, lambda: make_agent(spec, seed), log, seed, first_turn, freeze)
     if spec.partition(":")[0] not in COMPILED_AGENTS or is_warm("connect4"):
         return make_agent(spec, seed)
     cold = "the numba cache holds no Connect Four kernels of this version of gridfall yet"

