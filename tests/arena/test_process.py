@@ -95,6 +95,24 @@ def test_silent_bot_times_out_on_time():
         assert time.monotonic() - start < 2
 
 
+def test_a_timeout_says_how_late_the_answer_came_or_that_none_came():
+    """A bot that answers 0.3 s into a 0.2 s turn is told by how much (a margin to widen); one
+    that hangs, that no line came; a late answer is waited for at most as long again."""
+    late = "import sys, time\nfor line in sys.stdin: time.sleep(0.3); print('4', flush=True)"
+    with BotProcess(python_bot(late)) as bot:
+        bot.ask("warm\n", 5)  # started: the interpreter's start is not the turn's
+        with pytest.raises(BotTimeout) as e:
+            bot.ask("turn\n", 0.2)
+        took = int(e.value.detail.removeprefix("answered after ").partition(" ")[0])
+        assert 290 <= took < 400 and e.value.detail.endswith(" ms, over the limit of 200 ms"), e.value.detail
+    for how_late, waited in ((True, 0.4), (False, 0.2)):
+        with BotProcess(python_bot("import time; time.sleep(60)")) as bot:
+            start = time.monotonic()
+            with pytest.raises(BotTimeout) as e:
+                bot.ask("hello\n", 0.2, how_late=how_late)
+            assert e.value.detail == "no answer line in time" and waited <= time.monotonic() - start < waited + 1
+
+
 def test_line_read_after_the_deadline_is_a_timeout():
     # the referee cannot tell when a line it reads late was written: late is late
     code = "import sys, time; sys.stdout.write('a\\nb\\n'); sys.stdout.flush(); time.sleep(60)"

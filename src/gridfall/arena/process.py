@@ -93,6 +93,10 @@ class BotTimeout(BotFailure):
     reason = "Timeout"
 
 
+NO_LINE = "no answer line in time"
+LATE_WAIT = 0.5  # seconds at most that a late answer is waited for, to say how late it came
+
+
 class BotExited(BotFailure):
     reason = "Bot crashed"
 
@@ -411,7 +415,7 @@ class BotProcess:
                     raise BotFlooded(f"more than {self.max_output} bytes without a newline")
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise BotTimeout("no answer line in time")
+                    raise BotTimeout(NO_LINE)
                 ready = sel.select(min(remaining, MEMORY_CHECK_SECONDS if self.memory_mb else LONGEST_WAIT))
                 self._check_stopped(ready)
                 self._check_memory()
@@ -445,16 +449,35 @@ class BotProcess:
         if self._closed or any(key.fd == self._wake_r for key, _ in ready):
             raise BotStopped()
 
-    def ask(self, text: str, timeout: float) -> tuple[str, float]:
+    def _how_late(self, start: float, timeout: float) -> str:
+        """A bot out of time may still finish its line a little later: how late it was tells a
+        margin to widen from a bot that hung.  It is waited for as long again as the limit, at most
+        LATE_WAIT seconds, only to say so; the turn is lost either way."""
+        try:
+            self.read_line(start + timeout + min(timeout, LATE_WAIT))
+        except BotStopped:
+            raise
+        except BotFailure:
+            return NO_LINE
+        took = time.monotonic() - start
+        return f"answered after {took * 1000:.0f} ms, over the limit of {timeout * 1000:g} ms"
+
+    def ask(self, text: str, timeout: float, how_late: bool = True) -> tuple[str, float]:
         """Send text, then read one answer line within ``timeout`` seconds in all.
 
         Returns the line and the seconds it took.  Extra lines a bot printed
-        earlier are answers too, in order, as on the platform.
+        earlier are answers too, in order, as on the platform.  Out of time, the
+        BotTimeout says how late the line came (``how_late``: see _how_late).
         """
         start = time.monotonic()
         deadline = start + timeout
         self.send(text, deadline)
-        line = self.read_line(deadline)
+        try:
+            line = self.read_line(deadline)
+        except BotTimeout as e:
+            if e.detail != NO_LINE or not how_late:
+                raise
+            raise BotTimeout(self._how_late(start, timeout)) from None
         if len(self._buffer) > self.max_output:
             raise BotFlooded(f"more than {self.max_output} bytes of unread output")
         return line, time.monotonic() - start

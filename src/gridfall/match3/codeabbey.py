@@ -226,7 +226,7 @@ class SuggestFile:
         wait = max(min(limits), 0.0) + self.grace
         request = json.dumps({"board": board, "boardNo": board_no, "move": move, "elapsed": elapsed}) + "\n"
         try:
-            line, took = self.bot.ask(request, wait)
+            line, took = self.bot.ask(request, wait, how_late=False)  # its verdict is the limit's
         except BotFailure as e:
             if e.reason == "Timeout":
                 raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s") from None
