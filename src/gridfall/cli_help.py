@@ -38,7 +38,9 @@ everything it started (on Linux even a child that called setsid: the referee
 is a child subreaper; elsewhere the process group and session only).
 Ctrl-C, SIGTERM and SIGHUP stop within a second, keep the finished games and
 exit 128 + the signal.  Exit code 0 when every game was judged, whatever the
-verdicts; 1 if the referee itself failed; 2 for bad usage."""
+verdicts; 1 if the referee itself failed; 2 for bad usage.  A turn out of time
+is lost; its answer is waited for as long again (at most 0.5 s) only to say
+how late it came ("answered after 130 ms, over the limit of 100 ms")."""
 
 
 def with_help(*paragraphs: str):
