@@ -45,8 +45,11 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
 
     files, named = [], set()
     for path in map(Path, paths or (".",)):
-        files += _databases_in(path) if path.is_dir() else [path]
-        named |= set() if path.is_dir() else {str(path)}
+        if path.is_dir():
+            files += _databases_in(path)
+        else:
+            files.append(path)
+            named.add(str(path))
     found: list[dict[str, Any]] = []
     others: list[dict[str, str]] = []
     for file in files:
