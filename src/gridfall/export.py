@@ -4,12 +4,13 @@ The platforms take one source file (CodinGame: 100,000 characters, Python 3.11 w
 library and NumPy; CodeAbbey: Python 3.6).  :func:`bundle` writes each module's source into the
 file as text and, when the file runs, executes it as a module of its own name (``sys.modules``
 first, so that ``from gridfall.connect4.rules import Game`` inside a bundled module finds the
-bundled one).  Nothing is rewritten and nothing is copied by hand: a fix to the rules of record
-is in the next export.  No temporary file is written when it runs.
+bundled one).  Nothing is copied by hand: a fix to the rules of record is in the next export.
+Nothing is rewritten either, but for Python 3.6 the annotations, which become strings
+(:mod:`gridfall.python36`).  No temporary file is written when it runs.
 
-Before writing, the bundle is checked: every import must be of the standard library, of a
-bundled module, or of a declared extra (NumPy); the file must fit the size limit; and it must
-parse under the platform's Python version.  A check that fails raises ExportError naming it.
+Before writing, the bundle is checked: every import must be of the standard library (as the
+platform's Python has it), of a bundled module, or of a declared extra (NumPy); the file must
+fit the size limit; and it must parse under the platform's Python version.  A check that fails raises ExportError naming it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import ast
 import importlib.util
 import sys
 from pathlib import Path
+
+from gridfall.python36 import for_python_36, newer_module
 
 CODINGAME_LIMIT = 100_000  # characters of a CodinGame submission
 
@@ -48,6 +51,13 @@ def imports_of(tree: ast.AST) -> list[tuple[str, int, list[str]]]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.append((node.module, node.lineno, [alias.name for alias in node.names]))
     return found
+
+
+def lazy_import_lines(tree: ast.AST) -> set[int]:
+    """The lines of the imports made inside a function: run when it is called, not when the
+    module loads."""
+    return {node.lineno for function in ast.walk(tree) if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            for node in ast.walk(function) if isinstance(node, ast.Import | ast.ImportFrom)}
 
 
 def folder_modules(tree: ast.AST, folder: Path, reserved: set[str] | frozenset[str] = frozenset()) -> list[Path]:
@@ -123,11 +133,14 @@ def _missing(name: str, names: list[str], bundled: set[str], extras: set[str]) -
 
 
 def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extras: tuple[str, ...] = (),
-           limit: int = CODINGAME_LIMIT, python: tuple[int, int] = (3, 11), given: dict[str, str] | None = None) -> str:
+           limit: int = CODINGAME_LIMIT, python: tuple[int, int] = (3, 11), given: dict[str, str] | None = None,
+           lazy_absent: tuple[str, ...] = ()) -> str:
     """The one-file program: ``prelude`` (say, a clock read first), ``modules`` (in an order where
     each comes after those it imports at the top), then ``main``.  A module named in ``given`` has
-    that source (a user's file), any other the package's own.  ExportError if it would not be
-    accepted."""
+    that source (a user's file), any other the package's own.  A package module may import one of
+    ``lazy_absent`` inside a function although the platform lacks it (the states'
+    ``observation_planes`` import NumPy, which no player on CodeAbbey calls: there the call raises
+    ImportError).  ExportError if it would not be accepted."""
     given = given or {}
     bundled = set(modules)
     sources = {}
@@ -137,10 +150,20 @@ def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extr
     for name in reversed(modules):
         source = given[name] if name in given else module_source(name)
         try:
+            if python < (3, 7):
+                source = for_python_36(source)
             tree = ast.parse(source, feature_version=python)
         except SyntaxError as e:
             raise ExportError(f"{name}, line {e.lineno}: not Python {python[0]}.{python[1]}: {e.msg}") from None
+        lazy = set() if name in given else lazy_import_lines(tree)
         for module, line, names in imports_of(tree):
+            if line in lazy and module.split(".")[0] in lazy_absent:
+                continue
+            taken = [module] + [f"{module}.{n}" for n in names]  # from importlib import resources: a module too
+            added = next((newer_module(m) for m in taken if newer_module(m)), None) if python < (3, 7) else None
+            if added:
+                raise ExportError(f"{name}, line {line}: imports {next(m for m in taken if newer_module(m))}, which Python {python[0]}.{python[1]} does not "
+                                  f"have (added in {added})", module=name)
             imported = _missing(module, names, bundled, set(extras))
             if imported:
                 raise ExportError(f"{name}, line {line}: imports {imported}, which is neither in the standard "
@@ -158,7 +181,7 @@ def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extr
         "_SOURCES = {\n" + "".join(f"    {name!r}: {sources[name]!r},\n" for name in modules) + "}\n",
         "\n\ndef _load(name, source=None):\n"
         "    module = _types.ModuleType(name)\n"
-        "    module.__file__ = __file__\n"
+        "    module.__file__ = globals().get('__file__', '<gridfall export>')  # none where the file is exec'd\n"
         "    if source is None:\n"
         "        module.__path__ = []  # a package: its modules come from this file\n"
         "    _sys.modules[name] = module\n"

@@ -1,5 +1,6 @@
-"""Your player as one CodinGame file: ``gridfall connect4 export --player FILE.py:NAME`` and
-``gridfall samegame export --player FILE.py:NAME`` (either flavour: ``--one-turn`` too).
+"""Your player as one file for its platform: ``gridfall connect4 export --player FILE.py:NAME``
+and ``gridfall samegame export --player FILE.py:NAME`` (either flavour: ``--one-turn`` too) for
+CodinGame, ``gridfall match3 export --player FILE.py:NAME`` for CodeAbbey.
 
 The player is the one ``bot --player`` plays (:mod:`gridfall.user_player`): written against the
 one interface, tried in the arena, then submitted as it is.  The file bundles
@@ -8,14 +9,16 @@ one interface, tried in the arena, then submitted as it is.  The file bundles
 - your module, and the modules of yours beside it that it imports (``FOLDER/helpers.py`` for
   ``import helpers``), each under its own name;
 - the package's modules they import, at any depth (``from gridfall.uct import UCTPlayer``);
-- the game's interface state, the protocol loop and the bridge from one to the other.
+- the game's interface state, and the protocol loop (CodinGame) or the suggest function
+  (CodeAbbey) that asks the player.
 
-CodinGame runs Python 3.11 with the standard library and NumPy, and no numba: a module that
-needs numba (gridfall's engines and its built-in agents) is refused, with the chain of imports
-that leads to it.  So is a use of the package's own functions (``gridfall.load_game``): the file
-carries modules, and the factory is given the game.  Your prints go to stderr, as on the
-command line, and ``GRIDFALL_SEED=N`` gives ``seed=N`` to a factory that takes it (else each
-run draws one).
+CodinGame runs Python 3.11 with the standard library and NumPy, CodeAbbey Python 3.6 (or PyPy)
+with the standard library; neither has numba: a module that needs it (gridfall's engines and its
+built-in agents) is refused, with the chain of imports that leads to it.  So is a use of the
+package's own functions (``gridfall.load_game``): the file carries modules, and the factory is
+given the game.  For CodeAbbey every module's annotations are made strings
+(:mod:`gridfall.python36`).  On CodinGame your prints go to stderr, as on the command line;
+``GRIDFALL_SEED=N`` gives ``seed=N`` to a factory that takes it (else each run draws one).
 """
 
 from __future__ import annotations
@@ -27,23 +30,50 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridfall.export import (ExportError, bundle, folder_modules, is_package, module_source, package_closure,
-                             package_imports)
+from gridfall.export import (ExportError, bundle, folder_modules, is_package, module_source,
+                             package_closure, package_imports)
 
-CODINGAME_EXTRAS = ("numpy",)  # beside the standard library
 RESERVED = {"gridfall", "numpy", "__future__"}
+
+
+@dataclass(frozen=True)
+class Platform:
+    """Where the file runs: its Python, what it has beside the standard library, and the sentence
+    that says so when a module is refused."""
+
+    python: tuple[int, int]
+    extras: tuple[str, ...]
+    has: str
+    lazy_absent: tuple[str, ...] = ()  # see gridfall.export.bundle
+
+
+CODINGAME = Platform((3, 11), ("numpy",), "CodinGame runs Python 3.11 with the standard library and NumPy: no numba")
+CODEABBEY = Platform((3, 6), (), "CodeAbbey runs Python 3.6 (or PyPy) with the standard library: no numba, no NumPy",
+                     lazy_absent=("numpy",))
 
 
 @dataclass(frozen=True)
 class GameFile:
     """What a game's file runs beside your modules: gridfall's modules, and the lines that make the
-    game the factory is given (``_GAME``) and play the protocol (``_ENDED_WELL``)."""
+    game the factory is given (``_GAME``) and then play the protocol, or define ``suggest``."""
 
     modules: tuple[str, ...]
     title: str
     game: str
     play: str
+    platform: Platform = CODINGAME
+    prelude: str = ""
 
+
+# The CodinGame bots read their clock first, and keep stdout for the answers alone
+CLOCK_AND_ANSWERS = """
+import sys as _sys
+import time as _time
+
+_STARTED = _time.monotonic()  # the first turn counts from here
+_ANSWERS = _sys.stdout  # the referee reads the answers alone: from here on, prints go to stderr
+_sys.stdout = _sys.stderr
+"""
 
 GAMES = {
     "connect4": GameFile(
@@ -53,7 +83,9 @@ GAMES = {
         play=("from gridfall.connect4.interface_agent import InterfaceAgent\n"
               "from gridfall.connect4.protocol import play\n\n"
               "_ENDED_WELL = play(InterfaceAgent(_PLAYER, {label!r}), _sys.stdin, _ANSWERS, started=_STARTED,\n"
-              "                   first_turn={first_turn!r}, turn={turn!r}, fallback=False)\n")),
+              "                   first_turn={first_turn!r}, turn={turn!r}, fallback=False)\n"
+              "_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's\n"),
+        prelude=CLOCK_AND_ANSWERS),
     "samegame": GameFile(
         modules=("gridfall.samegame.state", "gridfall.samegame.player_bot"),
         title="A SameGame player for CodinGame (turn by turn), written against gridfall's interface.",
@@ -61,7 +93,16 @@ GAMES = {
         game="from gridfall.samegame.state import SameGameGame\n\n_GAME = SameGameGame('random:0')",
         play=("from gridfall.samegame.player_bot import play\n\n"
               "_ENDED_WELL = play(_PLAYER, _sys.stdin, _ANSWERS, first_turn={first_turn!r}, turn={turn!r},\n"
-              "                   started=_STARTED)\n")),
+              "                   started=_STARTED)\n"
+              "_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's\n"),
+        prelude=CLOCK_AND_ANSWERS),
+    "match3": GameFile(  # CodeAbbey calls suggest: each call's state is the board it is given
+        modules=("gridfall.match3.state", "gridfall.match3.player_suggest"),
+        title="A Match-3 player for CodeAbbey (problem 370), written against gridfall's interface.",
+        game="from gridfall.match3.state import Match3Game\n\n_GAME = Match3Game()",
+        play=("from gridfall.match3.player_suggest import suggest_for\n\n"
+              "suggest = suggest_for(_PLAYER, seed=_SEED, run_seconds={run_seconds!r})\n"),
+        platform=CODEABBEY),
 }
 SAMEGAME_ONE_TURN = GameFile(  # the whole line at once: see player_bot.play_one_turn for how the time is shared
     modules=GAMES["samegame"].modules,
@@ -69,19 +110,13 @@ SAMEGAME_ONE_TURN = GameFile(  # the whole line at once: see player_bot.play_one
     game=GAMES["samegame"].game,
     play=("from gridfall.samegame.player_bot import play_one_turn\n\n"
           "_ENDED_WELL = play_one_turn(_PLAYER, _sys.stdin, _ANSWERS, seconds={first_turn!r}, share={share!r},\n"
-          "                            started=_STARTED)\n"))
-
-PRELUDE = """
-import sys as _sys
-import time as _time
-
-_STARTED = _time.monotonic()  # the first turn counts from here
-_ANSWERS = _sys.stdout  # the referee reads the answers alone: from here on, prints go to stderr
-_sys.stdout = _sys.stderr
-"""
+          "                            started=_STARTED)\n"
+          "_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's\n"),
+    prelude=CLOCK_AND_ANSWERS)
 
 MAIN = """
 import random as _random
+import sys as _sys
 
 from gridfall.run_seed import seed_from_environment
 from gridfall.user_player import TargetError, made_by
@@ -97,19 +132,20 @@ for _part in {name!r}.split("."):
 try:
     _PLAYER = made_by(_FACTORY, {label!r}, _GAME, _SEED)
 except TargetError as _e:
-    print(f"gridfall bot: {{_e}}", file=_sys.stderr)
+    print("gridfall bot: " + str(_e), file=_sys.stderr)
     _sys.exit(1)
-{play}_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's (said on stderr)
-"""
+{play}"""
 
 
-def export_player(game: str, target: str, *, first_turn: float, turn: float, share: float | None = None) -> str:
-    """The file that plays ``game``'s CodinGame protocol with the player TARGET makes, answering
-    within ``first_turn`` seconds of its start and then ``turn`` a turn; with a ``share``,
-    SameGame's one-turn flavour instead, each move given that share of the time left of
-    ``first_turn`` (:func:`gridfall.samegame.player_bot.play_one_turn`).  The player is made here
-    first, so that a target that cannot make one is named now; ExportError says what the
-    platform would not take."""
+def export_player(game: str, target: str, *, first_turn: float | None = None, turn: float | None = None,
+                  share: float | None = None, run_seconds: float | None = None) -> str:
+    """The file that plays ``game`` on its platform with the player TARGET makes.  CodinGame's
+    protocol answers within ``first_turn`` seconds of its start and then ``turn`` a turn; with a
+    ``share``, SameGame's one-turn flavour instead, each move given that share of the time left
+    of ``first_turn`` (:func:`gridfall.samegame.player_bot.play_one_turn`).  CodeAbbey's
+    suggest function (Match-3) shares ``run_seconds`` for the whole run over the moves
+    (:func:`gridfall.match3.player_suggest.suggest_for`).  The player is made here first, so that
+    a target that cannot make one is named now; ExportError says what the platform would not take."""
     from gridfall.registry import load_game
     from gridfall.user_player import TargetError, make_player
 
@@ -128,18 +164,20 @@ def export_player(game: str, target: str, *, first_turn: float, turn: float, sha
         raise ValueError(f"share={share!r}: only SameGame has a one-turn flavour")
     file = GAMES[game] if share is None else SAMEGAME_ONE_TURN
     main = MAIN.format(game=file.game, module=module, name=name, label=target,
-                       play=file.play.format(label=target, first_turn=first_turn, turn=turn, share=share))
+                       play=file.play.format(label=target, first_turn=first_turn, turn=turn, share=share,
+                                             run_seconds=run_seconds))
     roots = list(mine) or [module]
     package = package_closure(list(mine.values()), start=(*file.modules, "gridfall.run_seed", "gridfall.user_player",
                                                           *([] if mine else [module])))
     _refuse_package_functions(mine, set(package))
     try:
-        return bundle(package + list(mine), main, title=file.title, prelude=PRELUDE, extras=CODINGAME_EXTRAS, given=mine)
+        return bundle(package + list(mine), main, title=file.title, prelude=file.prelude, python=file.platform.python,
+                      extras=file.platform.extras, given=mine, lazy_absent=file.platform.lazy_absent)
     except ExportError as e:
         if e.module is None or e.module in mine:
             raise
-        raise ExportError(f"{e}; your player needs it through {_chain(e.module, roots, mine)} (CodinGame runs Python "
-                          f"3.11 with the standard library and NumPy: no numba)") from None
+        raise ExportError(f"{e}; your player needs it through {_chain(e.module, roots, mine)} "
+                          f"({file.platform.has})") from None
 
 
 def _source_path(where: str) -> Path:

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from gridfall.match3.codeabbey import play_challenge
-from gridfall.match3.player_suggest import files_of, move_seconds, moves_left, suggest_for
+from gridfall.match3.player_suggest import move_seconds, moves_left, suggest_for
+from gridfall.match3.suggest_files import files_of
 from gridfall.match3.rules import Board, Generator, new_board
 from gridfall.match3.state import Match3Game
 from tests.arena.arena_cli import gridfall

@@ -114,3 +114,15 @@ def test_holes_cannot_be_swapped():
     board = Board.parse("A*B\nBAA\nCCB")
     with pytest.raises(IllegalMove, match="hole"):
         board.play(1, 1, "R")
+
+
+def test_a_board_is_a_value_that_does_not_change():
+    """Written out rather than a frozen dataclass (Python 3.6 has none): it must behave as one."""
+    import pickle
+
+    board = Board.parse("ABC\nBCA\nCAB")
+    assert board == Board(["ABC", "BCA", "CAB"]) and board != Board.parse("ABC\nBCA\nCAA") and board != "ABC"
+    assert len({board, Board.parse("ABC\nBCA\nCAB")}) == 1 and board.rows == ("ABC", "BCA", "CAB")
+    assert pickle.loads(pickle.dumps(board)) == board and eval(repr(board)) == board
+    with pytest.raises(AttributeError, match="a Board does not change"):
+        board.rows = ("AAA",)

@@ -264,22 +264,38 @@ def _play_player(target: str, seed: int, run_seconds: float, as_json: bool) -> N
 
 @match3.command("export")
 @click.argument("out", type=click.Path(dir_okay=False, allow_dash=True), callback=output_path_for("export"))
-@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default="plan", show_default=True, help='plan: two plies on the known board, growing one large cascade on each board and cashing it when its share of the second is spent (most of it on the 13x13 board); fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
+@click.option("--agent", type=click.Choice(PORTABLE_AGENTS), default=None, help='plan (the default): two plies on the known board, growing one large cascade on each board and cashing it when its share of the second is spent (most of it on the 13x13 board); fast: the largest first explosion, lowest on the board (plays a whole run in a second); greedy: the move removing the most jewels, cascades included.')
+@click.option("--player", "target", metavar="MODULE:NAME", default=None,
+              help="Write a file that plays your own player instead, as `play --player` does: MODULE:NAME or "
+                   "FILE.py:NAME, written against gridfall's interface.  The file carries your module, the modules "
+                   "of yours beside it that it imports, and gridfall's modules they need, made for Python 3.6.  One "
+                   "that needs numba, NumPy or syntax newer than 3.6 is refused: CodeAbbey has none of them.")
 @click.option("--time", "time_budget", type=FloatRange(min=0.01), default=1.0, show_default=True,
-              help="Seconds the exported player plans to use for the whole run.")
+              help="Seconds the exported player plans to use for the whole run (a --player gets an even share "
+                   "of what is left at each move).")
 @renamed("--time-budget", "--time", "time_budget")
-def export_suggest(out: str, agent: str, time_budget: float) -> None:
+def export_suggest(out: str, agent: str | None, target: str | None, time_budget: float) -> None:
     """Write a single self-contained suggest file (standard library, Python 3.6) to OUT (- for
-    standard output)."""
+    standard output): a built-in agent (--agent), or your own player (--player)."""
     from gridfall.export import ExportError
-    from gridfall.match3.export import export_source
 
+    if agent is not None and target is not None:
+        raise click.UsageError("give --agent or --player, not both")
     try:
-        source = export_source(agent, time_budget)
+        if target is None:
+            from gridfall.match3.export import export_source
+
+            agent = agent or "plan"
+            source = export_source(agent, time_budget)
+        else:
+            from gridfall.player_export import export_player
+
+            source = export_player("match3", target, run_seconds=time_budget)
     except ExportError as e:
         raise click.ClickException(str(e)) from None
     write_file(out, source, kind="export")
-    tell_written(out, f": the {agent} agent, planning for {time_budget:g} s a run")
+    mine = f"your player {target} with gridfall's modules" if target else f"the {agent} agent"
+    tell_written(out, f": {mine}, planning for {time_budget:g} s a run ({len(source):,} characters)")
 
 
 def _alias(command: click.Command, name: str) -> click.Command:
@@ -333,7 +349,7 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
 
     from gridfall.arena.compare_cli import log2_score, parse_bots, run_comparison
     from gridfall.match3.match import SeedJob, play_seed
-    from gridfall.match3.player_suggest import files_of
+    from gridfall.match3.suggest_files import files_of
 
     if python is not None and shutil.which(python) is None:
         raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")

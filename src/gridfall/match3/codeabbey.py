@@ -26,11 +26,32 @@ from typing import Callable
 from gridfall import json_text
 from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.match3.rules import (
-    BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, GameRecord, IllegalMove, new_board, refilled,
+    BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, IllegalMove, new_board, points, refilled,
 )
 from gridfall.printable import printable
 from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
+
+
+@dataclass
+class GameRecord:
+    """One game of the challenge: its moves, points and how it ended."""
+
+    board_no: int
+    size: int
+    score: int = 0
+    moves: int = 0
+    end: str = ""  # "1000 moves", "quit", "no legal move", or the error
+    error: bool = False
+    cascades: list[list[int]] = field(default_factory=list)
+    actions: list[tuple[int, int, str]] = field(default_factory=list)  # (col, row, dir) of each move played
+    times: list[float] = field(default_factory=list)  # seconds of each call that played a move
+    # what the player printed in each call: the moves' in order, then the call's that ended the game, if one did
+    output: list[str] = field(default_factory=list)
+
+    @property
+    def best_move(self) -> int:
+        return max((points(sum(c)) for c in self.cascades), default=0)
 
 
 @dataclass

@@ -16,8 +16,9 @@ which ``gridfall match3 referee`` and ``compare`` judge like any other::
 * Its answer, an action id, goes back as ``(col, row, dir)``; anything else goes back as it is,
   for the referee to judge.  An exception is the player's fault, as in any suggest file.
 
-Such a file imports gridfall, so it runs where gridfall is installed (Python 3.10 or newer), not
-on CodeAbbey's Python 3.6: it measures your player, it is not a file to submit.
+Such a file imports gridfall, so it runs where gridfall is installed (Python 3.10 or newer): it
+measures your player.  ``gridfall match3 export --player`` writes the file to submit, this module
+with the interface's inside it, made for CodeAbbey's Python 3.6 (:mod:`gridfall.match3.player_export`).
 """
 
 from __future__ import annotations
@@ -28,44 +29,6 @@ from gridfall.match3.state import Match3Game
 from gridfall.run_seed import seed_from_environment
 
 RUN_SECONDS = 1.0  # CodeAbbey's limit for the whole run
-
-
-def files_of(path: str) -> list[str]:
-    """The files a suggest file is made of, for a comparison's check that no bot was edited
-    (:mod:`gridfall.arena.bot_files`): the file itself, and each player it names through
-    ``suggest_for("FILE.py:NAME")`` (relative to the working folder, as the referee runs it) with
-    the modules of that player's folder it imports; the file alone for any other."""
-    import ast
-    import os
-
-    from gridfall.arena.bot_files import modules_of
-
-    found = [path]
-    try:
-        with open(path, "rb") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError, ValueError):  # not Python (a Lua file), or broken: the referee says so
-        return found
-    for target in _targets_written(tree):
-        where = target.rpartition(":")[0]
-        if where.endswith(".py") and os.path.isfile(where):
-            player = os.path.abspath(where)
-            found += [f for f in (player, *modules_of(player)) if f not in found]
-    return found
-
-
-def _targets_written(tree) -> list[str]:
-    """The texts a source gives ``suggest_for`` as its player, where they are written out (first
-    argument, or ``player=``)."""
-    import ast
-
-    texts = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "suggest_for":
-            for given in node.args[:1] + [k.value for k in node.keywords if k.arg == "player"]:
-                if isinstance(given, ast.Constant) and isinstance(given.value, str):
-                    texts.append(given.value)
-    return texts
 
 
 def moves_left(board_no: int, move: int) -> int:

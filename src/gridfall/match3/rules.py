@@ -23,7 +23,7 @@ Refill and new boards
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import List, NamedTuple
 
 from gridfall.actions import IllegalAction
 
@@ -66,7 +66,9 @@ class Generator:
         return JEWELS[self.next_value() * len(JEWELS) // self.MODULUS]
 
 
-Grid = list[list[str]]  # grid[row][col], 0-based here; the public API is 1-based
+# grid[row][col], 0-based here; the public API is 1-based.  typing's List, evaluated when the
+# module loads: the rules also run in an exported Match-3 file, on CodeAbbey's Python 3.6.
+Grid = List[List[str]]
 
 
 def _makes_line(grid: Grid, r: int, c: int) -> bool:
@@ -111,10 +113,9 @@ def fill(grid: Grid, gen: Generator) -> None:
                     grid[r][c] = gen.next_jewel()
 
 
-@dataclass
-class MoveResult:
+class MoveResult(NamedTuple):
     removed: list[int]  # jewels removed by each cascade
-    board_after: "Board"  # with holes, before the refill
+    board_after: Board  # with holes, before the refill
 
     @property
     def total(self) -> int:
@@ -125,11 +126,26 @@ class MoveResult:
         return points(self.total)
 
 
-@dataclass(frozen=True)
 class Board:
-    """An immutable board; ``rows[0]`` is the top row."""
+    """An immutable board; ``rows[0]`` is the top row.  (Written out, not a frozen dataclass:
+    Python 3.6, where an exported player runs on CodeAbbey, has no dataclasses.)"""
 
     rows: tuple[str, ...]
+
+    def __init__(self, rows: tuple[str, ...]):
+        object.__setattr__(self, "rows", tuple(rows))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Board does not change: cannot set {name}")
+
+    def __eq__(self, other) -> bool:
+        return self.rows == other.rows if isinstance(other, Board) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.rows)
+
+    def __repr__(self) -> str:
+        return f"Board(rows={self.rows!r})"
 
     @classmethod
     def parse(cls, text: str, source: str = "<board>") -> "Board":
@@ -261,24 +277,3 @@ def new_board(size: int, gen: Generator) -> Board:
         board = Board(tuple("".join(row) for row in grid))
         if any(board.is_legal(c, r, d) for r in range(1, size + 1) for c in range(1, size + 1) for d in "RD"):
             return board
-
-
-@dataclass
-class GameRecord:
-    """One game of the challenge: its moves, points and how it ended."""
-
-    board_no: int
-    size: int
-    score: int = 0
-    moves: int = 0
-    end: str = ""  # "1000 moves", "quit", "no legal move", or the error
-    error: bool = False
-    cascades: list[list[int]] = field(default_factory=list)
-    actions: list[tuple[int, int, str]] = field(default_factory=list)  # (col, row, dir) of each move played
-    times: list[float] = field(default_factory=list)  # seconds of each call that played a move
-    # what the player printed in each call: the moves' in order, then the call's that ended the game, if one did
-    output: list[str] = field(default_factory=list)
-
-    @property
-    def best_move(self) -> int:
-        return max((points(sum(c)) for c in self.cascades), default=0)
