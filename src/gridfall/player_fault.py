@@ -5,10 +5,9 @@ library, installed packages) and none of gridfall's: ``json.loads`` raising in a
 names the line of ``act`` that called it, not the decoder's.  In an exported file every module is
 compiled as ``<gridfall NAME>``, so there a module is told by its name.
 
-Standard library only: the exported bots carry this module.
+Standard library only and Python 3.6 syntax: the exported bots carry this module, and the Match-3
+harness loads it by its path under any interpreter (CodeAbbey's 3.6 among them).
 """
-
-from __future__ import annotations
 
 import os
 import traceback
@@ -18,7 +17,7 @@ _GRIDFALL = os.path.dirname(os.path.abspath(__file__))
 _EXPORTED = "<gridfall "
 
 
-def _module_name(filename: str) -> str | None:
+def _module_name(filename: str) -> "str | None":
     return filename[len(_EXPORTED):-1] if filename.startswith(_EXPORTED) and filename.endswith(">") else None
 
 
@@ -36,11 +35,17 @@ def _shown(filename: str) -> str:
     return name.replace(".", "/") + ".py" if name is not None else os.path.basename(filename)
 
 
+def players_frame(error: BaseException) -> "traceback.FrameSummary | None":
+    """The innermost frame of the player's code that the error came through, or None."""
+    mine = [frame for frame in traceback.extract_tb(error.__traceback__) if _players(frame.filename)]
+    return mine[-1] if mine else None
+
+
 def place(error: BaseException) -> str:
     """`` at mybot.py:12 in act``: the player's line that the error came through, or nothing if it
     came through none (a library's line would mislead)."""
-    mine = [frame for frame in traceback.extract_tb(error.__traceback__) if _players(frame.filename)]
-    return f" at {_shown(mine[-1].filename)}:{mine[-1].lineno} in {mine[-1].name}" if mine else ""
+    frame = players_frame(error)
+    return f" at {_shown(frame.filename)}:{frame.lineno} in {frame.name}" if frame else ""
 
 
 def described(error: BaseException) -> str:

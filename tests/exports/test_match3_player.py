@@ -127,6 +127,19 @@ def test_an_agent_and_a_player_are_not_both_exported(tmp_path):
     assert done.returncode == 2 and "give --agent or --player, not both" in done.stderr
 
 
+def test_an_error_in_the_exported_player_is_placed_in_its_own_module(tmp_path, bare_python):
+    """The file runs each module it carries under "<gridfall NAME>": the referee names the line of
+    the user's module (the same line as in the source: the export keeps them)."""
+    write(tmp_path, "helpers.py", "import json\n\n\ndef boom(state):\n    return json.loads('{bad')\n")
+    write(tmp_path, "bad.py", "import helpers\n\n\ndef make(game, seed):\n    return Bad()\n\n\nclass Bad:\n"
+                              "    def act(self, state, seconds: float) -> int:\n        return helpers.boom(state)\n")
+    out = tmp_path / "suggest.py"
+    assert gridfall("match3", "export", str(out), "--player", "bad.py:make", cwd=tmp_path).returncode == 0
+    done = gridfall("match3", "referee", str(out), "--python", bare_python, "--json")
+    ends = [g["end"] for g in json.loads(done.stdout)["games"]]
+    assert len(ends) == 4 and all("JSONDecodeError" in e and e.endswith("at helpers.py:5 in boom") for e in ends), ends
+
+
 def test_the_modules_the_file_carries_need_nothing_newer_than_python_3_6(tmp_path):
     """vermin reads the library calls the bundle's checks cannot see (math.comb, str.removeprefix),
     on every Python, where the run under a real 3.6 above needs one."""

@@ -144,6 +144,17 @@ def test_bad_returns_end_each_game_with_a_clear_message(tmp_path, body, message)
         assert game.error and "error at move 1" in game.end and message in game.end, game.end
 
 
+def test_an_error_in_a_module_of_the_players_is_placed_there(tmp_path):
+    """A suggest file that asks a player of its own (`suggest_for`): the error's place is the
+    player's module, not the file's line nor gridfall's bridge."""
+    player(tmp_path, "import json\n\n\ndef make(game, seed):\n    return Mine()\n\n\nclass Mine:\n"
+                     "    def act(self, state, seconds):\n        return json.loads('{bad')\n", "mine.py")
+    wrapper = player(tmp_path, "from gridfall.match3.player_suggest import suggest_for\n"
+                               f"suggest = suggest_for({str(tmp_path / 'mine.py:make')!r})\n")
+    report = referee_file(wrapper, seed=3, time_limit=None)
+    assert all("char 1) at mine.py:10 in act" in game.end for game in report.games), report.games[0].end
+
+
 def test_a_move_that_scores_nothing_is_an_error(tmp_path):
     report = referee_file(player(tmp_path, "def suggest(board):\n    return (1, 1, 'R') if board[0][0] != board[0][1] else (1, 1, 'D')\n"),
                           seed=3, time_limit=None)

@@ -24,7 +24,6 @@ import json
 import os
 import random
 import sys
-import traceback
 
 MAX_RESULT_TEXT = 200  # characters of a returned value that is not a short list, shown in the verdict
 
@@ -105,18 +104,34 @@ def _load_lua(path):
     return call, count
 
 
+def _player_fault():
+    """gridfall/player_fault.py, loaded by its path: this process may have no gridfall to import."""
+    where = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "player_fault.py")
+    spec = importlib.util.spec_from_file_location("gridfall_player_fault", where)
+    assert spec is not None and spec.loader is not None, where  # a .py path always has a spec and a loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _fault(e, path):
     """What went wrong in a call of suggest, in one line.  A Lua error's message already says
     where ("player.lua:3: ...", and a stack traceback below, left out); Python's last frame
-    would be lupa's own.  A Python error gets the line of the player's file it came from: the
-    last frame in that file, not one in the library it called (json's decoder, say)."""
+    would be lupa's own.  A Python error gets the player's line it came through (the innermost
+    frame neither Python's nor gridfall's: not the line of json's decoder that it called):
+    "at line 4" in the file itself, "at helpers.py:4 in gain" in a module of the player's, beside
+    the file or carried in an exported one."""
     if type(e).__name__ == "LuaError":
         return "LuaError: %s" % (str(e).splitlines() or [""])[0][:MAX_RESULT_TEXT]
-    mine = os.path.abspath(path)
-    lines = [frame.lineno for frame in traceback.extract_tb(e.__traceback__)
-             if os.path.abspath(frame.filename) == mine]
-    where = " at line %s" % lines[-1] if lines else ""
+    frame = PLAYER_FAULT.players_frame(e)
+    if frame is not None and os.path.abspath(frame.filename) == os.path.abspath(path):
+        where = " at line %s" % frame.lineno
+    else:
+        where = PLAYER_FAULT.place(e)
     return "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)
+
+
+PLAYER_FAULT = _player_fault()
 
 
 def main(path, request_fd, answer_fd):
