@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from gridfall.match3.codeabbey import play_challenge
-from gridfall.match3.player_suggest import move_seconds, moves_left, suggest_for
+from gridfall.match3.codeabbey import play_challenge, referee_file
+from gridfall.match3.player_suggest import QUIT, suggest_for
+from gridfall.match3.run_time import SAFETY
 from gridfall.match3.suggest_files import files_of
 from gridfall.match3.rules import Board, Generator, new_board
 from gridfall.match3.state import Match3Game
@@ -62,10 +63,32 @@ def test_suggest_asks_the_player_with_the_board_and_a_share_of_the_run():
     assert list(state.board.rows) == board and state.game.moves == 1000
     assert (col, row, direction) == state.game.action_swap(state.legal_actions()[-1])
     assert Board(tuple(board)).is_legal(col, row, direction)
-    assert seconds == pytest.approx(1.5 / 3000) and moves_left(2, 1) == 3000
-    suggest(board, 4, 1000, 1.9)
-    assert player.calls[-1][0].game.moves == 1 and player.calls[-1][1] == pytest.approx(0.1)
-    assert move_seconds(1.0, 3, 10, 1.5) == 0.0  # over the run's time: none left, never negative
+    assert seconds == pytest.approx((2.0 * SAFETY - 0.5) / 3000)  # board 2 of 4: a third of what is left
+    suggest_for(player, run_seconds=2.0)(board, 4, 1000, 1.8)  # the run's last move: what is left of 95%
+    assert player.calls[-1][0].game.moves == 1 and player.calls[-1][1] == pytest.approx(2.0 * SAFETY - 1.8)
+
+
+def test_once_a_boards_time_is_spent_it_is_quit_without_asking_the_player():
+    player = Recorder()
+    suggest = suggest_for(player, run_seconds=1.0)
+    board = list(new_board(8, Generator(3)).rows)
+    suggest(board, 3, 1, 0.45)  # board 3 of 4: half of the 0.5 s left of 95%
+    assert len(player.calls) == 1 and suggest(board, 3, 40, 0.70) == QUIT and len(player.calls) == 1
+    suggest(board, 4, 1, 0.70)  # the next board has its own time
+    assert len(player.calls) == 2
+
+
+@pytest.mark.alone
+def test_a_player_that_overruns_every_share_still_ends_its_run_in_time(tmp_path):
+    """2 ms a move, 4,000 moves a run at most: the run is kept by quitting, not failed by its limit."""
+    (tmp_path / "slow.py").write_text("import time\n\n\nclass Slow:\n    def act(self, state, seconds):\n"
+                                      "        time.sleep(0.002)\n        return state.legal_actions()[0]\n")
+    wrapper = tmp_path / "suggest.py"
+    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\n"
+                       f"suggest = suggest_for({str(tmp_path / 'slow.py:Slow')!r})\n")
+    report = referee_file(str(wrapper), seed=2)
+    assert not report.failed and report.seconds < 1.0 and len(report.games) == 4
+    assert report.games[-1].end == "quit" and sum(g.moves for g in report.games) > 100, report.games
 
 
 def test_an_answer_that_is_no_action_goes_back_as_it_is():
