@@ -155,3 +155,18 @@ def test_the_modules_the_file_carries_need_nothing_newer_than_python_3_6(tmp_pat
     done = subprocess.run([sys.executable, "-c", "import sys, vermin; sys.exit(vermin.main())", "--no-tips",
                            "--violations", "-t=3.6-", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.alone  # against the clock: CodeAbbey's one second for the whole run
+def test_a_player_of_the_package_ends_its_run_within_the_second_in_a_bare_python_and_in_3_6(tmp_path, bare_python):
+    """gridfall.uct:UCTPlayer runs one iteration a move at least, longer than its share: the
+    bridge quits each board once its time is spent, and the run ends within its limit.  Under 3.6
+    the file also shows that `import gridfall.uct as _mine` finds the module it carries."""
+    out = tmp_path / "suggest.py"
+    assert gridfall("match3", "export", str(out), "--player", "gridfall.uct:UCTPlayer").returncode == 0
+    for python in [bare_python] + ([python_3_6()] if python_3_6() else []):
+        done = gridfall("match3", "referee", str(out), "--python", python, "--seed", "1", "--json")
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert not report["failed"] and report["seconds"] < 1.0 and len(report["games"]) == 4, (python, report)
+        assert "quit" in [g["end"] for g in report["games"]] and report["total"] > 0, (python, report["games"])
