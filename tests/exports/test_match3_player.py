@@ -5,10 +5,10 @@ refused, with the reason, where CodeAbbey could not run it."""
 import json
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
+from tests.exports.commands import gridfall, refused_export, write
 from tests.match3.test_codeabbey import python_3_6
 
 # Written as a user of Python 3.10 writes: the future import, annotations 3.6 cannot evaluate
@@ -45,16 +45,6 @@ class Greedy:
 def make(game, seed):
     return Greedy(seed)
 '''
-
-
-def gridfall(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "gridfall", *args], capture_output=True, text=True, timeout=600,
-                          cwd=cwd)
-
-
-def write(folder, name, text):
-    (folder / name).write_text(textwrap.dedent(text))
-    return folder / name
 
 
 def games_of(done):
@@ -113,13 +103,10 @@ def test_the_exported_player_runs_under_a_real_python_3_6(tmp_path, exported):
      "engine_user -> gridfall.match3.agents"),
 ])
 def test_what_codeabbey_could_not_run_is_refused_naming_why(tmp_path, name, text, says):
-    (tmp_path / name).write_text(text)
-    out = tmp_path / "suggest.py"
-    done = gridfall("match3", "export", str(out), "--player", f"{name}:P", cwd=tmp_path)
-    assert done.returncode == 1 and says in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr and not out.exists()
+    stderr = refused_export(tmp_path, "match3", name, text)
+    assert says in stderr, stderr
     if name == "engine_user.py":
-        assert "CodeAbbey runs Python 3.6 (or PyPy) with the standard library" in done.stderr
+        assert "CodeAbbey runs Python 3.6 (or PyPy) with the standard library" in stderr
 
 
 def test_an_agent_and_a_player_are_not_both_exported(tmp_path):

@@ -6,9 +6,10 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
+
+from tests.exports.commands import gridfall, refused_export, write
 
 HELPER = '''
 def describe(state):
@@ -44,16 +45,6 @@ class Biggest:
     def act(self, state, seconds):
         return max(state.legal_actions(), key=lambda a: (state.child(a).returns()[0], -a))
 '''
-
-
-def gridfall(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "gridfall", *args], capture_output=True, text=True, timeout=600,
-                          cwd=cwd)
-
-
-def write(folder, name, text):
-    (folder / name).write_text(textwrap.dedent(text))
-    return folder / name
 
 
 def test_a_uct_player_with_a_helper_module_plays_connect_four_from_one_file(tmp_path, bare_python):
@@ -172,11 +163,8 @@ def test_a_player_of_the_package_itself_is_exported_by_its_module_name(tmp_path,
     ("noact.py", "class P:\n    pass\n", "made a P, which has no act(state, seconds) method"),
 ])
 def test_what_the_platform_could_not_run_is_refused_naming_why(tmp_path, name, text, says):
-    (tmp_path / name).write_text(text)
-    out = tmp_path / "bot.py"
-    done = gridfall("connect4", "export", str(out), "--player", f"{name}:P", cwd=tmp_path)
-    assert done.returncode == 1 and says in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr and not out.exists()
+    stderr = refused_export(tmp_path, "connect4", name, text)
+    assert says in stderr, stderr
 
 
 def test_a_samegame_player_exported_for_one_turn_sends_its_line_as_the_bot_does(tmp_path, bare_python):
