@@ -5,7 +5,8 @@ import ast
 
 import pytest
 
-from gridfall.python36 import for_python_36, newer_module
+from gridfall.python36 import for_python_36, newer_calls, newer_module
+from tests.adapters.extras import need
 
 SOURCE = '''from __future__ import annotations
 
@@ -75,3 +76,12 @@ def test_what_it_cannot_lower_is_left_for_the_bundle_to_refuse():
                                            ("importlib", None), ("json", None), ("os.path", None)])
 def test_the_modules_python_3_6_lacks_are_named_with_the_version_that_added_them(module, added):
     assert newer_module(module) == added
+
+
+def test_calls_of_what_python_3_6_lacks_are_found_by_vermin():
+    need("vermin", "test")
+    found = newer_calls({"ok": "x: int | None = 1\n",  # an annotation made a string is not read
+                         "mine": "import math\n\n\ndef f(x):\n    return math.prod(x), 'a'.removeprefix('b')\n"})
+    assert found == ["mine, line 5: 'math.prod' member needs Python 3.8",
+                     "mine, line 5: 'str.removeprefix' member needs Python 3.9"]
+    assert newer_calls({"ok": for_python_36("x: int | None = 1\n")}) == []

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from gridfall.export import (ExportError, bundle, folder_modules, is_package, module_source,
                              package_closure, package_imports)
+from gridfall.python36 import for_python_36, newer_calls
 
 RESERVED = {"gridfall", "numpy", "__future__"}
 
@@ -171,13 +172,20 @@ def export_player(game: str, target: str, *, first_turn: float | None = None, tu
                                                           *([] if mine else [module])))
     _refuse_package_functions(mine, set(package))
     try:
-        return bundle(package + list(mine), main, title=file.title, prelude=file.prelude, python=file.platform.python,
+        text = bundle(package + list(mine), main, title=file.title, prelude=file.prelude, python=file.platform.python,
                       extras=file.platform.extras, given=mine, lazy_absent=file.platform.lazy_absent)
     except ExportError as e:
         if e.module is None or e.module in mine:
             raise
         raise ExportError(f"{e}; your player needs it through {_chain(e.module, roots, mine)} "
                           f"({file.platform.has})") from None
+    if file.platform.python < (3, 7):  # the package's own modules are read by a test
+        found = newer_calls({name: for_python_36(source) for name, source in mine.items()}) or []
+        if found:
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            version = ".".join(map(str, file.platform.python))
+            raise ExportError(f"{found[0]}{more}, read by vermin; the file must run on Python {version}")
+    return text
 
 
 def _source_path(where: str) -> Path:

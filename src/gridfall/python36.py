@@ -9,12 +9,19 @@ every other line, comment and line number stays as written.
 
 What this cannot make old: syntax newer than 3.6 outside annotations (``:=``, ``match``, ``/`` in
 parameters), which the bundle's parse under 3.6 refuses, and the standard library's later
-modules (:data:`ADDED_AFTER_36`), which it refuses by name.
+modules (:data:`ADDED_AFTER_36`), which it refuses by name.  Nor a call of what 3.6 lacks
+(``math.prod``, ``str.removeprefix``): :func:`newer_calls` finds those with vermin, where it is
+installed (``pip install vermin``; the test extra has it).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 # The standard modules that Python 3.6 does not have, with the version that added them (the
 # "What's New" pages of 3.7-3.11; removals are not listed: the package uses none of them).
@@ -32,6 +39,31 @@ def newer_module(module: str) -> str | None:
         if added:
             return added
     return None
+
+
+def can_find_calls() -> bool:
+    """Whether :func:`newer_calls` can read calls: vermin is installed."""
+    return importlib.util.find_spec("vermin") is not None
+
+
+def newer_calls(sources: dict[str, str]) -> list[str] | None:
+    """What vermin finds in ``sources`` (module name -> text made for 3.6) that Python 3.6 lacks,
+    as ``"mine, line 5: 'math.prod' member needs Python 3.8"``, by module and line; None when
+    vermin is not installed.  It reads the code, not the annotations (strings here)."""
+    if not can_find_calls():
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in sources.items():
+            (Path(folder) / f"{name}.py").write_text(text, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-c", "import sys, vermin; sys.exit(vermin.main())", "--no-tips",
+                               "--violations", "--format", "parsable", "-t=3.6-", folder],
+                              capture_output=True, text=True, timeout=300)
+    found = []
+    for line in done.stdout.splitlines():  # PATH:LINE:COLUMN:PY2:PY3:WHAT; a file's summary has no line
+        path, line_no, _, _, version, what = (line.split(":", 5) + [""] * 6)[:6]  # the folder has no colon
+        if line_no.isdigit() and what:
+            found.append((Path(path).stem, int(line_no), f"{what} needs Python {version}"))
+    return [f"{name}, line {line_no}: {what}" for name, line_no, what in sorted(found)]
 
 
 def for_python_36(source: str) -> str:

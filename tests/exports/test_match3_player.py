@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from tests.adapters.extras import need
 from tests.exports.commands import gridfall, refused_export, write
 from tests.match3.test_codeabbey import python_3_6
 
@@ -107,6 +108,22 @@ def test_what_codeabbey_could_not_run_is_refused_naming_why(tmp_path, name, text
     assert says in stderr, stderr
     if name == "engine_user.py":
         assert "CodeAbbey runs Python 3.6 (or PyPy) with the standard library" in stderr
+
+
+def test_a_call_of_what_python_3_6_lacks_is_refused_where_vermin_can_read_it(tmp_path, monkeypatch):
+    need("vermin", "test")
+    stderr = refused_export(tmp_path, "match3", "newer.py",
+                            "import math\nclass P:\n    def act(self, s, t): return math.prod([1])\n")
+    assert "newer, line 3: 'math.prod' member needs Python 3.8, read by vermin; the file must run on Python 3.6" \
+        in stderr, stderr
+    from click.testing import CliRunner
+
+    from gridfall.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("gridfall.python36.can_find_calls", lambda: False)  # as on a machine without vermin
+    done = CliRunner().invoke(main, ["match3", "export", "out.py", "--player", "newer.py:P"])
+    assert done.exit_code == 0 and "were not looked for: pip install vermin" in done.stderr, done.output
 
 
 def test_an_agent_and_a_player_are_not_both_exported(tmp_path):

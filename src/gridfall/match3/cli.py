@@ -296,6 +296,11 @@ def export_suggest(out: str, agent: str | None, target: str | None, time_budget:
     write_file(out, source, kind="export")
     mine = f"your player {target} with gridfall's modules" if target else f"the {agent} agent"
     tell_written(out, f": {mine}, planning for {time_budget:g} s a run ({len(source):,} characters)")
+    from gridfall.python36 import can_find_calls
+
+    if target is not None and not can_find_calls():
+        click.echo("note: calls of what Python 3.6 lacks (math.prod, str.removeprefix) were not looked for: "
+                   "pip install vermin, or run the file with `match3 referee --python python3.6`", err=True)
 
 
 def _alias(command: click.Command, name: str) -> click.Command:
