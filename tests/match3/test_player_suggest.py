@@ -106,7 +106,8 @@ def test_play_with_a_player_is_the_referees_run_of_a_suggest_file_that_wraps_it(
     (tmp_path / "first.py").write_text(FIRST_LEGAL)
     target = f"{tmp_path / 'first.py'}:make"
     wrapper = tmp_path / "mine.py"
-    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\nsuggest = suggest_for({target!r})\n")
+    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\n"  # the run's time, as play's --time
+                       f"suggest = suggest_for({target!r}, run_seconds=100)\n")
     played = gridfall("match3", "play", "--player", target, "--seed", "7", "--time", "100", "--json")
     judged = gridfall("match3", "referee", str(wrapper), "--seed", "7", "--time", "100", "--json")
     assert played.returncode == 0 and judged.returncode == 0, (played.stderr, judged.stderr)
