@@ -91,6 +91,17 @@ def test_a_player_that_overruns_every_share_still_ends_its_run_in_time(tmp_path)
     assert report.games[-1].end == "quit" and sum(g.moves for g in report.games) > 100, report.games
 
 
+def test_the_referees_time_limit_is_the_run_a_suggest_file_shares(tmp_path):
+    (tmp_path / "tell.py").write_text("class Tell:\n    def act(self, state, seconds):\n"
+                                      "        raise ValueError(f'given {seconds:.6f}')\n")
+    wrapper = tmp_path / "suggest.py"
+    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\n"
+                       f"suggest = suggest_for({str(tmp_path / 'tell.py:Tell')!r})\n")
+    for limit, given in (("40", 40 * SAFETY / 4 / 1000), ("1", SAFETY / 4 / 1000)):
+        report = json.loads(gridfall("match3", "referee", str(wrapper), "--time", limit, "--json").stdout)
+        assert f"ValueError: given {given:.6f} at tell.py:3 in act" in report["games"][0]["end"], report["games"][0]
+
+
 def test_an_answer_that_is_no_action_goes_back_as_it_is():
     board = list(new_board(8, Generator(1)).rows)
     assert suggest_for(Recorder("5 5 R"))(board) == "5 5 R"
@@ -106,8 +117,8 @@ def test_play_with_a_player_is_the_referees_run_of_a_suggest_file_that_wraps_it(
     (tmp_path / "first.py").write_text(FIRST_LEGAL)
     target = f"{tmp_path / 'first.py'}:make"
     wrapper = tmp_path / "mine.py"
-    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\n"  # the run's time, as play's --time
-                       f"suggest = suggest_for({target!r}, run_seconds=100)\n")
+    # no run_seconds: the referee gives the player its --time, as play's --time does
+    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\nsuggest = suggest_for({target!r})\n")
     played = gridfall("match3", "play", "--player", target, "--seed", "7", "--time", "100", "--json")
     judged = gridfall("match3", "referee", str(wrapper), "--seed", "7", "--time", "100", "--json")
     assert played.returncode == 0 and judged.returncode == 0, (played.stderr, judged.stderr)

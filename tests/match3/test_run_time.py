@@ -2,7 +2,7 @@
 
 import pytest
 
-from gridfall.match3.run_time import SAFETY, Overrun, RunTime
+from gridfall.match3.run_time import RUN_SECONDS_VARIABLE, SAFETY, Overrun, RunTime, run_seconds_here
 
 pytestmark = pytest.mark.parallel_safe  # no clock is read: the elapsed times are given
 
@@ -41,3 +41,13 @@ def test_what_calls_take_beyond_their_share_is_kept_for_the_calls_left():
 def test_the_run_is_over_once_95_percent_of_it_is_spent():
     run = RunTime(2.0)
     assert run.share(4, 1, 2.0 * SAFETY) is None and run.share(4, 2, 1.99) is None
+
+
+@pytest.mark.parametrize("value, seconds", [(None, 1.0), ("100", 100.0), ("0.5", 0.5), ("0", 1.0), ("-3", 1.0),
+                                            ("inf", 1.0), ("nan", 1.0), ("soon", 1.0)])
+def test_the_runs_time_is_the_referees_limit_where_it_gives_one_else_codeabbeys_second(monkeypatch, value, seconds):
+    if value is None:
+        monkeypatch.delenv(RUN_SECONDS_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(RUN_SECONDS_VARIABLE, value)
+    assert run_seconds_here() == seconds

@@ -28,6 +28,7 @@ from gridfall.arena.process import BotFailure, BotProcess
 from gridfall.match3.rules import (
     BOARD_SIZES, DEFAULT_SEED, MOVES_PER_GAME, Generator, IllegalMove, new_board, points, refilled,
 )
+from gridfall.match3.run_time import RUN_SECONDS_VARIABLE
 from gridfall.printable import printable
 from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
@@ -215,7 +216,9 @@ class SuggestFile:
         harness = str(Path(__file__).with_name("harness.py"))
         try:
             # the hash seed too: the order of a set of strings is then the same from run to run
-            env = None if seed is None else {**os.environ, "PYTHONHASHSEED": str(seed % 2**32)}
+            # and the run's time, for a suggest_for that shares it (gridfall.match3.run_time)
+            env = {**os.environ, **({} if seed is None else {"PYTHONHASHSEED": str(seed % 2**32)}),
+                   **({RUN_SECONDS_VARIABLE: repr(time_limit)} if time_limit else {})}
             self.bot = BotProcess([python or sys.executable, harness, path], private_channel=True, memory_mb=memory_mb,
                                   env=env, seed=seed)
         except BotFailure as e:

@@ -26,11 +26,10 @@ from __future__ import annotations
 
 from gridfall.actions import whole_number
 from gridfall.match3.rules import DEFAULT_SEED, MOVES_PER_GAME
-from gridfall.match3.run_time import RunTime
+from gridfall.match3.run_time import RunTime, run_seconds_here
 from gridfall.match3.state import Match3Game
 from gridfall.run_seed import seed_from_environment
 
-RUN_SECONDS = 1.0  # CodeAbbey's limit for the whole run
 QUIT = (1, 1, "Q")  # ends this board's game (any cell, dir Q)
 
 
@@ -43,11 +42,15 @@ def answer_move(state, answer):
     return answer
 
 
-def suggest_for(player, *, seed: int | None = None, run_seconds: float = RUN_SECONDS):
+def suggest_for(player, *, seed: int | None = None, run_seconds: float | None = None):
     """``suggest(board, boardNo, move, elapsed)`` that asks ``player``: a player (anything with
     ``act(state, seconds)``), or a target ``FILE.py:NAME`` or ``MODULE:NAME`` that makes one (see
     :mod:`gridfall.user_player`), made here, with ``seed`` (None: GRIDFALL_SEED, which the
-    referee sets to the challenge's seed, else 0).  TargetError says why a target makes none."""
+    referee sets to the challenge's seed, else 0), for a run of ``run_seconds`` (None:
+    GRIDFALL_RUN_SECONDS, which the referee sets to its limit, else CodeAbbey's second).
+    TargetError says why a target makes none."""
+    if run_seconds is None:
+        run_seconds = run_seconds_here()
     if seed is None:
         seed = seed_from_environment()
         seed = 0 if seed is None else seed

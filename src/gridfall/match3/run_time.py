@@ -13,13 +13,29 @@ of them: a run over it fails whole.  :class:`RunTime` gives each call's ``act`` 
   asking the player.
 
 At a board's first move this is the even share of the run over its 4,000 moves at most.
+
+The run's time is CodeAbbey's second, unless ``GRIDFALL_RUN_SECONDS`` says otherwise: gridfall's
+referee sets it to the limit it judges by (``match3 referee --time``).
 """
 
 from __future__ import annotations
 
+import os
+
 from gridfall.match3.rules import BOARD_SIZES, MOVES_PER_GAME
 
+RUN_SECONDS = 1.0  # CodeAbbey's limit for the whole run
+RUN_SECONDS_VARIABLE = "GRIDFALL_RUN_SECONDS"
 SAFETY = 0.95  # of the run's time, shared out: the rest covers the last calls' overrun
+
+
+def run_seconds_here() -> float:
+    """The run's time: GRIDFALL_RUN_SECONDS where it is a positive number, else CodeAbbey's second."""
+    try:
+        seconds = float(os.environ.get(RUN_SECONDS_VARIABLE, ""))
+    except ValueError:
+        return RUN_SECONDS
+    return seconds if 0 < seconds < float("inf") else RUN_SECONDS
 
 
 class Overrun:
