@@ -78,25 +78,28 @@ def test_once_a_boards_time_is_spent_it_is_quit_without_asking_the_player():
     assert len(player.calls) == 2
 
 
+def wrapped_player(folder, name, source, factory):
+    """FOLDER/NAME.py holding SOURCE, and the suggest file of two lines that asks its FACTORY."""
+    (folder / f"{name}.py").write_text(source)
+    wrapper = folder / "suggest.py"
+    wrapper.write_text("from gridfall.match3.player_suggest import suggest_for\n"
+                       f"suggest = suggest_for({f'{folder / name}.py:{factory}'!r})\n")
+    return wrapper
+
+
 @pytest.mark.alone
 def test_a_player_that_overruns_every_share_still_ends_its_run_in_time(tmp_path):
     """2 ms a move, 4,000 moves a run at most: the run is kept by quitting, not failed by its limit."""
-    (tmp_path / "slow.py").write_text("import time\n\n\nclass Slow:\n    def act(self, state, seconds):\n"
-                                      "        time.sleep(0.002)\n        return state.legal_actions()[0]\n")
-    wrapper = tmp_path / "suggest.py"
-    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\n"
-                       f"suggest = suggest_for({str(tmp_path / 'slow.py:Slow')!r})\n")
+    wrapper = wrapped_player(tmp_path, "slow", "import time\n\n\nclass Slow:\n    def act(self, state, seconds):\n"
+                             "        time.sleep(0.002)\n        return state.legal_actions()[0]\n", "Slow")
     report = referee_file(str(wrapper), seed=2)
     assert not report.failed and report.seconds < 1.0 and len(report.games) == 4
     assert report.games[-1].end == "quit" and sum(g.moves for g in report.games) > 100, report.games
 
 
 def test_the_referees_time_limit_is_the_run_a_suggest_file_shares(tmp_path):
-    (tmp_path / "tell.py").write_text("class Tell:\n    def act(self, state, seconds):\n"
-                                      "        raise ValueError(f'given {seconds:.6f}')\n")
-    wrapper = tmp_path / "suggest.py"
-    wrapper.write_text(f"from gridfall.match3.player_suggest import suggest_for\n"
-                       f"suggest = suggest_for({str(tmp_path / 'tell.py:Tell')!r})\n")
+    wrapper = wrapped_player(tmp_path, "tell", "class Tell:\n    def act(self, state, seconds):\n"
+                                               "        raise ValueError(f'given {seconds:.6f}')\n", "Tell")
     for limit, given in (("40", 40 * SAFETY / 4 / 1000), ("1", SAFETY / 4 / 1000)):
         report = json.loads(gridfall("match3", "referee", str(wrapper), "--time", limit, "--json").stdout)
         assert f"ValueError: given {given:.6f} at tell.py:3 in act" in report["games"][0]["end"], report["games"][0]
