@@ -10,7 +10,8 @@ Nothing is rewritten either, but for Python 3.6 the annotations, which become st
 
 Before writing, the bundle is checked: every import must be of the standard library (as the
 platform's Python has it), of a bundled module, or of a declared extra (NumPy); the file must
-fit the size limit; and it must parse under the platform's Python version.  A check that fails raises ExportError naming it.
+fit the size limit; and it must parse under the platform's Python version.  A check that fails
+raises ExportError naming it.
 """
 
 from __future__ import annotations
@@ -160,10 +161,10 @@ def bundle(modules: list[str], main: str, *, title: str, prelude: str = "", extr
             if line in lazy and module.split(".")[0] in lazy_absent:
                 continue
             taken = [module] + [f"{module}.{n}" for n in names]  # from importlib import resources: a module too
-            added = next((newer_module(m) for m in taken if newer_module(m)), None) if python < (3, 7) else None
-            if added:
-                raise ExportError(f"{name}, line {line}: imports {next(m for m in taken if newer_module(m))}, which Python {python[0]}.{python[1]} does not "
-                                  f"have (added in {added})", module=name)
+            newer = [(m, added) for m in taken if (added := newer_module(m))] if python < (3, 7) else []
+            if newer:
+                raise ExportError(f"{name}, line {line}: imports {newer[0][0]}, which Python {python[0]}.{python[1]} "
+                                  f"does not have (added in {newer[0][1]})", module=name)
             imported = _missing(module, names, bundled, set(extras))
             if imported:
                 raise ExportError(f"{name}, line {line}: imports {imported}, which is neither in the standard "

@@ -76,6 +76,9 @@ _ANSWERS = _sys.stdout  # the referee reads the answers alone: from here on, pri
 _sys.stdout = _sys.stderr
 """
 
+# A CodinGame bot's last line: 1 when the player raised, or the input was not the protocol's
+EXIT_AS_PLAYED = "_sys.exit(0 if _ENDED_WELL else 1)\n"
+
 GAMES = {
     "connect4": GameFile(
         modules=("gridfall.connect4.state", "gridfall.connect4.interface_agent", "gridfall.connect4.protocol"),
@@ -84,8 +87,7 @@ GAMES = {
         play=("from gridfall.connect4.interface_agent import InterfaceAgent\n"
               "from gridfall.connect4.protocol import play\n\n"
               "_ENDED_WELL = play(InterfaceAgent(_PLAYER, {label!r}), _sys.stdin, _ANSWERS, started=_STARTED,\n"
-              "                   first_turn={first_turn!r}, turn={turn!r}, fallback=False)\n"
-              "_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's\n"),
+              "                   first_turn={first_turn!r}, turn={turn!r}, fallback=False)\n" + EXIT_AS_PLAYED),
         prelude=CLOCK_AND_ANSWERS),
     "samegame": GameFile(
         modules=("gridfall.samegame.state", "gridfall.samegame.player_bot"),
@@ -94,8 +96,7 @@ GAMES = {
         game="from gridfall.samegame.state import SameGameGame\n\n_GAME = SameGameGame('random:0')",
         play=("from gridfall.samegame.player_bot import play\n\n"
               "_ENDED_WELL = play(_PLAYER, _sys.stdin, _ANSWERS, first_turn={first_turn!r}, turn={turn!r},\n"
-              "                   started=_STARTED)\n"
-              "_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's\n"),
+              "                   started=_STARTED)\n" + EXIT_AS_PLAYED),
         prelude=CLOCK_AND_ANSWERS),
     "match3": GameFile(  # CodeAbbey calls suggest: each call's state is the board it is given
         modules=("gridfall.match3.state", "gridfall.match3.player_suggest"),
@@ -111,8 +112,7 @@ SAMEGAME_ONE_TURN = GameFile(  # the whole line at once: see player_bot.play_one
     game=GAMES["samegame"].game,
     play=("from gridfall.samegame.player_bot import play_one_turn\n\n"
           "_ENDED_WELL = play_one_turn(_PLAYER, _sys.stdin, _ANSWERS, seconds={first_turn!r}, share={share!r},\n"
-          "                            started=_STARTED)\n"
-          "_sys.exit(0 if _ENDED_WELL else 1)  # 1: the player raised, or the input was not the protocol's\n"),
+          "                            started=_STARTED)\n" + EXIT_AS_PLAYED),
     prelude=CLOCK_AND_ANSWERS)
 
 MAIN = """

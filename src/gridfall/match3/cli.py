@@ -271,8 +271,8 @@ def _play_player(target: str, seed: int, run_seconds: float, as_json: bool) -> N
                    "of yours beside it that it imports, and gridfall's modules they need, made for Python 3.6.  One "
                    "that needs numba, NumPy or syntax newer than 3.6 is refused: CodeAbbey has none of them.")
 @click.option("--time", "time_budget", type=FloatRange(min=0.01), default=1.0, show_default=True,
-              help="Seconds the exported player plans to use for the whole run (a --player gets an even share "
-                   "of what is left at each move).")
+              help="Seconds the exported player plans to use for the whole run (a --player's moves share it: each "
+                   "board an even part of what is left, a board whose time is spent quit).")
 @renamed("--time-budget", "--time", "time_budget")
 def export_suggest(out: str, agent: str | None, target: str | None, time_budget: float) -> None:
     """Write a single self-contained suggest file (standard library, Python 3.6) to OUT (- for
