@@ -36,6 +36,7 @@ SMALLEST = {
     "connect4_startup.py": "--runs 1 --busy 0",
     "connect4_strength.py": "--games 2 --opponents greedy --workers 2 --record {records}",
     "match3.py": "--seeds 1 --skip strong --pythons current",
+    "match3_listing.py": "--games 1 --moves 5 --rounds 1 --pythons current,pypy3",
     "samegame_anatomy.py": "results/samegame-standard.txt",
     "samegame_continue.py": "--boards 31 --base nrpa:0.3 --continue anneal:0.3 --workers 1",
     "samegame_engine.py": "--seconds 0.05",
@@ -104,6 +105,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("connect4_cold_start.py", "--opponent nope", "--opponent: unknown agent 'nope'"),
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
+    ("match3_listing.py", "--pythons nope", "--pythons nope: no interpreter"),
 ]
 
 
