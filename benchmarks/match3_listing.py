@@ -29,9 +29,10 @@ import gridfall
 from gridfall.match3 import portable
 
 # Run by each interpreter: argv[1] the positions (JSON), argv[2] portable.py, argv[3] rounds.
-# Prints, per board size, the best round's microseconds a listing for the pairs and the baseline.
+# Prints its name and, per board size, the best round's microseconds a listing for the pairs and
+# the baseline.
 TIMER = r"""
-import importlib.util, json, sys, time
+import importlib.util, json, platform, sys, time
 spec = importlib.util.spec_from_file_location("portable", sys.argv[2])
 portable = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(portable)
@@ -56,7 +57,7 @@ for size in sorted(set(n for g, n in boards)):
             took = (time.perf_counter() - start) / len(chosen) * 1e6
             best[name] = min(best.get(name, took), took)
     out[size] = dict(best, positions=len(chosen))
-print(json.dumps(out))
+print(json.dumps({"interpreter": platform.python_implementation() + " " + sys.version.split()[0], "sizes": out}))
 """
 
 
@@ -102,10 +103,9 @@ def main() -> None:
                 err.print(f"--pythons: {python}: failed ({last}), skipped")
                 continue
             timed += 1
-            version = subprocess.run([program, "-c", "import sys, platform; print(platform.python_implementation(),"
-                                      " sys.version.split()[0])"], capture_output=True, text=True).stdout.strip()
-            for size, row in sorted(json.loads(done.stdout).items(), key=lambda item: int(item[0])):
-                table.add_row(version, f"{size}x{size}", str(row["positions"]), f"{row['pairs']:.1f}",
+            report = json.loads(done.stdout)
+            for size, row in sorted(report["sizes"].items(), key=lambda item: int(item[0])):
+                table.add_row(report["interpreter"], f"{size}x{size}", str(row["positions"]), f"{row['pairs']:.1f}",
                               f"{row['each swap']:.1f}", f"{row['each swap'] / row['pairs']:.2f}x")
     if not timed:
         sys.exit(f"--pythons {args.pythons}: no interpreter timed the listing")
