@@ -319,6 +319,28 @@ def test_the_text_verbs_name_a_wrong_argument(name):
             verb(0, 1, 2)
 
 
+@pytest.mark.parametrize("name", ["samegame", "connect4", "match3"])
+def test_an_action_or_a_player_the_game_has_not_is_named(name):
+    state = gridfall.load_game(name).new_initial_state()
+    last = state.game.num_distinct_actions() - 1
+    state.action_to_string(last)  # the whole range has a text
+    # each was text of nothing: "-1 14" and "0.0 2.5" on SameGame, "10" and "None" on Connect Four
+    for far in (last + 1, -1):
+        with pytest.raises(IllegalAction, match=rf"^action {far} is outside 0\.\.{last}$"):
+            state.action_to_string(far)
+    for bad in (2.5, "3", None):
+        with pytest.raises(IllegalAction, match="is not an integer"):
+            state.action_to_string(bad)
+    players = state.game.num_players()
+    assert state.player_return(players - 1) == state.returns()[-1]
+    # each was an index of the returns: -1 quietly answered for the last player, 2 an IndexError
+    for player in (-1, players, "0", 0.5):
+        for verb in (state.player_return, state.player_reward, state.observation_planes):
+            with pytest.raises(ValueError, match=rf"^player {re.escape(repr(player))} is not a player of {name}"):
+                verb(player)
+    assert state.observation_planes(np.int64(0)).shape == state.game.observation_shape()
+
+
 def test_a_parameter_or_an_action_that_is_no_whole_number_is_named():
     for game, key, value in [("match3", "size", "x"), ("match3", "moves", 8.5), ("connect4", "width", True),
                              ("connect4(height=seven)", "height", "seven")]:

@@ -48,7 +48,7 @@ import json
 
 # An action's checks live with the rules that need them (and go into the exported bots without
 # the rest of this module); they are part of the interface too.
-from gridfall.actions import IllegalAction, action_id, whole_number  # noqa: F401
+from gridfall.actions import IllegalAction, action_id, whole_number
 
 TERMINAL = -4  # current_player() once the game is over (pyspiel.PlayerId.TERMINAL)
 
@@ -201,10 +201,10 @@ class StateBase(abc.ABC):
         return self.game.num_players()
 
     def player_return(self, player: int) -> float:
-        return self.returns()[player]
+        return self.returns()[self._check_player(player)]
 
     def player_reward(self, player: int) -> float:
-        return self.rewards()[player]
+        return self.rewards()[self._check_player(player)]
 
     def child(self, action) -> "StateBase":
         """A new state: this one after ``action`` (this one is left as it is)."""
@@ -233,7 +233,7 @@ class StateBase(abc.ABC):
 
     def action_to_string(self, *args) -> str:
         """The action's text, as the platform writes it; ``(action)`` or, like OpenSpiel, ``(player, action)``."""
-        return self._action_to_string(_last_argument("action_to_string", args))
+        return self._action_to_string(self._action_in_range(_last_argument("action_to_string", args)))
 
     def string_to_action(self, *args) -> int:
         """The action that the platform's text means; ``(text)`` or ``(player, text)``."""
@@ -246,11 +246,25 @@ class StateBase(abc.ABC):
         """OpenSpiel's legal_actions(player): a player not to move has none."""
         return player is None or player == self.current_player()
 
-    def _check_action(self, action) -> int:
-        """An action id in range, as an int; IllegalAction naming it otherwise."""
+    def _check_player(self, player) -> int:
+        """A player's number as an int; ValueError naming it if the game has no such player
+        (a list index of -1 would quietly answer for the last player)."""
+        number, players = whole_number(player), self.game.num_players()
+        if number is None or not 0 <= number < players:
+            raise ValueError(f"player {player!r:.40} is not a player of {self.game.short_name}: "
+                             f"its players are {', '.join(map(str, range(players)))}")
+        return number
+
+    def _action_in_range(self, action) -> int:
+        """An action id in the game's range, as an int; IllegalAction naming it otherwise."""
         given, action = action, action_id(action)
         if not 0 <= action < self.game.num_distinct_actions():  # named as given: 1e300 stays short
             raise IllegalAction(f"action {given} is outside 0..{self.game.num_distinct_actions() - 1}")
+        return action
+
+    def _check_action(self, action) -> int:
+        """An action id in range for a game not over, as an int; IllegalAction naming it otherwise."""
+        action = self._action_in_range(action)
         if self.is_terminal():
             raise IllegalAction("the game is over")
         return action

@@ -112,7 +112,7 @@ class Connect4State(StateBase):
         """Planes ``[2][row][column]`` from ``player``'s side: its chips, then the opponent's (numpy)."""
         import numpy as np
 
-        me = self.rules.current_player() if player is None else player
+        me = self.rules.current_player() if player is None else self._check_player(player)
         planes = np.zeros((2, self.game.height, self.game.width), dtype=np.int8)
         for owner in (0, 1):
             for x, y in self.rules.position.chips(owner):

@@ -192,7 +192,9 @@ class Match3State(StateBase):
     def observation_planes(self, player: int | None = None):
         """One-hot planes ``[jewel][row][col]``, row 0 the top row (a numpy array).
 
-        One player, so ``player`` changes nothing."""
+        One player: ``player``, if given, must be 0, and changes nothing."""
+        if player is not None:
+            self._check_player(player)
         import numpy as np
 
         n = self.game.size

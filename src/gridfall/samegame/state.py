@@ -150,7 +150,9 @@ class SameGameState(StateBase):
     def observation_planes(self, player: int | None = None):
         """One-hot planes ``[colour][row][x]``, row 0 the top row as in the text (a numpy array).
 
-        One player, so ``player`` changes nothing."""
+        One player: ``player``, if given, must be 0, and changes nothing."""
+        if player is not None:
+            self._check_player(player)
         import numpy as np
 
         flat = b"".join(column.ljust(HEIGHT, b"\xff") for column in self._columns).ljust(CELLS, b"\xff")
