@@ -222,6 +222,21 @@ def test_connect4_plays_a_seat_against_a_player_and_rewards_the_result():
     assert reward == env.unwrapped.state.returns()[0] == -1.0  # the leftmost column every time loses to gridfall
 
 
+def test_connect4_illegal_action_that_ends_the_episode_loses_it():
+    """As CodinGame's referee and PettingZoo's game rule; it was 0, a draw for an agent in a lost position."""
+    env = gymnasium.make("gridfall/Connect4-v0", seat=0, illegal_action="end")
+    obs, info = env.reset(seed=3)
+    assert info["action_mask"][9] == 0  # no STEAL for the first player's first move
+    after, reward, terminated, truncated, info = env.step(9)
+    assert info["illegal_action"] and reward == -1.0 and terminated and not truncated and (after == obs).all()
+    assert not env.unwrapped.state.is_terminal()  # the episode ends, the game is left as it was
+    env = gymnasium.make("gridfall/SameGame-v0", board="standard:1", illegal_action="end")
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.unwrapped.state.legal_actions_mask())[0]))
+    illegal = int(np.flatnonzero(np.array(env.unwrapped.state.legal_actions_mask()) == 0)[0])
+    assert env.step(illegal)[1:3] == (0.0, True)  # a one-player game keeps the points it has
+
+
 def test_connect4_as_second_player_and_the_same_seed_gives_the_same_game():
     games = []
     for _ in range(2):

@@ -17,7 +17,8 @@
   (for Gymnasium's ``RecordVideo``).
 - An illegal action (an id outside the mask) changes nothing and earns nothing, as an empty or
   single tile does in CodinGame's one-turn flavour; ``info["illegal_action"]`` says so.  With
-  ``illegal_action="end"`` it ends the episode instead, as in the turn flavour.
+  ``illegal_action="end"`` it ends the episode instead, as in the turn flavour: SameGame and
+  Match-3 keep the points earned, and in Connect Four it is a loss (reward -1).
 - ``reset(seed=s)`` is reproducible: SameGame plays ``random:s`` (or the fixed ``board`` given
   to ``make``), Match-3 seeds CodeAbbey's generator with ``s``.  It takes no ``options``.
 - An action that is not a whole number (2.5, text, None) raises IllegalAction (a ValueError): it
@@ -115,9 +116,14 @@ class GridfallEnv(gymnasium.Env, abc.ABC):
             info["illegal_action"] = True
             self.ended = self.illegal_action == "end"
             self._show()
-            return observation, 0.0, self.ended, False, info
+            return observation, self._ending_reward() if self.ended else 0.0, self.ended, False, info
         state.apply_action(action)
         return None
+
+    def _ending_reward(self) -> float:
+        """The reward of an illegal action that ends the episode: none in a one-player game, which
+        keeps the points it has."""
+        return 0.0
 
     def step(self, action):
         refused = self._take(action)
@@ -254,6 +260,11 @@ class Connect4Env(GridfallEnv):
         state = self._live()
         reward = state.returns()[self.agent_seat] if state.is_terminal() else 0.0
         return observation, float(reward), state.is_terminal(), False, info
+
+    def _ending_reward(self) -> float:
+        """-1: an illegal move loses the game, as CodinGame's referee (and PettingZoo's classic
+        games) rule; a 0 would let an agent in a lost position escape its loss as a draw."""
+        return -1.0
 
     def render(self):
         if self.state is None or self.render_mode is None:
