@@ -247,6 +247,9 @@ def test_standings_of_the_browsers_games_give_your_score_against_each_bot_by_sea
     import subprocess
 
     port, play, run = server
+    before = subprocess.run([sys.executable, "-m", "gridfall", "standings", str(run.path)], capture_output=True,
+                            text=True, timeout=120)
+    assert before.returncode == 0 and "none finished yet" in before.stdout, before.stderr  # was an empty table
     for seat in (0, 1):
         _, state = request(port, "POST", "/api/new", {"seat": seat})
         while not state["result"]:

@@ -37,6 +37,9 @@ def print_play_standing(stored, as_json: bool) -> None:
     if as_json:
         click.echo(json_text.dumps({"opponents": list(tally.values())}))
         return
+    if not tally:  # the server opened the run, and no game has ended since: an empty table said nothing
+        click.echo("your games in the browser: none finished yet (a game is stored when it ends)")
+        return
     table = Table(title="your games in the browser")
     for column in ("against", "games", "you won", "drawn", "lost", "your score", "as first", "as second"):
         table.add_column(column, justify="left" if column == "against" else "right")
