@@ -54,6 +54,9 @@ class GridfallEnv(gymnasium.Env, abc.ABC):
     """A one-player gridfall game as a Gymnasium environment (see the module's notes)."""
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
+    # the reward of an illegal action that ends the episode (illegal_action="end"): none in a
+    # one-player game, which keeps the points it has
+    ending_reward = 0.0
 
     def __init__(self, game_name: str, render_mode: str | None = None, illegal_action: str = "ignore",
                  **parameters):
@@ -116,14 +119,9 @@ class GridfallEnv(gymnasium.Env, abc.ABC):
             info["illegal_action"] = True
             self.ended = self.illegal_action == "end"
             self._show()
-            return observation, self._ending_reward() if self.ended else 0.0, self.ended, False, info
+            return observation, self.ending_reward if self.ended else 0.0, self.ended, False, info
         state.apply_action(action)
         return None
-
-    def _ending_reward(self) -> float:
-        """The reward of an illegal action that ends the episode: none in a one-player game, which
-        keeps the points it has."""
-        return 0.0
 
     def step(self, action):
         refused = self._take(action)
@@ -194,6 +192,10 @@ class Connect4Env(GridfallEnv):
     opponent whose play depends on its seed alone (every name above but a timed one: ``mcts``,
     ``gridfall``).  A player of your own is used as given, never made again: its seed is yours."""
 
+    # an illegal move loses, as CodinGame's referee and PettingZoo's classic games rule: a 0 let an
+    # agent in a lost position escape its loss as a draw
+    ending_reward = -1.0
+
     def __init__(self, render_mode: str | None = None, opponent: str | Player = "random", seat: int | None = None,
                  opponent_seconds: float | None = None, illegal_action: str = "ignore", width: int = 9,
                  height: int = 7, steal: bool = True):
@@ -260,11 +262,6 @@ class Connect4Env(GridfallEnv):
         state = self._live()
         reward = state.returns()[self.agent_seat] if state.is_terminal() else 0.0
         return observation, float(reward), state.is_terminal(), False, info
-
-    def _ending_reward(self) -> float:
-        """-1: an illegal move loses the game, as CodinGame's referee (and PettingZoo's classic
-        games) rule; a 0 would let an agent in a lost position escape its loss as a draw."""
-        return -1.0
 
     def render(self):
         if self.state is None or self.render_mode is None:
