@@ -262,6 +262,22 @@ def test_a_stopped_connect4_referee_keeps_the_finished_games(tmp_path, signum):
     no_leftovers()
 
 
+def test_a_referee_stopped_before_its_first_game_ended_prints_no_game_and_view_says_so(tmp_path):
+    # `gridfall view` of such a JSON was an internal error ("a replay needs at least one game")
+    run = start("connect4", "referee", "--p1", f"{PROTOCOL_BOT} hang", "--p2", f"{PROTOCOL_BOT} hang",
+                "--games", "2", "--first-turn-ms", "20000", "--json")
+    out = stop_when(run, lambda: any(c.split()[-1:] == ["hang"] for c in leftovers()), signal.SIGTERM)
+    data = json.loads(out)
+    assert data["interrupted"] and data["games"] == []
+    record = tmp_path / "match.json"
+    record.write_text(out)
+    told = gridfall("view", str(record), "-o", str(tmp_path / "page.html"))
+    assert told.returncode == 2 and "Traceback" not in told.stderr, told.stderr
+    assert f"{record}: holds no finished game: its referee was stopped before the first one ended" in told.stderr
+    assert not (tmp_path / "page.html").exists()
+    no_leftovers()
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_match3_referee_keeps_the_finished_games(tmp_path, signum):
     player, hanging = tmp_path / "player.py", tmp_path / "board-2"

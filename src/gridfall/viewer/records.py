@@ -212,26 +212,35 @@ def referee_games(path: Path, jobs: tuple[str, ...], boards: tuple[str, ...]) ->
     if boards if kind != "samegame" else jobs:  # the option that picks another kind's records
         raise ValueError(f"{path}: holds a {kind} referee's games: {picks} picks them")
     try:
-        if kind == "connect4":
-            from gridfall.connect4.replay import replay_record as connect4_game
-
-            games = [(f"game {number}", record) for number, record in enumerate(data["games"], start=1)]
-            picked, note = _picked(games, jobs, path)
-            return kind, [connect4_game(int(key.split()[1]), record) for key, record in picked], note
-        if kind == "samegame":
-            from gridfall.samegame.replay import replay_record as samegame_game
-
-            picked, _ = _picked([(record["board"], record) for record in data["boards"]], boards, path, limit=None)
-            return kind, [samegame_game(record) for _, record in picked], ""
-        from gridfall.match3.replay import replay_report
-
-        run = replay_report(data, path.name)  # every board: each one's refills follow the last one's
-        picked, _ = _picked([(f"board {number}", game) for number, game in enumerate(run, start=1)], jobs, path)
-        return kind, [game for _, game in picked], ""
+        games, note = _referee_record_games(kind, data, jobs, boards, path)
     except NoSuchGame:
         raise
     except (KeyError, IndexError, TypeError, ValueError) as e:  # a BoardError or an IllegalMove is a ValueError
         raise ValueError(f"{path}: a damaged referee's JSON: {type(e).__name__}: {e}") from None
+    if not games:  # a referee stopped (Ctrl-C, SIGTERM) before its first game ended prints none
+        raise ValueError(f"{path}: holds no finished game: its referee was stopped before the first one ended")
+    return kind, games, note
+
+
+def _referee_record_games(kind: str, data: dict, jobs: tuple[str, ...], boards: tuple[str, ...],
+                          path: Path) -> tuple[list[dict], str]:
+    """(page games, note) for a referee's JSON of ``kind``."""
+    if kind == "connect4":
+        from gridfall.connect4.replay import replay_record as connect4_game
+
+        games = [(f"game {number}", record) for number, record in enumerate(data["games"], start=1)]
+        picked, note = _picked(games, jobs, path)
+        return [connect4_game(int(key.split()[1]), record) for key, record in picked], note
+    if kind == "samegame":
+        from gridfall.samegame.replay import replay_record as samegame_game
+
+        picked, _ = _picked([(record["board"], record) for record in data["boards"]], boards, path, limit=None)
+        return [samegame_game(record) for _, record in picked], ""
+    from gridfall.match3.replay import replay_report
+
+    run = replay_report(data, path.name)  # every board: each one's refills follow the last one's
+    picked, _ = _picked([(f"board {number}", game) for number, game in enumerate(run, start=1)], jobs, path)
+    return [game for _, game in picked], ""
 
 
 def _picked(games: list[tuple[str, dict]], keys: tuple[str, ...], path: Path,
