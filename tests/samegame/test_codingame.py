@@ -218,6 +218,19 @@ def test_the_built_in_bot_plans_within_a_first_turn_shorter_than_the_platforms(t
     assert board["gridfall"]["ok"] and board["gridfall"]["score"] > 0, board["gridfall"]
 
 
+def test_the_referee_and_the_bench_take_gridfall_alone_as_gridfalls_bot_as_compare_does():
+    """`samegame referee --bot gridfall` ran the `gridfall` command, which printed its help and
+    exited: "Bot crashed" on every board, while `compare` and `connect4 referee` take the name."""
+    from tests.arena.arena_cli import gridfall_json
+
+    out = gridfall_json("samegame", "referee", "--bot", "gridfall", "tuning:1", "--one-turn", "--first-turn-ms", "3000")
+    [board] = out["boards"]
+    assert board["outcome"] == "ok" and board["score"] > 0 and board["first_turn_seconds"] < 3.0, board
+    bench = gridfall_json("samegame", "bench", "--bot", "gridfall", "--first", "1", "--time", "2", "--no-store")
+    assert " -m gridfall samegame bot --one-turn " in bench["command"] and bench["command"].endswith(" --no-store")
+    assert bench["boards"][0]["outcome"] == "ok" and bench["boards"][0]["score"] > 0
+
+
 def test_a_first_turn_too_short_to_load_the_kernels_plays_the_beam_search_and_loads_nothing(monkeypatch):
     """A load still going on after the plan held the interpreter while the bot answered its 50 ms
     turns, and lost a board on time; a plan shorter than LEAST_PLAN_TO_LOAD does not start it."""

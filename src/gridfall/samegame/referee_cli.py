@@ -28,7 +28,8 @@ def one_turn_limits(one_turn: bool) -> None:
 
 @click.command()
 @click.option("--bot", "command", required=True, callback=bot_command,
-              help='The bot\'s command line, e.g. "python3 mybot.py".')
+              help='The bot\'s command line, e.g. "python3 mybot.py" (gridfall alone: gridfall\'s bot without the '
+                   "solution store, as `samegame compare` plays it).")
 @click.argument("boards", nargs=-1, required=True)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
@@ -59,11 +60,12 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         loaded = [(spec, load_board(spec)) for spec in specs]
     except BoardError as e:
         raise click.BadParameter(str(e), param_hint="BOARDS") from None
-    from gridfall.arena.warm_bots import warm_copies
-    from gridfall.samegame.match import name_unfitted
+    from gridfall.arena.warm_bots import warm_bots
+    from gridfall.samegame.match import BUILT_IN, bot_command as program_of, name_unfitted
 
-    name_unfitted([command], limits)
-    warm_copies("samegame", [command])  # a copy of gridfall's bot compiles before the clock, not on it
+    program = program_of(command, one_turn, seed, limits)  # "gridfall" alone is gridfall's bot
+    name_unfitted([program], limits)
+    warm_bots("samegame", [command], BUILT_IN)  # a copy of gridfall's bot compiles before the clock, not on it
     err = console(stderr=True)
     from rich.progress import Progress
 
@@ -71,7 +73,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
         task = progress.add_task("refereeing", total=len(loaded))
         finished = run_jobs(
             loaded,
-            lambda job: referee_game(command, job[1], job[0], one_turn=one_turn, limits=limits, seed=seed),
+            lambda job: referee_game(program, job[1], job[0], one_turn=one_turn, limits=limits, seed=seed),
             workers=workers,
             on_done=lambda i, r: progress.advance(task),
         )
@@ -126,7 +128,7 @@ def print_notes(out, reports, one_turn: bool) -> None:
 @click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", callback=bot_command,
-              help="Benchmark this bot command instead of gridfall's own one-turn bot.")
+              help="Benchmark this bot command instead of gridfall's own one-turn bot (gridfall alone: that bot).")
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of gridfall's bot (one run's total moves by several hundred from seed to seed); "
@@ -141,6 +143,8 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     (one core, --time seconds), exactly the path a CodinGame submission takes.
     Use --no-store to measure the search alone.
     """
+    if command == "gridfall":  # the built-in name, as the referee and compare take it
+        command = None
     if command is not None:
         refuse_given(("store_path",), "gridfall's own bot only, not your --bot")
     from rich.progress import Progress
