@@ -133,6 +133,7 @@ def test_a_suggest_of_any_arguments_is_given_all_four_and_one_of_two_is_refused(
     ("def suggest(board):\n    return (1, 1, 'X')\n", "dir must be R, L, D, U or Q"),
     ("def suggest(board):\n    return ('a', 1, 'R')\n", "must be integers"),
     ("def suggest(board):\n    return (99, 1, 'R')\n", "is outside the"),
+    ("def suggest(board):\n    return (0, 0, 'R')\n", "board (columns and rows run 1.."),  # a 0-based answer
     ("def suggest(board):\n    raise KeyError('oops')\n", "suggest raised KeyError: 'oops' at line 2"),
     # the line of the player's file, not of the library that raised (json's decoder: "at line 353")
     ("import json\n\ndef suggest(board):\n    return json.loads('{bad')\n", "char 1) at line 4"),

@@ -139,6 +139,8 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
 def move(board_file: str, col: int, row: int, direction: str, as_json: bool) -> None:
     """Apply one move to the board in BOARD_FILE (N lines of N letters, * for a hole).
 
+    COL and ROW count from 1, row 1 at the top, as CodeAbbey's moves do.
+
     Prints the jewels removed by each cascade, the points, and the board after
     the move with its holes (before any refill).
     """

@@ -185,7 +185,7 @@ class Board:
             raise IllegalMove(f"direction {direction!r} is not one of R, L, D, U")
         n = self.size
         if not (1 <= col <= n and 1 <= row <= n):
-            raise IllegalMove(f"cell ({col}, {row}) is outside the {n}x{n} board")
+            raise IllegalMove(f"cell ({col}, {row}) is outside the {n}x{n} board (columns and rows run 1..{n})")
         dc, dr = DIRECTIONS[direction]
         if not (1 <= col + dc <= n and 1 <= row + dr <= n):
             raise IllegalMove(f"moving ({col}, {row}) {direction} leaves the board")
