@@ -29,7 +29,8 @@ def test_runs_lists_each_run_with_the_command_that_resumes_it_and_names_other_fi
     assert run["command"].startswith("gridfall connect4 league ") and "--games 4" in run["command"]
     assert run["started"] <= run["last_game"]
     why = {entry["file"].rsplit("/", 1)[-1]: entry["why"] for entry in listed["not_runs"]}
-    assert set(why) == {"notes.sqlite", "store.sqlite"} and "not a gridfall run database" in why["store.sqlite"]
+    assert set(why) == {"notes.sqlite", "store.sqlite"} and "a SameGame solution store, not a run database" in why["store.sqlite"]
+    assert f"`gridfall samegame store list --store {tmp_path / 'store.sqlite'}` lists it" in why["store.sqlite"]
     text = gridfall("runs", str(tmp_path))
     assert text.returncode == 0 and "1 run in" in text.stdout and "connect4 league" in text.stdout
     assert rows(tmp_path / "a.sqlite", "SELECT count(*) FROM games")[0][0] == 4

@@ -24,6 +24,7 @@ import contextlib
 import json
 import re
 import socket
+import shlex
 import sqlite3
 import threading
 import time
@@ -411,7 +412,11 @@ def read_run(path: Path) -> StoredRun:
     """The run database at ``path``, read without writing or locking it, so while a run plays it
     too; ValueError naming the file if it is not one."""
     with read_only(path) as connection:
-        if kind_of(tables(connection)) != "run":
+        kind = kind_of(tables(connection))
+        if kind == "store":  # the other SQLite file gridfall writes: say which it is
+            raise ValueError(f"{path}: a SameGame solution store, not a run database (`gridfall samegame store "
+                             f"list --store {shlex.quote(str(path))}` lists it)")
+        if kind != "run":
             raise ValueError(f"{path}: not a gridfall run database (a league's, an SPRT's, a comparison's --db)")
         stored = dict(connection.execute("SELECT key, value FROM run"))
         try:
