@@ -105,10 +105,15 @@ def test_the_referees_time_limit_is_the_run_a_suggest_file_shares(tmp_path):
         assert f"ValueError: given {given:.6f} at tell.py:3 in act" in report["games"][0]["end"], report["games"][0]
 
 
-def test_an_answer_that_is_no_action_goes_back_as_it_is():
+def test_an_answer_that_is_no_action_goes_back_as_it_is_and_a_number_that_is_no_action_id_is_named():
     board = list(new_board(8, Generator(1)).rows)
     assert suggest_for(Recorder("5 5 R"))(board) == "5 5 R"
-    assert suggest_for(Recorder(10**6))(board) == 10**6  # not an action of this board: the referee judges it
+    assert suggest_for(Recorder((2, 3, "D")))(board) == (2, 3, "D")  # a suggest answer: the referee judges it
+    # a number went back as it was too, and the referee called it "expected three values col, row, dir"
+    for number in (10**6, -1, 128):
+        with pytest.raises(ValueError, match=rf"^act returned {number}, which is no action id of a 8x8 board "
+                                             r"\(0\.\.127\)$"):
+            suggest_for(Recorder(number))(board)
 
 
 def test_what_is_not_a_player_is_refused():

@@ -14,8 +14,9 @@ which ``gridfall match3 referee`` and ``compare`` judge like any other::
   left when it begins, each move an even part of its board's (:mod:`gridfall.match3.run_time`).
   A player that wants more for some moves takes it from the later ones.  Once a board's time
   is spent, the board is quit (``Q``) without asking the player: a run over its limit fails whole.
-* Its answer, an action id, goes back as ``(col, row, dir)``; anything else goes back as it is,
-  for the referee to judge.  An exception is the player's fault, as in any suggest file.
+* Its answer, an action id, goes back as ``(col, row, dir)``; a number that is no action id
+  raises ValueError naming it; anything else goes back as it is, for the referee to judge.  An
+  exception is the player's fault, as in any suggest file.
 
 Such a file imports gridfall, so it runs where gridfall is installed (Python 3.10 or newer): it
 measures your player.  ``gridfall match3 export --player`` writes the file to submit, this module
@@ -34,12 +35,17 @@ QUIT = (1, 1, "Q")  # ends this board's game (any cell, dir Q)
 
 
 def answer_move(state, answer):
-    """``(col, row, dir)``, as suggest returns a move, for an action id of ``state``; any other
-    answer as it is."""
+    """``(col, row, dir)``, as suggest returns a move, for an action id of ``state``; any answer
+    that is no number as it is (a suggest answer, or one for the referee to refuse).  A number
+    outside the ids is refused here: the referee would call it "not col, row, dir"."""
     action = whole_number(answer)
-    if action is not None and 0 <= action < state.game.num_distinct_actions():
-        return state.game.action_swap(action)
-    return answer
+    if action is None:
+        return answer
+    game = state.game
+    if not 0 <= action < game.num_distinct_actions():
+        raise ValueError("act returned {}, which is no action id of a {}x{} board (0..{})".format(
+            action, game.size, game.size, game.num_distinct_actions() - 1))
+    return game.action_swap(action)
 
 
 def suggest_for(player, *, seed: int | None = None, run_seconds: float | None = None):
