@@ -23,8 +23,8 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import socket
 import shlex
+import socket
 import sqlite3
 import threading
 import time

@@ -41,10 +41,10 @@ def answer_move(state, answer):
     action = whole_number(answer)
     if action is None:
         return answer
-    game = state.game
-    if not 0 <= action < game.num_distinct_actions():
-        raise ValueError("act returned {}, which is no action id of a {}x{} board (0..{})".format(
-            action, game.size, game.size, game.num_distinct_actions() - 1))
+    game, ids = state.game, state.game.num_distinct_actions()
+    if not 0 <= action < ids:
+        raise ValueError(f"act returned {action}, which is no action id of a {game.size}x{game.size} board "
+                         f"(0..{ids - 1})")
     return game.action_swap(action)
 
 

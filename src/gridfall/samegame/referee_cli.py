@@ -143,7 +143,9 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
     (one core, --time seconds), exactly the path a CodinGame submission takes.
     Use --no-store to measure the search alone.
     """
-    if command == "gridfall":  # the built-in name, as the referee and compare take it
+    from gridfall.samegame.match import BUILT_IN
+
+    if command in BUILT_IN:  # the built-in name, as the referee and compare take it: the bot below
         command = None
     if command is not None:
         refuse_given(("store_path",), "gridfall's own bot only, not your --bot")
