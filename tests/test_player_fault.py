@@ -26,7 +26,7 @@ def test_the_players_line_not_the_librarys(tmp_path):
     path = tmp_path / "mybot.py"
     path.write_text("import json\n\n\ndef act(state):\n    return json.loads('{bad')\n")
     text = described(_error(lambda: _load(path).act(None)))
-    assert text.startswith("JSONDecodeError(") and text.endswith(" at mybot.py:5 in act"), text
+    assert text.startswith("JSONDecodeError: Expecting property name") and text.endswith(" at mybot.py:5 in act"), text
 
 
 def test_a_call_into_gridfall_is_placed_at_the_players_call(tmp_path):
@@ -42,11 +42,12 @@ def test_in_an_exported_file_a_module_is_told_by_its_name():
     source = "def act():\n    return {}['missing']\n"
     namespace: dict = {}
     exec(compile(source, "<gridfall helpers.moves>", "exec"), namespace)
-    assert described(_error(namespace["act"])) == "KeyError('missing') at helpers/moves.py:2 in act"
+    assert described(_error(namespace["act"])) == "KeyError: 'missing' at helpers/moves.py:2 in act"
     exec(compile(source, "<gridfall gridfall.uct>", "exec"), namespace)  # gridfall's own: its caller's line
     call_line = _error.__code__.co_firstlineno + 2  # `call()`, two lines into _error
     assert described(_error(namespace["act"])).endswith(f" at test_player_fault.py:{call_line} in _error")
-    assert described(KeyError("never raised")) == "KeyError('never raised')"  # no line of a player's: none
+    assert described(KeyError("never raised")) == "KeyError: 'never raised'"  # no line of a player's: none
+    assert described(ValueError()) == "ValueError"  # no message: no colon after the type
 
 
 def test_a_players_file_that_fails_as_it_is_made_names_the_line(tmp_path):

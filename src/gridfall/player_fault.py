@@ -1,4 +1,4 @@
-"""A player's exception in one line for a bot's stderr: what it was, and where in the player's code.
+"""A player's exception in one line: what it was, and where in the player's code.
 
 The place is the innermost frame of the traceback that is none of Python's own (its standard
 library, installed packages) and none of gridfall's: ``json.loads`` raising in a player's ``act``
@@ -48,6 +48,14 @@ def place(error: BaseException) -> str:
     return f" at {_shown(frame.filename)}:{frame.lineno} in {frame.name}" if frame else ""
 
 
+def what(error: BaseException) -> str:
+    """``KeyError: 'x'``: the error's type and message, as Python's last traceback line has them
+    (the type alone when the message is empty)."""
+    message = str(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
 def described(error: BaseException) -> str:
-    """``KeyError('x') at mybot.py:12 in act``: the error, and where in the player's code."""
-    return f"{error!r}{place(error)}"
+    """``KeyError: 'x' at mybot.py:12 in act``: the error, and where in the player's code.  The
+    one wording of a player's fault, in every referee, bot and command."""
+    return f"{what(error)}{place(error)}"

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from gridfall.player_fault import place
+from gridfall.player_fault import described, what
 
 
 def protocol_stdout():
@@ -55,14 +55,14 @@ def load_target(text: str):
         try:
             spec.loader.exec_module(module)
         except Exception as e:
-            raise TargetError(f"{text!r}: loading {where} raised {type(e).__name__}: {e}{place(e)}") from None
+            raise TargetError(f"{text!r}: loading {where} raised {described(e)}") from None
     elif Path(where).is_file() or "/" in where:  # a path, not to a Python file: no import can find it
         raise TargetError(f"{text!r}: {where} is not a .py file (give FILE.py:NAME, or MODULE:NAME to import)")
     else:
         try:
             module = importlib.import_module(where)
         except Exception as e:
-            raise TargetError(f"{text!r}: cannot import {where}: {type(e).__name__}: {e}") from None
+            raise TargetError(f"{text!r}: cannot import {where}: {what(e)}") from None
     found = module
     for part in name.split("."):
         try:
@@ -92,7 +92,7 @@ def made_by(factory, text: str, game, seed: int):
     try:
         player = factory(**given)
     except Exception as e:
-        raise TargetError(f"{text}({', '.join(given)}) raised {type(e).__name__}: {e}{place(e)}") from None
+        raise TargetError(f"{text}({', '.join(given)}) raised {described(e)}") from None
     if not callable(getattr(player, "act", None)):
         raise TargetError(f"{text} made a {type(player).__name__}, which has no act(state, seconds) method")
     return player

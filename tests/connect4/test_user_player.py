@@ -92,7 +92,7 @@ def test_an_exception_ends_the_bot_named_where_a_built_in_agent_would_be_replace
     log, out = io.StringIO(), io.StringIO()
     raises = InterfaceAgent(make_player(f"{players}:Raises", Connect4Game(), 0), "mine")
     assert not play(raises, io.StringIO(turn_after()), out, log=log, fallback=False)
-    assert out.getvalue() == "" and "RuntimeError('my bug')" in log.getvalue()
+    assert out.getvalue() == "" and "RuntimeError: my bug at " in log.getvalue()
     assert play(raises, io.StringIO(turn_after()), out, log=io.StringIO())  # fallback: a central column
     assert out.getvalue() == "4\n"
 

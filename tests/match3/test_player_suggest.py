@@ -155,8 +155,27 @@ def test_play_with_a_player_keeps_its_prints_off_the_report_and_ends_a_board_at_
     report = json.loads(done.stdout)  # nothing the player printed is in it
     assert "<b>thinking</b>" in done.stderr
     ends = [g["end"] for g in report["games"]]
-    assert ends[1] == "error at move 1: RuntimeError('no plan for 11') at loud.py:6 in act"
+    assert ends[1] == "error at move 1: act raised RuntimeError: no plan for 11 at loud.py:6 in act"
     assert all(g["moves"] > 0 for g in report["games"] if g["size"] != 11)
+
+
+def test_play_with_a_player_words_its_fault_as_the_referee_words_a_suggest_files(tmp_path):
+    (tmp_path / "oops.py").write_text("def make():\n    class Oops:\n        def act(self, state, seconds):\n"
+                                      "            return {}['x']\n    return Oops()\n")
+    (tmp_path / "oops_suggest.py").write_text("def suggest(board):\n    return {}['x']\n")
+    (tmp_path / "huge.py").write_text("def make():\n    class Huge:\n        def act(self, state, seconds):\n"
+                                      "            return 10 ** 9\n    return Huge()\n")
+    ends = {}
+    for name, command in (("play", ("play", "--player", f"{tmp_path / 'oops.py'}:make")),
+                          ("referee", ("referee", str(tmp_path / "oops_suggest.py"))),
+                          ("huge", ("play", "--player", f"{tmp_path / 'huge.py'}:make"))):
+        done = gridfall("match3", *command, "--json")
+        assert done.returncode == 0, done.stderr
+        ends[name] = json.loads(done.stdout)["games"][0]["end"]
+    assert ends["play"] == "error at move 1: act raised KeyError: 'x' at oops.py:4 in act"
+    assert ends["referee"] == "error at move 1: suggest raised KeyError: 'x' at line 2"
+    # an answer refused is no fault in its code: said as it is, with no type to read past
+    assert ends["huge"] == "error at move 1: act returned 1000000000, which is no action id of a 8x8 board (0..127)"
 
 
 @pytest.mark.parametrize("args, says", [(["--player", "nowhere.py:make"], "nowhere.py is not a file"),

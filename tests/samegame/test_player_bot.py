@@ -91,7 +91,7 @@ def test_the_players_exception_and_bad_input_end_the_bot_named():
     log = io.StringIO()
     assert not player_bot.play(Raises(), io.StringIO(load_board("tuning:1").text()), io.StringIO(), first_turn=1,
                                turn=0.05, log=log)
-    assert "the player failed: KeyError('oops')" in log.getvalue()
+    assert "the player failed: KeyError: 'oops' at " in log.getvalue()
     # a line that is no row is named at once; rows cut short are a board cut short
     for text, says in (("1 2 3\n", "line 1: expected 15 numbers, found 3"),
                        ("0 " * 15 + "\n" + "x" * 40 + "\n", "line 2: expected 15 numbers, found 1"),
@@ -190,7 +190,7 @@ def test_the_line_ends_at_an_answer_that_is_not_legal_at_an_exception_and_when_t
     assert ended_well and out == ";".join(line[:3] + ["7 7 hi"]) + "\n"  # sent as given, for the referee to judge
     ended_well, out, log = one_turn(Recorder(fail_at=4))
     assert not ended_well and out == ";".join(line[:3]) + "\n"  # the moves played so far are not lost
-    assert "the player failed after 3 moves: KeyError('oops')" in log
+    assert "the player failed after 3 moves: KeyError: 'oops' at " in log
     ended_well, out, log = one_turn(Recorder(fail_at=1))
     assert not ended_well and out == "" and "after 0 moves" in log
     ended_well, out, log = one_turn(Recorder(sleep=0.6), seconds=0.5, share=1.0)  # its first move overran the time

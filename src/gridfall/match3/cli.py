@@ -237,7 +237,7 @@ def _play_player(target: str, seed: int, run_seconds: float, as_json: bool) -> N
     from rich.progress import Progress
 
     from gridfall.match3.codeabbey import PlayerRaised, play_challenge
-    from gridfall.match3.player_suggest import suggest_for
+    from gridfall.match3.player_suggest import NotAnAction, suggest_for
     from gridfall.player_fault import described
     from gridfall.user_player import TargetError
 
@@ -252,8 +252,10 @@ def _play_player(target: str, seed: int, run_seconds: float, as_json: bool) -> N
         try:
             with contextlib.redirect_stdout(sys.stderr):  # only the report goes to stdout
                 value = suggest(board, board_no, move_no, elapsed)
-        except Exception as e:
-            raise PlayerRaised(described(e)) from None
+        except NotAnAction as e:  # its answer, refused: no fault in its code to place
+            raise PlayerRaised(str(e)) from None
+        except Exception as e:  # worded as the referee words a suggest file's
+            raise PlayerRaised(f"act raised {described(e)}") from None
         return value, time.perf_counter() - start
 
     with stopping_on_signals(), Progress(console=console(stderr=True), transient=True) as progress:

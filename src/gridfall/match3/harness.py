@@ -128,7 +128,7 @@ def _fault(e, path):
         where = " at line %s" % frame.lineno
     else:
         where = PLAYER_FAULT.place(e)
-    return "%s: %s%s" % (type(e).__name__, str(e)[:MAX_RESULT_TEXT], where)
+    return PLAYER_FAULT.what(e)[:MAX_RESULT_TEXT] + where
 
 
 PLAYER_FAULT = _player_fault()

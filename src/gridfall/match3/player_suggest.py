@@ -15,7 +15,7 @@ which ``gridfall match3 referee`` and ``compare`` judge like any other::
   A player that wants more for some moves takes it from the later ones.  Once a board's time
   is spent, the board is quit (``Q``) without asking the player: a run over its limit fails whole.
 * Its answer, an action id, goes back as ``(col, row, dir)``; a number that is no action id
-  raises ValueError naming it; anything else goes back as it is, for the referee to judge.  An
+  raises NotAnAction (a ValueError) naming it; anything else goes back as it is, for the referee to judge.  An
   exception is the player's fault, as in any suggest file.
 
 Such a file imports gridfall, so it runs where gridfall is installed (Python 3.10 or newer): it
@@ -34,6 +34,10 @@ from gridfall.run_seed import seed_from_environment
 QUIT = (1, 1, "Q")  # ends this board's game (any cell, dir Q)
 
 
+class NotAnAction(ValueError):
+    """The player's act returned a number that is no action id of the board."""
+
+
 def answer_move(state, answer):
     """``(col, row, dir)``, as suggest returns a move, for an action id of ``state``; any answer
     that is no number as it is (a suggest answer, or one for the referee to refuse).  A number
@@ -43,7 +47,7 @@ def answer_move(state, answer):
         return answer
     game, ids = state.game, state.game.num_distinct_actions()
     if not 0 <= action < ids:
-        raise ValueError(f"act returned {action}, which is no action id of a {game.size}x{game.size} board "
+        raise NotAnAction(f"act returned {action}, which is no action id of a {game.size}x{game.size} board "
                          f"(0..{ids - 1})")
     return game.action_swap(action)
 
