@@ -177,6 +177,7 @@ def test_endless_loop_fails_the_run_on_time_and_keeps_the_points(tmp_path):
     assert time.monotonic() - start < 20
     assert "time limit" in report.failed and "board 2, move 3" in report.failed
     assert report.games[0].score > 0 and report.games[1].moves == 2
+    assert report.seconds >= 1.0  # the call that hung was spent in suggest too: the whole second, not what finished
 
 
 @pytest.mark.alone

@@ -73,7 +73,11 @@ class RunReport:
 
 
 class TimeExceeded(Exception):
-    """The player ran out of time (its process is then killed)."""
+    """The player ran out of time (its process is then killed) after ``waited`` seconds of the call."""
+
+    def __init__(self, message: str, waited: float):
+        super().__init__(message)
+        self.waited = waited
 
 
 class PlayerRaised(Exception):
@@ -146,6 +150,7 @@ def _play(ask: Ask, report: RunReport, seed, time_limit, per_call, sizes, moves,
                     if printed is not None:
                         record.output.append(printed())
             except TimeExceeded as e:
+                report.seconds += e.waited  # the call that hung was time in suggest too
                 report.failed = f"board {board_no}, move {move_no}: time limit exceeded ({e})"
                 record.end, record.error = "time limit exceeded", True
                 return
@@ -253,7 +258,7 @@ class SuggestFile:
             line, took = self.bot.ask(request, wait, how_late=False)  # its verdict is the limit's
         except BotFailure as e:
             if e.reason == "Timeout":
-                raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s") from None
+                raise TimeExceeded(f"no answer within {wait - self.grace:.3f} s", wait - self.grace) from None
             raise PlayerDied(f"the player's process failed: {e}") from None
         try:
             answer = _plain(json_text.loads(line))
