@@ -1,4 +1,4 @@
-"""Counts in sentences: "1 board", "2 boards", "0 problems"."""
+"""Words for the user: counts in sentences ("1 board", "2 boards"), a verdict said once."""
 
 from __future__ import annotations
 
@@ -7,3 +7,11 @@ def counted(number: int, noun: str, plural: str = "") -> str:
     """``number`` and ``noun``, the noun plural (``plural``, or ``noun`` + s) unless the number is 1."""
     word = noun if number == 1 else plural or noun + "s"
     return f"{number:,} {word}"
+
+
+def said_once(reason: str) -> str:
+    """A ``verdict: detail`` reason as shown: the detail alone where it names the verdict again
+    ("Region of size 1: turn 2: Region of size 1 (x=1, y=0)" is "turn 2: Region of size 1 (x=1,
+    y=0)"), else the reason as it is."""
+    verdict, colon, detail = reason.partition(": ")
+    return detail if colon and verdict in detail else reason

@@ -218,6 +218,18 @@ def test_a_broken_bot_is_told_from_a_weak_one(tmp_path):
     assert "0 (4 errors)" in text  # each of its four games ended on the raise
 
 
+def test_a_samegame_verdict_that_its_detail_names_again_is_said_once(tmp_path):
+    """The referee stores "verdict: detail", and a refused action's detail names the verdict itself."""
+    (tmp_path / "hello.py").write_text("print('hello world', flush=True)\n")
+    bots = [f"a={sys.executable} {tmp_path / 'hello.py'}", f"b={sys.executable} {tmp_path / 'hello.py'}"]
+    args = ("samegame", "compare", "--bot", bots[0], "--bot", bots[1], "tuning:1", "--db", str(tmp_path / "h.sqlite"))
+    [fault, _] = gridfall_json(*args)["faults"]
+    assert list(fault["reasons"]) == ["turn 1: Action not properly formatted. Should be: 'x y [message]', "
+                                      "got 'hello world'"]
+    text = gridfall(*args).stdout
+    assert "0 (turn 1: Action not properly formatted." in text and text.count("not properly formatted") == 4, text
+
+
 def test_a_reason_cut_to_fit_its_cell_says_so():
     from gridfall.arena.compare_cli import shortened
 

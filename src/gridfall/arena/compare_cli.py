@@ -17,7 +17,7 @@ from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
 from gridfall.cli_output import console
 from gridfall.viewer.options import write_run_replay
-from gridfall.words import counted
+from gridfall.words import counted, said_once
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -211,7 +211,7 @@ def _cell(row) -> Text | str:
     if row is None:
         return Text("not played")
     if not row.result.get("ok", True):
-        return Text(f"0 ({shortened(row.reason, 60)})", "red")
+        return Text(f"0 ({shortened(said_once(row.reason), 60)})", "red")
     if errors := row.result.get("errors"):  # games that ended on an error, their points kept
         return Text(f"{row.result['score']:,} ({counted(len(errors), 'error')})", "yellow")
     return f"{row.result['score']:,}"
@@ -228,7 +228,7 @@ def _faults(rows: list[tuple[str, list]]) -> dict[str, Counter]:
                 continue
             errors = game.result.get("errors", [])
             if not game.result.get("ok", True):
-                reason = game.reason
+                reason = said_once(game.reason)
             elif errors:
                 reason = errors[0] + (f" (and {counted(len(errors) - 1, 'board')} more)" if len(errors) > 1 else "")
             else:

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from gridfall.printable import printable
 from gridfall.samegame import rules
+from gridfall.words import said_once
 
 PALETTE = ("white on red", "black on green", "white on blue", "black on yellow", "white on magenta")
 
@@ -50,7 +51,7 @@ def reports_table(reports, title: str, one_turn: bool = False) -> Table:
     table.add_column("outcome")
     for r in reports:
         # the verdict's detail quotes the bot: a Text, so that "[/x]" is shown, not parsed
-        outcome = Text("ok") if r.ok else Text.assemble((r.outcome, "red"), f": {r.detail}" if r.detail else "")
+        outcome = Text("ok") if r.ok else Text(said_once(f"{r.outcome}: {r.detail}" if r.detail else r.outcome), "red")
         if r.warnings:
             outcome.append(f" ({len(r.warnings)} warnings)")
         table.add_row(
