@@ -174,3 +174,31 @@ def test_match3_play_warms_the_strong_agent_before_its_first_move(monkeypatch):
     assert "gridfall: compiling the match3 kernels" in result.stderr
     assert CliRunner().invoke(main, ["match3", "play", "--agent", "fast", "--json"]).exit_code == 0
     assert warmed == ["match3"]  # the portable agents have no kernels
+
+
+def test_warmup_names_the_caches_older_sources_left_and_prune_removes_only_those(tmp_path):
+    # an upgrade compiles into a folder of its own and left the old one, tens of MB, for ever
+    import shutil
+
+    from gridfall.numba_cache import CACHE_DIR, source_digest
+
+    numba = tmp_path / "home" / "gridfall" / "numba"
+    shutil.copytree(CACHE_DIR, numba / source_digest())  # warm, as conftest left the session's
+    for old in ("0123456789ab", "fedcba987654"):
+        (numba / old).mkdir()
+        (numba / old / "kernel.nbc").write_bytes(b"x" * 3_000_000)
+    (numba / "my-notes").mkdir()  # not a cache of gridfall's: never touched
+    env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "XDG_CACHE_HOME": str(tmp_path / "home")}
+
+    def warmup(*args):
+        done = subprocess.run([sys.executable, "-m", "gridfall", "warmup", "--game", "match3", *args],
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    said = warmup()
+    assert "2 older caches beside it, of other versions of the source (6 MB): `gridfall warmup --prune`" in said
+    assert (numba / "0123456789ab").exists()  # listed, not removed
+    assert "removed 2 older caches (6 MB)" in warmup("--prune")
+    assert sorted(p.name for p in numba.iterdir()) == sorted([source_digest(), "my-notes"])
+    assert "older cache" not in warmup()

@@ -40,7 +40,11 @@ def main() -> None:
 @click.option("--game", type=click.Choice(["samegame", "connect4", "match3"]), default=None,
               help="Only this game's kernels (a referee warms the copy of gridfall a bot runs so).  "
                    "Default: every game's.")
-def warmup(game: str | None) -> None:
+@click.option("--prune", is_flag=True,
+              help="Also remove the caches that other versions of gridfall's source compiled beside this one "
+                   "(an upgrade leaves its old one, tens of MB).  Another install of gridfall that is still "
+                   "used then compiles its kernels again at its next start.")
+def warmup(game: str | None, prune: bool) -> None:
     """Compile and cache every numba kernel now.
 
     The first use of a kernel compiles it (seconds); the cache then makes every
@@ -48,11 +52,18 @@ def warmup(game: str | None) -> None:
     its first turn compiling.  It also writes the package's Python bytecode
     where Python has not (an install in place under PYTHONDONTWRITEBYTECODE),
     and keeps the Connect Four book as the bot reads it.
+
+    Each version of gridfall's source has a cache folder of its own: the
+    older ones are listed at the end, and --prune removes them.
     """
+    import os
+    import shutil
     import time
 
     from gridfall.jit import CACHE_DIR
+    from gridfall.numba_cache import folder_bytes, older_caches
     from gridfall.warmup import warm, warm_everything
+    from gridfall.words import counted
 
     if game is None:
         for name, seconds in warm_everything():
@@ -62,6 +73,17 @@ def warmup(game: str | None) -> None:
         warm(game)
         click.echo(f"{game:<28} ready in {time.monotonic() - start:6.2f} s")
     click.echo(f"numba cache: {CACHE_DIR}")
+    older = older_caches()
+    if not older:
+        return
+    size = sum(folder_bytes(path) for path in older) / 1e6
+    if not prune:
+        click.echo(f"{counted(len(older), 'older cache')} beside it, of other versions of the source "
+                   f"({size:,.0f} MB): `gridfall warmup --prune` removes them")
+        return
+    kept = [path for path in older if shutil.rmtree(path, ignore_errors=True) or os.path.exists(path)]
+    click.echo(f"removed {counted(len(older) - len(kept), 'older cache')} ({size:,.0f} MB)"
+               + (f"; {counted(len(kept), 'folder')} could not be removed: {kept[0]}" if kept else ""))
 
 
 def run() -> None:

@@ -92,3 +92,32 @@ def _choose_cache_dir() -> str:
 
 
 os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR = _choose_cache_dir()
+
+
+def older_caches() -> list[str]:
+    """The folders beside this source's cache that other versions of it compiled into (after an
+    upgrade, or an edit): each is tens of megabytes, and nothing removes them by itself, since
+    another install of gridfall may still read its own.  None when the cache is not in a folder
+    per source (``$NUMBA_CACHE_DIR`` set by the user, or this process's own)."""
+    parent, source = os.path.split(CACHE_DIR)
+    if source != source_digest() or os.path.basename(parent) != "numba":
+        return []
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return []
+    return sorted(os.path.join(parent, name) for name in names
+                  if name != source and len(name) == len(source) and all(c in "0123456789abcdef" for c in name)
+                  and os.path.isdir(os.path.join(parent, name)))
+
+
+def folder_bytes(path: str) -> int:
+    """The bytes of the files under ``path`` (0 for a folder that went meanwhile)."""
+    total = 0
+    for folder, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_size
+            except OSError:
+                pass
+    return total
