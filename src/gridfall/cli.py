@@ -81,7 +81,9 @@ def warmup(game: str | None, prune: bool) -> None:
         click.echo(f"{counted(len(older), 'older cache')} beside it, of other versions of the source "
                    f"({size:,.0f} MB): `gridfall warmup --prune` removes them")
         return
-    kept = [path for path in older if shutil.rmtree(path, ignore_errors=True) or os.path.exists(path)]
+    for path in older:
+        shutil.rmtree(path, ignore_errors=True)
+    kept = [path for path in older if os.path.exists(path)]  # another user's, or read-only: said, not fatal
     click.echo(f"removed {counted(len(older) - len(kept), 'older cache')} ({size:,.0f} MB)"
                + (f"; {counted(len(kept), 'folder')} could not be removed: {kept[0]}" if kept else ""))
 
