@@ -325,3 +325,14 @@ def test_the_pairings_without_a_game_are_named_under_the_table_and_in_json():
     out = Console(width=120, record=True)
     out.print(pairs_table(table))
     assert "no game yet" not in out.export_text()
+
+
+def test_standings_of_an_sprt_that_used_all_its_games_say_it_ended_undecided():
+    from types import SimpleNamespace
+
+    from gridfall.connect4.arena_report import sprt_conclusion
+
+    settings = {"elo0": 0, "elo1": 5, "max_games": 20}
+    for games, said in ((12, "undecided after 12 games of at most 20"), (20, "no decision within --max-games")):
+        test = SimpleNamespace(verdict=lambda: None, games=SimpleNamespace(games=games))
+        assert sprt_conclusion(test, settings, False, playing=True) == said

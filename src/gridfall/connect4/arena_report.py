@@ -157,7 +157,7 @@ def sprt_conclusion(test, settings: dict, interrupted: bool, playing: bool = Fal
         return f"H1 accepted: the candidate is better (elo1 {settings['elo1']:g})"
     if verdict == "H0":
         return f"H0 accepted: the candidate is not better than elo0 {settings['elo0']:g}"
-    if playing:
+    if playing and test.games.games < settings["max_games"]:
         return f"undecided after {counted(test.games.games, 'game')} of at most {settings['max_games']:,}"
     return "interrupted: run the same command to resume" if interrupted else "no decision within --max-games"
 
