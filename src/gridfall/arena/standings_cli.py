@@ -81,5 +81,5 @@ def standings(db: str, as_json: bool) -> None:
 
     print_comparison(bots, rows, item_label=label, transform=log2_score if log2 else float,
                      transform_label=measure if log2 else "", db=db, interrupted=False, as_json=as_json,
-                     playing=any(row is None for _, row_of in rows for row in row_of),  # a game to play yet
+                     playing=any(game is None for _, games in rows for game in games),  # a game to play yet
                      notes=compare_notes if stored.kind == "samegame compare" else None)

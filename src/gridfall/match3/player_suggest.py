@@ -15,8 +15,8 @@ which ``gridfall match3 referee`` and ``compare`` judge like any other::
   A player that wants more for some moves takes it from the later ones.  Once a board's time
   is spent, the board is quit (``Q``) without asking the player: a run over its limit fails whole.
 * Its answer, an action id, goes back as ``(col, row, dir)``; a number that is no action id
-  raises NotAnAction (a ValueError) naming it; anything else goes back as it is, for the referee to judge.  An
-  exception is the player's fault, as in any suggest file.
+  raises NotAnAction (a ValueError) naming it; anything else goes back as it is, for the
+  referee to judge.  An exception is the player's fault, as in any suggest file.
 
 Such a file imports gridfall, so it runs where gridfall is installed (Python 3.10 or newer): it
 measures your player.  ``gridfall match3 export --player`` writes the file to submit, this module

@@ -7,7 +7,6 @@ from rich.text import Text
 
 from gridfall.printable import printable
 from gridfall.samegame import rules
-from gridfall.words import said_once
 
 PALETTE = ("white on red", "black on green", "white on blue", "black on yellow", "white on magenta")
 
@@ -51,7 +50,7 @@ def reports_table(reports, title: str, one_turn: bool = False) -> Table:
     table.add_column("outcome")
     for r in reports:
         # the verdict's detail quotes the bot: a Text, so that "[/x]" is shown, not parsed
-        outcome = Text("ok") if r.ok else Text(said_once(f"{r.outcome}: {r.detail}" if r.detail else r.outcome), "red")
+        outcome = Text("ok") if r.ok else Text(rules.verdict_text(r.outcome, r.detail), "red")  # as the viewer says it
         if r.warnings:
             outcome.append(f" ({len(r.warnings)} warnings)")
         table.add_row(
