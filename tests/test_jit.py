@@ -139,3 +139,22 @@ def test_numba_imported_before_gridfall_still_caches_in_gridfalls_folder(tmp_pat
     assert done.returncode == 0 and done.stdout == "5 True\n", done.stderr
     assert list((tmp_path / "cache" / "gridfall" / "numba").rglob("kern.add*.nbi"))
     assert not (tmp_path / "__pycache__").exists() or not list((tmp_path / "__pycache__").glob("*.nb*"))
+
+
+def test_a_numba_cache_dir_that_cannot_be_written_is_named_and_gridfalls_own_folder_used(tmp_path):
+    # numba skipped such a folder in silence and cached every kernel beside its source file (out of
+    # reach of the folder per version of the source), while the bots said "compiling" at each start
+    import subprocess
+    import sys
+
+    (tmp_path / "kern.py").write_text("from gridfall.jit import njit\n\n@njit\ndef add(a, b):\n    return a + b\n")
+    (tmp_path / "a-file").write_text("")
+    script = (f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport kern\nimport gridfall.jit as j\n"
+              "print(kern.add(2, 3), j.CACHE_DIR)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "a-file" / "numba"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"5 {tmp_path / 'cache' / 'gridfall' / 'numba'}"), done.stdout
+    assert f"NUMBA_CACHE_DIR={tmp_path / 'a-file' / 'numba'} cannot be written" in done.stderr
+    assert list((tmp_path / "cache" / "gridfall" / "numba").rglob("kern.add*.nbi"))
+    assert not (tmp_path / "__pycache__").exists() or not list((tmp_path / "__pycache__").glob("*.nb*"))

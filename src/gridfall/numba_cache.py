@@ -1,8 +1,9 @@
 """Where numba keeps gridfall's compiled kernels, chosen without loading numba.
 
-``$NUMBA_CACHE_DIR`` if set, else a folder of the user's cache directory
-(``~/.cache/gridfall/numba/<source>`` on Linux), else the user's own folder in the temporary
-directory (``/tmp/gridfall-cache-<uid>``), else a folder of this process's, deleted at its exit.
+``$NUMBA_CACHE_DIR`` if set and writable (numba would skip it in silence and cache beside the
+source files), else a folder of the user's cache directory (``~/.cache/gridfall/numba/<source>``
+on Linux), else the user's own folder in the temporary directory (``/tmp/gridfall-cache-<uid>``),
+else a folder of this process's, deleted at its exit.
 A read-only install or home therefore never slows down a bot.  Importing this module sets
 ``$NUMBA_CACHE_DIR`` to the choice, for numba to read (:mod:`gridfall.jit` imports it first) and
 for the processes this one starts.
@@ -67,9 +68,28 @@ def source_digest() -> str:
     return digest.hexdigest()[:12]
 
 
+def _writable(path: str) -> bool:
+    """Whether ``path`` is, or can be made, a folder this process can write a file in."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, f".write-test-{os.getpid()}")
+        with open(probe, "w"):
+            pass
+        os.remove(probe)
+        return True
+    except OSError:
+        return False
+
+
 def _choose_cache_dir() -> str:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return os.environ["NUMBA_CACHE_DIR"]
+    own = os.environ.get("NUMBA_CACHE_DIR")
+    if own:
+        if _writable(own):
+            return own
+        # numba would skip it in silence and cache each kernel beside its source file, where an
+        # upgrade leaves another module's kernel stale (above): say so, and take gridfall's own
+        print(f"gridfall: NUMBA_CACHE_DIR={own} cannot be written; caching the kernels in gridfall's "
+              "own folder instead", file=sys.stderr, flush=True)
     from platformdirs import user_cache_dir
 
     source = source_digest()
@@ -77,15 +97,8 @@ def _choose_cache_dir() -> str:
     user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
     for base in (user_cache_dir("gridfall"), os.path.join(tempfile.gettempdir(), f"gridfall-cache-{user}")):
         path = os.path.join(base, "numba", source)
-        try:
-            os.makedirs(path, exist_ok=True)
-            probe = os.path.join(path, ".write-test")
-            with open(probe, "w"):
-                pass
-            os.remove(probe)
+        if _writable(path):
             return path
-        except OSError:
-            continue
     fresh = tempfile.mkdtemp(prefix="gridfall-numba-")  # this process's alone: gone with it
     atexit.register(shutil.rmtree, fresh, ignore_errors=True)
     return fresh
