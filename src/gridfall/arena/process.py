@@ -17,7 +17,8 @@ that prints without end, one that never reads its input.  So:
 * and, on Linux, the end of the process it started (a pidfd): a bot that dies while a child
   it started keeps its output open has exited, with its code and stderr, not timed out;
 * the bot runs in its own session, and on close everything it started is
-  killed, even a child that left the session (:mod:`gridfall.arena.reaper`);
+  killed, even a child that left the session (:mod:`gridfall.arena.reaper`), and
+  so it is if the referee is killed outright (:mod:`gridfall.arena.deadman`);
 * with ``one_cpu``, the bot and all it starts run on one CPU, as on CodinGame: the
   least used, or ``cpu`` (:mod:`gridfall.arena.cpus`).
 
@@ -41,7 +42,7 @@ import threading
 import time
 from collections import deque
 
-from gridfall.arena import cpus, reaper
+from gridfall.arena import cpus, deadman, reaper
 from gridfall.arena.memory import MB, held_bytes
 from gridfall.arena.reaper import kill_tree
 from gridfall.arena.signals import signals_held
@@ -230,6 +231,7 @@ class BotProcess:
                 if isinstance(e, (OSError, ValueError)):
                     raise BotExited(f"cannot start {command!r}: {e}") from None
                 raise
+            deadman.started(self.proc.pid)  # killed outright, this process takes its bots with it
             stdin, stdout, stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
             assert stdout is not None  # a pipe either way
             if private_channel:
@@ -262,6 +264,8 @@ class BotProcess:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        if self.proc.returncode is not None:
+            deadman.ended(self.proc.pid)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
@@ -503,6 +507,8 @@ class BotProcess:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        if self.proc.returncode is not None:  # reaped: its pid may be another's from now on
+            deadman.ended(self.proc.pid)
         self._stderr_thread.join(timeout=1)
         streams = [self.proc.stdin, self.proc.stdout, self.proc.stderr]
         for stream in streams:
