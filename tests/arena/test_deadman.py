@@ -122,3 +122,13 @@ def test_the_watcher_kills_only_the_sessions_still_listed_when_its_pipe_ends():
         for process in (listed, struck_off, watcher):
             process.kill()
             process.wait()
+
+
+@pytest.mark.parallel_safe
+def test_a_referee_whose_watcher_was_killed_goes_on_and_starts_another():
+    code = ("import os, signal\nfrom gridfall.arena import deadman\n"
+            "deadman.started(2 ** 22 + 1)\nfirst = deadman._watcher\nos.kill(first.pid, signal.SIGKILL)\nfirst.wait()\n"
+            "deadman.ended(2 ** 22 + 1)\nassert deadman._owner == 0\n"  # the write finds no reader: let go
+            "deadman.started(2 ** 22 + 2)\nassert deadman._watcher.pid != first.pid and deadman._watcher.poll() is None\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr

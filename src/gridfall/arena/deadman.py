@@ -24,12 +24,20 @@ import sys
 import threading
 
 _lock = threading.Lock()
-_watcher: subprocess.Popen | None = None  # this process's: the pipe is open while _owner is its pid
-_owner = 0  # a fork's copy of the parent's watcher is not its own
-_write_fd = -1
+_watcher: subprocess.Popen | None = None  # this process's while _owner is its pid: a fork's is its parent's
+_owner = 0
 _let_go_of: list[subprocess.Popen] = []  # watchers left behind, kept: a Popen dropped unreaped warns
 # the watcher's own process group from its birth (Python 3.11); on 3.10 it moves there as it starts
 _OWN_GROUP: dict = {"process_group": 0} if sys.version_info >= (3, 11) else {}
+
+
+def _forked() -> None:
+    global _lock
+    _lock = threading.Lock()  # another thread may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 def started(pid: int) -> None:
@@ -47,34 +55,40 @@ def _tell(line: bytes, start: bool) -> None:
     with _lock:
         if _owner != os.getpid() and not (start and _start()):
             return
+        assert _watcher is not None and _watcher.stdin is not None
         try:
-            os.write(_write_fd, line)  # one short write: atomic on a pipe
-        except OSError:  # the watcher is gone (killed), or stopped with a full pipe: go on without
-            os.close(_write_fd)
+            os.write(_watcher.stdin.fileno(), line)  # one short write: atomic on a pipe
+        except BlockingIOError:
+            pass  # a watcher stopped with its pipe full: closing the pipe would kill the live bots
+        except OSError:  # the watcher is gone (killed): go on without one
+            _watcher.stdin.close()
             _owner = 0
 
 
 def _start() -> bool:
     """Start this process's watcher (under the lock); False where that cannot be done."""
-    global _watcher, _owner, _write_fd
+    global _watcher, _owner
     if _watcher is not None:
         _let_go_of.append(_watcher)
-        if _owner not in (0, os.getpid()):  # the parent's pipe, copied by a fork: not this one's to hold
-            os.close(_write_fd)
-    _watcher, _owner, _write_fd = None, 0, -1
+        if _owner not in (0, os.getpid()) and _watcher.stdin is not None:
+            _watcher.stdin.close()  # the parent's pipe, copied by a fork: not this process's to hold
+    _watcher, _owner = None, 0
     if os.name != "posix" or not sys.executable:
         return False
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     code = f"import sys; sys.path.insert(0, {package_root!r}); from gridfall.arena.deadman import watch; watch()"
     try:
-        _watcher = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **_OWN_GROUP)
+        watcher = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **_OWN_GROUP)
     except (OSError, ValueError):
         return False
-    assert _watcher.stdin is not None
-    _write_fd = os.dup(_watcher.stdin.fileno())
-    _watcher.stdin.close()
-    os.set_blocking(_write_fd, False)  # a watcher that stopped reading must not stall a referee
+    assert watcher.stdin is not None
+    _watcher = watcher
+    try:
+        os.set_blocking(watcher.stdin.fileno(), False)  # a watcher that stopped reading must not stall a referee
+    except OSError:
+        watcher.stdin.close()  # its end: the watcher, with nothing listed, exits
+        return False
     _owner = os.getpid()
     return True
 
@@ -84,9 +98,9 @@ def _let_go() -> None:
     """At a clean exit: end the watcher's pipe and reap it (it kills whatever is still listed)."""
     global _owner
     with _lock:
-        if _owner != os.getpid() or _watcher is None:
+        if _owner != os.getpid() or _watcher is None or _watcher.stdin is None:
             return
-        os.close(_write_fd)
+        _watcher.stdin.close()
         _owner = 0
         try:
             _watcher.wait(timeout=5)
