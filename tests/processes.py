@@ -35,3 +35,28 @@ def stat_fields(pid) -> list[str]:
     parent, process group, session, ...  OSError once the process is gone (and reaped)."""
     with open(f"/proc/{pid}/stat", "rb") as f:
         return f.read().decode("ascii", "replace").rsplit(")", 1)[1].split()
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process: a zombie has ended."""
+    try:
+        return stat_fields(pid)[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def reap(*pids: int, seconds: float = 5.0) -> None:
+    """Collect those of ``pids`` that ended as this process's children, so none stays a zombie here.
+    A process whose parent dies is adopted by init, or by this one if it is a subreaper (a test
+    before imported gridfall.arena.reaper), and then its end waits here."""
+    import time
+
+    for pid in pids:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    break
+            except ChildProcessError:  # not ours: init reaps it
+                break
+            time.sleep(0.02)

@@ -3,12 +3,14 @@
 import os
 import re
 import signal
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
 from gridfall.worker_processes import WorkerDied, worker_map
+from tests.processes import reap, running
 
 held = threading.Lock()  # held by a thread of the parent while the workers start
 
@@ -56,6 +58,46 @@ def test_workers_are_other_processes_and_one_worker_is_this_one():
         assert os.getpid() not in set(mapped(pid, range(4)))
     with worker_map(1) as mapped:
         assert list(mapped(pid, range(3))) == [os.getpid()] * 3
+
+
+def pid_then_wait(seconds: float) -> int:
+    """Says its pid (stdout, a line), then waits as a long search would."""
+    import time
+
+    print(os.getpid(), flush=True)
+    time.sleep(seconds)
+    return os.getpid()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_when_their_parent_is_killed_outright():
+    # a book build killed with SIGKILL left its two workers waiting for work for good, 200 MB each
+    import subprocess
+    import time
+
+    parent = ("from gridfall.worker_processes import worker_map\nfrom tests.test_worker_processes import pid_then_wait\n"
+              "if __name__ == '__main__':\n    with worker_map(2) as mapped:\n"
+              "        list(mapped(pid_then_wait, [0.5, 0.5, 600, 600]))\n")
+    root = Path(__file__).resolve().parents[1]
+    run = subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE, text=True, cwd=root)
+    workers: set[int] = set()
+    try:
+        assert run.stdout is not None
+        workers = {int(run.stdout.readline()) for _ in range(4)}  # the last two are the long waits
+        run.stdout.close()
+        run.kill()
+        run.wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while any(map(running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [w for w in workers if running(w)], "a worker outlived its parent"
+    finally:
+        run.kill()
+        run.wait()
+        for w in workers:
+            if running(w):
+                os.kill(w, signal.SIGKILL)
+        reap(*workers)
 
 
 def test_a_killed_worker_is_named_as_such():

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.processes import stat_fields
+from tests.processes import reap, running, stat_fields
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -23,31 +23,12 @@ REFEREE = ("import sys, time\nfrom gridfall.arena import deadman\nfrom gridfall.
 
 
 def _gone(pid: int, seconds: float = 10.0) -> bool:
-    """Whether ``pid`` ends within ``seconds``: a zombie has ended.  A dead referee's children are
-    adopted by init, or by this process if it is a subreaper (a test before imported reaper), and
-    then they wait here as zombies: :func:`_reap` collects them."""
-    def running() -> bool:
-        try:
-            return stat_fields(pid)[0] not in ("Z", "X")
-        except OSError:
-            return False
+    """Whether ``pid`` ends within ``seconds`` (a dead referee's children may wait as zombies here,
+    where :func:`reap` collects them)."""
     deadline = time.monotonic() + seconds
-    while running() and time.monotonic() < deadline:
+    while running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return not running()
-
-
-def _reap(*pids: int) -> None:
-    """Collect those of ``pids`` that became this process's children, so none stays a zombie here."""
-    for pid in pids:
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0]:
-                    break
-            except ChildProcessError:  # not ours: init reaps it
-                break
-            time.sleep(0.02)
+    return not running(pid)
 
 
 def _referee_with_a_deaf_bot(tmp_path) -> tuple[subprocess.Popen, int, int]:
@@ -91,7 +72,7 @@ def test_a_referee_killed_outright_takes_its_bot_with_it(tmp_path, whole_group):
         referee.wait()
         if not _gone(bot, 0):
             os.kill(bot, signal.SIGKILL)
-        _reap(shell, bot, watcher)
+        reap(shell, bot, watcher)
 
 
 @pytest.mark.parallel_safe
