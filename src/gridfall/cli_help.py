@@ -35,7 +35,8 @@ The protocol (CodinGame's Connect Four 7x9 with STEAL):
 REFEREE_NOTES = """\b
 Every bot runs in a session of its own; when its game ends it is killed with
 everything it started (on Linux even a child that called setsid: the referee
-is a child subreaper; elsewhere the process group and session only).
+is a child subreaper; elsewhere the process group and session only), and so
+it is if the referee is killed outright (kill -9): a watcher it started does it.
 Ctrl-C, SIGTERM and SIGHUP stop within a second, keep the finished games and
 exit 128 + the signal.  Exit code 0 when every game was judged, whatever the
 verdicts; 1 if the referee itself failed; 2 for bad usage.  A turn out of time
