@@ -301,6 +301,10 @@ def test_bad_compare_arguments_are_usage_errors(tmp_path):
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "standard", "standard:3"],
                          "standard:3 is given twice"),  # one stored game would count twice
                         (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "nowhere:3"], "BOARDS"),
+                        # a name is shown in tables, pages and standings: an ESC there reached the terminal
+                        (["samegame", "compare", "--bot", "\x1b[2Ja=x", "--bot", "b=y", "tuning:1"],
+                         "the name holds '\\x1b'; a name is one line of printable text"),
+                        (["match3", "compare", "--bot", f"two\nlines={real}", "--bot", f"b={real}"], "the name holds '\\n'"),
                         (["match3", "compare", "--bot", "a=missing.py", "--bot", "b=missing.py"], "is not a file"),
                         (["match3", "compare", "--bot", f"a={real}", "--bot", f"b={real}", "--seeds", "one"], "seeds")]:
         done = gridfall(*args)

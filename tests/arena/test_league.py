@@ -211,6 +211,7 @@ def test_bad_bots_are_usage_errors():
                                                                 "(--bot greedy-a=greedy --bot greedy-b=greedy)"),
                         (["--bot", "x=greedy", "--bot", "x=random"], "the name 'x' is given twice\n"),
                         (["--bot", "greedy", "--bot", "wizard"], "NAME=COMMAND"),
+                        (["--bot", "greedy", "--bot", "tab\tname=random"], "the name holds '\\t'"),
                         (["--bot", "greedy", "--bot", "alphabeta:99"], "depth"),
                         (["--bot", "greedy", "--bot", "random", "--games", "5"], "even")]:
         done = gridfall("connect4", "league", *args)

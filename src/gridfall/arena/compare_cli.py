@@ -16,6 +16,7 @@ from gridfall.arena.faults import faults_json, faults_table
 from gridfall.arena.runs import open_executor, open_run
 from gridfall.arena.signals import exit_code
 from gridfall.cli_output import console
+from gridfall.printable import line_breaker
 from gridfall.viewer.options import write_run_replay
 from gridfall.words import counted, said_once
 
@@ -35,6 +36,7 @@ def parse_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple
             name, command = value, value
         if not name.strip() or not command.strip():
             raise click.BadParameter(f"{value!r}: both the name and the command must be given", param_hint="--bot")
+        check_name(name.strip(), value)
         bots.append((name.strip(), command.strip()))
     if len(bots) < 2:
         raise click.BadParameter(f"give at least two bots (got {len(bots)})", param_hint="--bot")
@@ -43,6 +45,14 @@ def parse_bots(values: tuple[str, ...], built_in: tuple[str, ...]) -> list[tuple
     if twice is not None:
         raise click.BadParameter(f"the name {twice!r} is given twice", param_hint="--bot")
     return bots
+
+
+def check_name(name: str, value: str) -> None:
+    """A bot's name is one line of text: the tables, pages and standings show it."""
+    bad = line_breaker(name)
+    if bad is not None:
+        raise click.BadParameter(f"{value!r}: the name holds {bad!r}; a name is one line of printable text",
+                                 param_hint="--bot")
 
 
 def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], make_job: Callable, work: Callable,

@@ -10,6 +10,7 @@ import sys
 import click
 
 from gridfall.arena.bot_files import files_named
+from gridfall.arena.compare_cli import check_name
 from gridfall.arena.database import RunDatabaseError, job_order
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
@@ -79,6 +80,7 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
         name, command = name.strip(), command.strip()
         if not name:
             raise click.BadParameter(f"{value!r}: the name before '=' is empty", param_hint="--bot")
+        check_name(name, value)
         check_program(command, f"--bot {name}")
         bots.append((name, command))
     names = [n for n, _ in bots]
