@@ -205,6 +205,26 @@ def test_standings_read_an_sprt_and_refuse_other_files(tmp_path):
         assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+def test_a_stored_name_with_an_escape_sequence_is_shown_escaped(tmp_path):
+    # such a name is refused now, but a run stored before (or a file edited) may hold one: the
+    # standings and the list of runs sent its ESC to the terminal
+    db = tmp_path / "old.sqlite"
+    gridfall_json("connect4", "league", "--bot", "red=greedy", "--bot", f"first={pick('first')}", "--games", "2",
+                  "--db", str(db), "--workers", "1", *FAST)
+    with changing(db) as connection:
+        for key in ("settings", "extra bot files"):
+            connection.execute("UPDATE run SET value = replace(value, '\"red\"', ?) WHERE key = ?",
+                               ('"\\u001b[2Jred\\n"', key))
+        connection.execute("UPDATE games SET seats = replace(seats, '\"red\"', ?)", ('"\\u001b[2Jred\\n"',))
+    for command in (["standings", str(db)], ["connect4", "standings", str(db)], ["runs", str(tmp_path)]):
+        done = gridfall(*command)
+        assert done.returncode == 0 and "\x1b" not in done.stdout + done.stderr, (command, done.stdout, done.stderr)
+    table = gridfall("standings", str(db)).stdout
+    assert "\\x1b[2Jred\\n" in table, table
+    names = {bot["name"] for bot in gridfall_json("standings", str(db))["leaderboard"]}
+    assert names == {"\\x1b[2Jred\\n", "first"}  # the name and its games, escaped alike, still match
+
+
 def test_bad_bots_are_usage_errors():
     for args, words in [(["--bot", "x=python3 a.py"], "at least two bots"),
                         (["--bot", "greedy", "--bot", "greedy"], "given twice; to play a bot against itself, name each copy "

@@ -28,12 +28,14 @@ import socket
 import sqlite3
 import threading
 import time
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gridfall import json_text, lock_file
 from gridfall.fingerprint import fingerprint
+from gridfall.printable import one_line
 from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
 
 SCHEMA = """
@@ -429,5 +431,21 @@ def read_run(path: Path) -> StoredRun:
             raise ValueError(f"{path}: its run's settings are damaged ({e})") from None
         if not isinstance(settings, dict) or not isinstance(command, list):
             raise ValueError(f"{path}: its run's settings are missing or damaged")
-        return StoredRun(stored.get("kind", ""), settings, stored_rows(connection, path), extras,
-                         [str(word) for word in command], started)
+        rows = [dataclasses.replace(row, job=one_line(row.job), seats=_shown(row.seats), commands=_shown(row.commands))
+                for row in stored_rows(connection, path)]
+        return StoredRun(stored.get("kind", ""), _shown(settings), rows, _shown(extras),
+                         [one_line(str(word)) for word in command], started)
+
+
+def _shown(value):
+    """``value`` with every text in it on one line (:func:`gridfall.printable.one_line`), as the
+    tables that show a stored run's names and commands need.  gridfall refuses a bot's name with a
+    control character; a file written before it did, or edited, may hold one, and the escape sequence
+    would reach the terminal.  Names and their games go through the same escape, so they still match."""
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    if isinstance(value, dict):
+        return {_shown(k): _shown(v) for k, v in value.items()}
+    return value
