@@ -638,6 +638,33 @@ def test_text_files_in_utf16_as_powershell_writes_them_are_read_and_other_bytes_
     assert result.exit_code == 1 and "starts as UTF-16 text, but bytes 4-4 are not UTF-16" in result.output
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="named pipes")
+def test_a_named_pipe_without_a_writer_is_an_empty_file_and_one_with_a_writer_is_read(tmp_path):
+    # opening a FIFO waits for a writer: `view`, `verify`, `store import` and `match3 move` hung
+    # for good on one named by mistake
+    import os
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for args, words in [(["view", str(pipe)], "no results row"), (["samegame", "verify", str(pipe)], "no results row"),
+                        (["samegame", "store", "import", str(pipe), "--store", str(tmp_path / "s.sqlite")], "no line to import"),
+                        (["match3", "move", str(pipe), "1", "1", "r"], "at least 3 rows, found 0")]:
+        done = subprocess.run([sys.executable, "-m", "gridfall", *args], capture_output=True, text=True, timeout=60)
+        assert done.returncode in (1, 2) and words in done.stderr, (args, done.stderr)
+
+    def write() -> None:  # what a shell's <(...) gives: a pipe with a program writing to it
+        with open(pipe, "w") as f:
+            f.write("1\t0\t\n")
+
+    writer = threading.Thread(target=write, daemon=True)  # never left waiting for a reader
+    writer.start()
+    done = subprocess.run([sys.executable, "-m", "gridfall", "samegame", "verify", str(pipe)], capture_output=True,
+                          text=True, timeout=60)
+    writer.join(timeout=60)
+    assert done.returncode == 0 and "total 0 over 1 board; 0 problems" in done.stdout, done.stderr
+
+
 def test_solve_prints_its_line_when_the_store_cannot_take_it(tmp_path, monkeypatch):
     from gridfall.samegame.store import SolutionStore, StoreError
 

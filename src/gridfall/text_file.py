@@ -11,7 +11,9 @@ instead of filling the memory.
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
+from typing import BinaryIO
 
 _UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 MOST_BYTES = 64 << 20  # far above any board, results file or store export (10,000 lines: 6 MB)
@@ -21,10 +23,26 @@ class NotText(ValueError):
     """The file is not text gridfall reads: bytes of no encoding read here, or far too many."""
 
 
+def _opened(path: str | Path) -> BinaryIO:
+    """``path`` open for reading, without waiting for a writer.  Opening a named pipe (a FIFO)
+    waits until a program opens it to write: one named by mistake hung the command for good.
+    Opened at once and then read as usual, it gives what a writer sends (``<(...)`` in a shell),
+    or nothing if there is none."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # not on Windows, which has no such files
+    fd = os.open(path, os.O_RDONLY | nonblocking)
+    try:
+        if nonblocking:
+            os.set_blocking(fd, True)
+        return open(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_text(path: str | Path, utf16: bool = True) -> str:
     """The text of the file at ``path``: OSError if it cannot be read, NotText if it is not text
     (not ``utf16`` for a file that another program reads as UTF-8, such as Python source)."""
-    with open(path, "rb") as stream:
+    with _opened(path) as stream:
         data = stream.read(MOST_BYTES + 1)
     if len(data) > MOST_BYTES:
         raise NotText(f"more than {MOST_BYTES >> 20} MB, far more than a board, a results file, a store export "
