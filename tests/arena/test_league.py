@@ -203,6 +203,12 @@ def test_standings_read_an_sprt_and_refuse_other_files(tmp_path):
                        ("missing.sqlite", "does not exist")):
         done = gridfall("connect4", "standings", str(tmp_path / path))
         assert done.returncode == 2 and what in done.stderr and "Traceback" not in done.stderr, done.stderr
+    with changing(db) as connection:  # a test outside the Elo the SPRT can weigh, stored by an older gridfall
+        connection.execute("UPDATE run SET value = replace(value, '\"elo1\": 50.0', '\"elo1\": 2000000.0') "
+                           "WHERE key = 'settings'")
+    done = gridfall("standings", str(db))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"{db}: its run's settings or games are damaged (elo0 and elo1 must lie within +-2000" in done.stderr
 
 
 def test_a_stored_name_with_an_escape_sequence_is_shown_escaped(tmp_path):

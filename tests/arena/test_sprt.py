@@ -7,6 +7,7 @@ import math
 import pytest
 
 from gridfall.arena.sprt import (
+    ELO_LIMIT,
     SCORES,
     SPRT,
     bounds,
@@ -127,3 +128,19 @@ def test_bad_settings_are_refused():
         SPRT(0, 10, alpha=1.5)
     with pytest.raises(ValueError, match=r"alpha \+ beta"):
         SPRT(0, 10, alpha=0.6, beta=0.4)  # Wald's bounds would meet at 0: decided before a game
+    with pytest.raises(ValueError, match="within"):
+        SPRT(1e6, 2e6)  # its expected score is 1.0 exactly: the LLR raised "max() arg is an empty sequence"
+    with pytest.raises(ValueError, match="within"):
+        SPRT(-1e6, 0)  # 10 ** 2500 overflowed
+
+
+@pytest.mark.parametrize("elo0, elo1", [(-ELO_LIMIT, -ELO_LIMIT + 10), (ELO_LIMIT - 10, ELO_LIMIT)])
+def test_at_the_limits_the_llr_is_finite_and_favours_the_hypothesis_nearer_the_record(elo0, elo1):
+    records = [[0, 0, 0, 0, 40], [40, 0, 0, 0, 0], [10, 5, 20, 5, 10]]  # all won, all lost, even
+    assert all(math.isfinite(llr(counts, elo0, elo1)) for counts in records)
+    nearer_even = 1 if elo0 < 0 else -1  # an even record (Elo 0) favours the hypothesis nearer 0
+    assert llr([10, 5, 20, 5, 10], elo0, elo1) * nearer_even > 2  # 2.30 either way: the test decides
+    assert SPRT(elo0, elo1).verdict() is None  # no pair yet
+    wide = -ELO_LIMIT, ELO_LIMIT
+    assert llr(records[0], *wide) > 400 and llr(records[1], *wide) < -400
+    assert llr(records[2], *wide) == pytest.approx(0, abs=1e-9)

@@ -30,6 +30,8 @@ def test_a_much_stronger_candidate_is_accepted_and_the_counts_add_up(tmp_path):
 def test_the_block_and_bad_settings():
     done = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--elo0", "10", "--elo1", "0")
     assert done.returncode == 2 and "elo1" in done.stderr
+    far = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--elo0", "1e6", "--elo1", "2e6")
+    assert far.returncode == 2 and "'--elo0': 1000000.0 is not in the range -2000.0<=x<=2000.0" in far.stderr
     crossed = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--alpha", "0.9", "--beta", "0.9")
     assert crossed.returncode == 2 and "alpha + beta" in crossed.stderr  # it used to accept H1 after 0 games
     odd = gridfall("connect4", "sprt", "--new", "greedy", "--base", "random", "--max-games", "7")

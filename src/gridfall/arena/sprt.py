@@ -29,6 +29,9 @@ from gridfall.arena.elo import MatchScore, elo_interval_of, elo_text
 
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's points per game, by pentanomial cell
 PSEUDO = 1e-3  # the count an empty cell gets (fishtest's regularisation)
+# The hypotheses' Elo lie within +-ELO_LIMIT: an expected score of 0.00001 to 0.99999.  Much further
+# out, 1 - score loses its digits (at +6,400 it is 0.0 and the hypothesis has no distribution).
+ELO_LIMIT = 2000.0
 
 
 def expected_score(elo: float) -> float:
@@ -113,6 +116,8 @@ class SPRT:
             raise ValueError(f"alpha + beta must be below 1 (got {self.alpha} + {self.beta})")
         if self.elo1 <= self.elo0:
             raise ValueError(f"elo1 must be above elo0 (got elo0 {self.elo0}, elo1 {self.elo1})")
+        if not (-ELO_LIMIT <= self.elo0 and self.elo1 <= ELO_LIMIT):
+            raise ValueError(f"elo0 and elo1 must lie within +-{ELO_LIMIT:g} (got {self.elo0}, {self.elo1})")
         self.penta = [0, 0, 0, 0, 0]
         self.games = MatchScore()
 

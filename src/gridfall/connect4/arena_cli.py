@@ -16,8 +16,9 @@ from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
+from gridfall.arena.sprt import ELO_LIMIT
 from gridfall.cli_help import CONNECT4_PROTOCOL, with_help
-from gridfall.cli_options import FINITE, FloatRange, limit_options, refuse_blank_command
+from gridfall.cli_options import FloatRange, limit_options, refuse_blank_command
 from gridfall.cli_output import console
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.arena_report import (
@@ -244,11 +245,14 @@ def _changes(run, done: set[str], pairs: int, retire: tuple[str, ...]) -> list[t
     return changes
 
 
+HYPOTHESIS = FloatRange(-ELO_LIMIT, ELO_LIMIT)  # --elo0 and --elo1: see ELO_LIMIT
+
+
 @click.command()
 @click.option("--new", "new", required=True, help="The candidate: a command, or a built-in agent's name.")
 @click.option("--base", "base", required=True, help="The baseline: the same.")
-@click.option("--elo0", type=FINITE, default=0.0, show_default=True, help="H0: the candidate is this much better.")
-@click.option("--elo1", type=FINITE, default=10.0, show_default=True, help="H1: the candidate is this much better.")
+@click.option("--elo0", type=HYPOTHESIS, default=0.0, show_default=True, help="H0: the candidate is this much better.")
+@click.option("--elo1", type=HYPOTHESIS, default=10.0, show_default=True, help="H1: the candidate is this much better.")
 @click.option("--alpha", type=FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="The chance of accepting H1 when H0 holds.")
 @click.option("--beta", type=FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
@@ -351,8 +355,8 @@ def print_standings(db: str, stored, as_json: bool) -> None:
         else:
             test = sprt_test(settings, rows)
     except (ValueError, KeyError, TypeError, IndexError) as e:  # settings or results of another shape: damaged
-        message = str(e) if isinstance(e, ValueError) else f"{db}: its run's settings or games are damaged ({e!r})"
-        raise click.BadParameter(message, param_hint="DB") from None
+        detail = str(e) if isinstance(e, ValueError) else repr(e)
+        raise click.BadParameter(f"{db}: its run's settings or games are damaged ({detail})", param_hint="DB") from None
     caveats = caveats_of(rows)
     if kind == "connect4 league":
         if as_json:
