@@ -170,6 +170,27 @@ def test_a_stopped_league_loses_only_its_games_in_flight_and_finishes_when_run_a
     assert sum(b["games"] for b in finished["leaderboard"]) == 32
 
 
+@pytest.mark.parametrize("kind, count", [("league", "--games"), ("sprt", "--max-games")])
+def test_a_run_of_a_trillion_games_starts_at_once(tmp_path, kind, count):
+    # a typo's extra zeros: the league listed every pair before its first game (18 s and 240 MB for
+    # a million games, memory without end for a trillion), and the SPRT walked every pair number
+    db = tmp_path / "big.sqlite"
+    bots = (["--bot", f"first={pick('first')}", "--bot", "greedy"] if kind == "league"
+            else ["--new", "greedy", "--base", pick("first")])
+    process = start("connect4", kind, *bots, count, str(10**12), "--db", str(db), "--workers", "1", *FAST)
+    try:
+        assert wait_for_games(db, 2, timeout=30) >= 2, "no game stored within 30 s"
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.communicate()
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert "1,000,000,000,000" in err or kind == "sprt", err
+    read = gridfall("standings", str(db), timeout=30)
+    assert read.returncode == 0 and "Traceback" not in read.stderr, read.stderr
+
+
 def test_standings_read_a_league_while_it_plays_and_after(tmp_path):
     db = tmp_path / "league.sqlite"
     process = start("connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",

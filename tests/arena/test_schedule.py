@@ -81,3 +81,24 @@ def test_changes_that_leave_fewer_than_two_bots_or_name_others_are_refused():
     for changes in ([(5, (1,))], [(4, (0, 5))], [(4, ())]):
         with pytest.raises(ValueError, match="cannot play a league of 3 bots"):
             schedule(3, 10, changes=changes)
+
+
+def test_the_bots_left_are_the_bots_of_the_pairs_left_found_without_walking_them_all():
+    from gridfall.connect4.arena_cli import _bots_left
+
+    def by_brute_force(plan, done):
+        return list(dict.fromkeys(b for k, pair in enumerate(plan) if f"pair {k} game 0" not in done for b in pair))
+
+    stored = lambda *pairs: {f"pair {k} game {g}" for k in pairs for g in (0, 1)}  # noqa: E731
+    for changes, done in [([(0, (0, 1, 2, 3))], set()),
+                          ([(0, (0, 1, 2, 3))], stored(*range(30))),
+                          ([(0, (0, 1, 2, 3)), (12, (1, 2, 3))], stored(*range(12))),  # 0 retired
+                          ([(0, (0, 1, 2, 3)), (12, (1, 2, 3))], stored(*range(12)) - stored(5)),  # 5 lost in flight
+                          ([(0, (0, 1)), (6, (0, 1, 2, 3))], stored(*range(6)))]:  # 2 and 3 join
+        for pairs in (12, 13, 40):
+            plan = lambda: pairings(4, pairs, seed=1, changes=changes)  # noqa: E731
+            assert _bots_left(plan(), done, changes) == by_brute_force(plan(), done), (changes, pairs, done)
+    retired_since = [(0, (0, 1, 2, 3)), (12, (1, 2, 3))]  # pair 5, (0, 1), was lost in flight; then 0 retired
+    assert _bots_left(pairings(4, 12, seed=1, changes=retired_since), stored(*range(12)) - stored(5),
+                      retired_since) == [0, 1]
+    assert len(_bots_left(pairings(4, 10**12, seed=1), stored(*range(30)), [(0, (0, 1, 2, 3))])) == 4  # at once

@@ -180,14 +180,18 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
     done = run.done()
     changes = _changes(run, done, games // 2, retire)
     commands = dict(bots)
-    plan = schedule(len(names), games // 2, matchmaking, seed, changes)
-    jobs = [PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
+
+    def plan():  # the schedule, made as it is walked: a league of a billion games starts at once
+        return schedule(len(names), games // 2, matchmaking, seed, changes)
+
+    plan()  # its settings are checked here
+    jobs = (PairJob(f"pair {k}", (names[i], names[j]), (commands[names[i]], commands[names[j]]),
                     opening(seed, k, opening_plies), limits, seed + 2 * k)
-            for k, (i, j) in enumerate(plan) if f"pair {k} game 0" not in done]
+            for k, (i, j) in enumerate(plan()) if f"pair {k} game 0" not in done)
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"league of {len(bots)} bots, {counted(games, 'game')} ({len(done)} stored in {run.path}), {executor.describe()}")
-    _ready_bots(executor, list(dict.fromkeys(spec for job in jobs for spec in job.specs)), limits)
+    _ready_bots(executor, list(dict.fromkeys(commands[names[b]] for b in _bots_left(plan(), done, changes))), limits)
     # transient: the table printed at the end is rated in the schedule's order, the live one in the
     # order games finished, so keeping both on screen showed two sets of slightly different ratings
     retired = set(retire)
@@ -210,6 +214,23 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
         print_league(out, table, games, caveats, retired)
         out.print(f"games stored in {run.path}" + ("; interrupted: run the same command to resume" if interrupted else ""))
     sys.exit(exit_code(interrupted))
+
+
+def _bots_left(plan, done: set[str], changes: list[tuple[int, tuple[int, ...]]]) -> list[int]:
+    """The bots with a pair left to play, in the order they first play in ``plan`` (the league's
+    schedule), which is walked only as far as it must be: past the last pair stored and the last
+    change of who plays, every pair is left and only that change's bots play, so the walk ends
+    once each of them has been seen.  Before that, a pair lost in flight may hold a bot that has
+    retired since."""
+    settled = max([1 + max((job_order(job)[1] for job in done), default=-1), *(at for at, _ in changes)])
+    last = set(sorted(changes, key=lambda change: change[0])[-1][1]) if changes else set()
+    seen: dict[int, None] = {}
+    for k, pair in enumerate(plan):
+        if k >= settled and last <= seen.keys():
+            break
+        if f"pair {k} game 0" not in done:
+            seen.update(dict.fromkeys(pair))
+    return list(seen)
 
 
 def _changes(run, done: set[str], pairs: int, retire: tuple[str, ...]) -> list[tuple[int, tuple[int, ...]]]:
@@ -294,14 +315,15 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     test = sprt_test(settings, run.rows())
     pairs = max_games // 2
     decided = test.verdict() is not None
-    left = [] if decided else [k for k in range(pairs) if f"pair {k} game 0" not in stored]
+    left = (k for k in range(0 if decided else pairs) if f"pair {k} game 0" not in stored)  # walked as played
     jobs = (PairJob(f"pair {k}", ("new", "base"), (new, base), opening(seed, k, opening_plies), limits, seed + 2 * k)
             for k in left)
+    playing = not decided and any(f"pair {k} game 0" not in stored for k in range(pairs))  # stops at the first
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
     err.print(f"sprt [{elo0:g}, {elo1:g}] alpha {alpha:g} beta {beta:g} "
               f"({counted(len(stored), 'game')} stored in {run.path}), {executor.describe()}")
-    _ready_bots(executor, [new, base] if left else [], limits)
+    _ready_bots(executor, [new, base] if playing else [], limits)
     with Live(Text(test.report()), console=err, transient=True, auto_refresh=False) as live:
         def on_pair(job, records):
             test.add_pair(*(points_of(row, "new") for row in game_rows(job, records)))

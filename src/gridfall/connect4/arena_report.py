@@ -7,6 +7,7 @@ The commands that play a run (``league``, ``sprt``) and the one that reads it wh
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -138,13 +139,17 @@ def print_league(out, table, games: int, caveats: Caveats, retired=frozenset()) 
     caveats.print(out)
 
 
+PAIR_GAME = re.compile(r"pair (\d+) game [01]")  # an SPRT's job
+
+
 def sprt_test(settings: dict, rows: list[GameRow]):
     """The SPRT of a run's settings, fed with its stored pairs in the schedule's order."""
     from gridfall.arena.sprt import SPRT
 
     test = SPRT(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"])
     stored = {row.job: row for row in rows}
-    for k in range(settings["max_games"] // 2):
+    pairs = sorted({int(m[1]) for m in map(PAIR_GAME.fullmatch, stored) if m})  # what is stored, not --max-games
+    for k in (k for k in pairs if k < settings["max_games"] // 2):
         pair = [stored.get(f"pair {k} game {g}") for g in (0, 1)]
         if pair[0] is not None and pair[1] is not None:
             test.add_pair(points_of(pair[0], "new"), points_of(pair[1], "new"))
