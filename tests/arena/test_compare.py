@@ -55,3 +55,4 @@ def test_a_ranking_orders_by_mean_counts_best_boards_and_compares_each_with_the_
     assert ranking[3].against_first.names == ("A", "C") and ranking[3].verdict() == "A is better"
     assert ranking[1].verdict() == "cannot tell from A yet"  # D is worse on two boards and better on one
     assert rank({"X": [1], "Y": [0]})[1].verdict() == "cannot tell yet (fewer than two boards)"
+    assert rank({"X": [1], "Y": [0]}, unit="seed")[1].verdict() == "cannot tell yet (fewer than two seeds)"

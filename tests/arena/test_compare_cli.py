@@ -176,6 +176,19 @@ def test_match3_compare_over_seeds(tmp_path):
     assert out["faults"] == []
 
 
+def test_a_match3_comparison_speaks_of_seeds(tmp_path):
+    (tmp_path / "quit.py").write_text("def suggest(board):\n    return 1, 1, 'Q'\n")  # ends each board at once
+    bots = ["--bot", f"a={tmp_path / 'quit.py'}", "--bot", f"b={tmp_path / 'quit.py'}", "--seeds", "1",
+            "--db", str(tmp_path / "m.sqlite"), "--time", "0"]
+    text = " ".join(gridfall("match3", "compare", *bots).stdout.split())
+    assert "1 seed with both" in text and "fewer than two seeds" in text, text  # was "1 seeds", "two boards"
+    assert gridfall_json("match3", "compare", *bots)["comparison"]["verdict"] == \
+        "the data cannot tell yet (fewer than two seeds)"
+    ranked = gridfall("match3", "compare", *bots[:6], "--bot", f"c={tmp_path / 'quit.py'}", "--time", "0",
+                      "--db", str(tmp_path / "three.sqlite"))  # three bots: a ranking
+    assert "ranking over the 1 seed every bot played" in " ".join(ranked.stdout.split()), ranked.stdout
+
+
 def test_one_file_under_two_interpreters_each_bot_its_own(tmp_path):
     """NAME="INTERPRETER FILE" runs that bot's file with its own interpreter: one file on PyPy and
     on CPython, paired seed by seed (which one to pick on CodeAbbey)."""

@@ -25,6 +25,7 @@ class Comparison:
     differences: list[float]  # A - B, board by board
     low: float  # the bootstrap 95% interval of the mean difference
     high: float
+    unit: str = "board"  # what the differences are taken on: "board", or "seed" for Match-3
 
     @property
     def mean(self) -> float:
@@ -45,7 +46,7 @@ class Comparison:
     def verdict(self) -> str:
         a, b = self.names
         if len(self.differences) < 2:
-            return "the data cannot tell yet (fewer than two boards)"
+            return f"the data cannot tell yet (fewer than two {self.unit}s)"
         if self.low > 0:
             return f"{a} is better (the 95% interval of the mean difference is above 0)"
         if self.high < 0:
@@ -68,13 +69,13 @@ def bootstrap_interval(differences: list[float], resamples: int = RESAMPLES, see
     return means[int(0.025 * (resamples - 1))], means[int(0.975 * (resamples - 1))]
 
 
-def compare(names: tuple[str, str], a: list[float], b: list[float], seed: int = 0) -> Comparison:
-    """A against B on the same boards, in the same order."""
+def compare(names: tuple[str, str], a: list[float], b: list[float], seed: int = 0, unit: str = "board") -> Comparison:
+    """A against B on the same boards (or seeds: ``unit``), in the same order."""
     if len(a) != len(b):
         raise ValueError(f"{len(a)} scores for {names[0]} but {len(b)} for {names[1]}: compare them on the same boards")
     differences = [x - y for x, y in zip(a, b)]
     low, high = bootstrap_interval(differences, seed=seed)
-    return Comparison(names, differences, low, high)
+    return Comparison(names, differences, low, high, unit)
 
 
 @dataclass
@@ -92,7 +93,7 @@ class Place:
             return "first"
         first = self.against_first.names[0]
         if len(self.against_first.differences) < 2:
-            return "cannot tell yet (fewer than two boards)"
+            return f"cannot tell yet (fewer than two {self.against_first.unit}s)"
         if self.against_first.low > 0:
             return f"{first} is better"
         return f"cannot tell from {first} yet"
@@ -102,7 +103,7 @@ class Place:
                 "against_first": None if self.against_first is None else self.against_first.to_json()}
 
 
-def rank(scores: dict[str, list[float]], seed: int = 0) -> list[Place]:
+def rank(scores: dict[str, list[float]], seed: int = 0, unit: str = "board") -> list[Place]:
     """The bots by mean score, highest first (ties in the order given), each compared with the first;
     every list holds the same boards in the same order."""
     names = list(scores)
@@ -112,5 +113,5 @@ def rank(scores: dict[str, list[float]], seed: int = 0) -> list[Place]:
     best = {name: sum(1 for k in range(count) if scores[name][k] == max(scores[n][k] for n in names)) for name in names}
     first = order[0]
     return [Place(name, means[name], best[name],
-                  None if name == first else compare((first, name), scores[first], scores[name], seed))
+                  None if name == first else compare((first, name), scores[first], scores[name], seed, unit))
             for name in order]

@@ -131,8 +131,8 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     names = [name for name, _ in bots]
     complete = [(item, row) for item, row in rows if all(game is not None for game in row)]
     scores = {name: [transform(row[i].result["score"]) for _, row in complete] for i, name in enumerate(names)}
-    ranking = rank(scores)
-    pairs = [compare((a, b), scores[a], scores[b]) for k, a in enumerate(names) for b in names[k + 1:]]
+    ranking = rank(scores, unit=item_label)
+    pairs = [compare((a, b), scores[a], scores[b], unit=item_label) for k, a in enumerate(names) for b in names[k + 1:]]
     faults = _faults(rows)
     played = Counter(names[i] for _, row in rows for i, game in enumerate(row) if game is not None)
     on_fallback = Counter(names[i] for _, row in rows for i, game in enumerate(row)  # gridfall.arena.fallback
@@ -173,12 +173,12 @@ def print_comparison(bots: list[tuple[str, str]], rows: list[tuple[str, list]], 
     measure = f" of {transform_label}" if transform_label else ""
     if len(bots) == 2:
         result = pairs[0]
-        out.print(f"{len(complete)} {item_label}s with both: {names[0]} better on {result.wins}, ties {result.ties}, "
+        out.print(f"{counted(len(complete), item_label)} with both: {names[0]} better on {result.wins}, ties {result.ties}, "
                   f"worse on {result.losses}; mean difference{measure} {result.mean:+,.2f}, "
                   f"95% bootstrap interval [{result.low:+,.2f}, {result.high:+,.2f}]")
         out.print(result.verdict() + (" (so far: the run may still be playing)" if playing else ""))
     else:
-        out.print(_ranking_table(ranking, f"ranking over the {len(complete)} {item_label}s every bot played"
+        out.print(_ranking_table(ranking, f"ranking over the {counted(len(complete), item_label)} every bot played"
                                           f" (mean{measure})", item_label))
         out.print(_pairings_table(pairs))
         out.print("Each interval is the paired bootstrap's on its own, with no correction for the number of pairs."
