@@ -110,6 +110,16 @@ def test_a_first_turn_past_the_book_waits_for_the_search_as_long_as_a_known_move
     assert "(portable): the compiled search's kernels were still loading (not ready in time)" in log.getvalue()
 
 
+def test_a_turn_of_centuries_waits_for_the_search_and_gives_it_the_time():
+    # `connect4 bot --first-turn-ms 1e300`: the wait overflowed threading's longest timeout, and the
+    # bot answered "agent failed: OverflowError: timestamp out of range for platform time_t"
+    release = threading.Event()
+    bot, loaded, log = _loading(release)
+    threading.Timer(0.2, release.set).start()
+    assert bot.act(_unbooked_position(), 1e297) == 8 and log.getvalue() == ""
+    assert loaded.given[0] > 1e296
+
+
 def test_the_first_turns_grace_is_at_most_half_its_plan():
     # a referee's limit of 200 ms gives a built-in a plan of 100 (arena.limits.fitted_ms): the
     # answer must come well inside the other 100, not 150 ms past the plan

@@ -261,3 +261,25 @@ def test_the_bot_with_a_first_turn_too_short_to_load_answers_every_turn_in_time(
     report = referee_game(command, load_board("standard:3"), "standard:3", limits=Limits(first_turn=1.0, turn=0.05))
     assert report.ok, (report.outcome, report.detail)
     assert "too short to load" in report.output[0] and report.first_turn_seconds < 1.0
+
+
+def test_a_plan_of_centuries_waits_for_the_kernels_and_gives_the_search_the_time(monkeypatch):
+    # the wait for the kernels overflowed threading's longest timeout (OverflowError: timestamp
+    # out of range for platform time_t); the CLI caps the plan at 19.8 s, the Python API did not
+    import threading
+
+    from gridfall.samegame import codingame, search
+
+    loaded = threading.Event()
+    threading.Timer(0.2, loaded.set).start()
+    monkeypatch.setattr(codingame, "in_background", lambda game, log: loaded)
+    given: list[float] = []
+    board = load_board("standard:2")
+
+    def solve(board, seconds, **options):  # the search itself would take the centuries it is given
+        given.append(seconds)
+        return search.Solution(0, greedy_line(board), False, "greedy", seconds=0.0, seed=0)
+
+    monkeypatch.setattr(search, "solve", solve)
+    line = codingame.make_planner(BotConfig(first_turn_budget=1e297, use_store=False), io.StringIO())(board, 1e297, 0)
+    assert line == greedy_line(board) and given[0] > 1e296

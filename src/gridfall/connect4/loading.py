@@ -93,7 +93,7 @@ class LoadingAgent:
         wait = max(seconds - LEAST_FIRST_SEARCH, 0.0) + grace if known is not None or first else seconds * WAIT_SHARE
         # past the plan, into the grace, a first turn without a known move still searches a little
         least = LEAST_FIRST_SEARCH if first and known is None else 0.005
-        if self._ready.wait(wait) and self._agent is not None:
+        if self._ready.wait(min(wait, threading.TIMEOUT_MAX)) and self._agent is not None:  # a longer wait overflows
             return self._agent.act(game, max(seconds - (time.monotonic() - start), least))
         if known is not None:
             return known

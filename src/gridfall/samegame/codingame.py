@@ -7,6 +7,7 @@ to the end of the answer line, as the platform does.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import IO
@@ -218,7 +219,8 @@ def make_planner(config: BotConfig, log: IO[str] = sys.stderr) -> Planner:
                    "compiles them; `gridfall warmup` compiles them ahead")
             print(notice("the exported bot's beam search", why), file=log)
             return beam_line(board, deadline)
-        if not kernels.wait(max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)):
+        wait = max(0.0, deadline - time.monotonic() - FALLBACK_MARGIN)
+        if not kernels.wait(min(wait, threading.TIMEOUT_MAX)):  # a longer wait overflows
             from gridfall.samegame.greedy import greedy_line
 
             print(notice("the greedy line", f"the search kernels {LOADING} (not ready in time)"), file=log)
