@@ -188,8 +188,10 @@ def ticks_per_second() -> float:
 
 
 def deadline_ticks(seconds_from_now: float) -> int:
-    """The counter value ``seconds_from_now`` from now; 2**64-1 (never) without a counter."""
+    """The counter value ``seconds_from_now`` from now; 2**64-1 (never) without a counter, or past
+    what its 64 bits count (centuries, and an infinite product that int() refuses)."""
     rate = ticks_per_second()
-    if rate == 0.0:
+    ahead = seconds_from_now * rate
+    if rate == 0.0 or not ahead < 2**63:
         return 2**64 - 1
-    return int(_ticks()) + int(seconds_from_now * rate)
+    return int(_ticks()) + int(ahead)

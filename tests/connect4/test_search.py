@@ -230,3 +230,15 @@ def random_positions_with_threats(count):
         else:
             positions.append(tuple(np.uint64(v) for v in engine.from_game(game)))
     return positions
+
+
+def test_a_search_given_centuries_runs_to_its_depth():
+    # seconds=1e300 made the cycle counter's deadline infinite, and int() raised OverflowError
+    # (the Python API's player.act(state, 1e300) did that)
+    from gridfall.jit import deadline_ticks
+
+    assert deadline_ticks(1e300) == deadline_ticks(float("inf")) == 2**64 - 1  # never
+    assert deadline_ticks(1.0) < deadline_ticks(2.0) < 2**63
+    searcher = Searcher(9, 7, table_bits=16)
+    cur, mask = quiet_positions(1, (10, 12), seed=1)[0]
+    assert searcher.choose(cur, mask, seconds=1e300, max_depth=4).depth == 4

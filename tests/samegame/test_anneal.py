@@ -185,3 +185,25 @@ def test_the_solve_help_gives_autos_share_of_annealing():
 
     result = CliRunner().invoke(main, ["samegame", "solve", "--help"])
     assert f"last {AUTO_POLISH:.0%} of the time annealing" in " ".join(result.output.split())
+
+
+def test_a_sweep_given_centuries_is_not_shortened_by_an_infinite_product(monkeypatch):
+    # solve(board, 1.7e308, algo="anneal"): the edits that fit, rate * time left, came to inf, and
+    # int() raised OverflowError after the first chunk; here the clock stops the run at its third look
+    from gridfall.samegame.search import anneal
+
+    class Stop(Exception):
+        pass
+
+    looks = []
+
+    def now():
+        looks.append(time.monotonic())
+        if len(looks) == 3:
+            raise Stop
+        return looks[-1]
+
+    monkeypatch.setattr(anneal.clock, "now", now)
+    annealer = Annealer(load_board("tuning:4"), None, seed=1)
+    with pytest.raises(Stop):
+        annealer.run(time.monotonic() + 1.7e308)  # two chunks, then the stop

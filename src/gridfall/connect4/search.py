@@ -293,7 +293,9 @@ class Searcher:
             else:
                 self.stats[DEADLINE] = min(deadline_ticks(left), 1 << 62)
                 # without a cycle counter, a node budget from the measured rate stands in for the clock
-                self.stats[BUDGET] = 1 << 62 if self.stats[DEADLINE] < 1 << 62 else max(int(left * self.rate), 1000)
+                # (none past what a counter holds: a search of centuries)
+                by_rate, counted = left * self.rate, self.stats[DEADLINE] < 1 << 62
+                self.stats[BUDGET] = 1 << 62 if counted or not by_rate < 1 << 62 else max(int(by_rate), 1000)
             t = time.perf_counter()
             first = decision.column if decision else -1
             x, score = search_root(np.uint64(cur), np.uint64(mask), depth, first, self.g, self.keys, self.data, self.stats)

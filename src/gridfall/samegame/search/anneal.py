@@ -226,7 +226,7 @@ class Annealer:
                 # budget, whose sweeps must not depend on the machine's speed (or on a first call
                 # that loads the kernel): the same seed and budget then anneal the same way anywhere
                 if not math.isinf(deadline) and math.isinf(max_edits):
-                    total = max(done, min(total, int(self.rate * left)))
+                    total = max(done, int(min(total, self.rate * left)))  # int() last: the product may be inf
             self.edits += done
 
 
