@@ -207,3 +207,22 @@ def test_a_sweep_given_centuries_is_not_shortened_by_an_infinite_product(monkeyp
     annealer = Annealer(load_board("tuning:4"), None, seed=1)
     with pytest.raises(Stop):
         annealer.run(time.monotonic() + 1.7e308)  # two chunks, then the stop
+
+
+def test_a_stop_ends_an_annealing_run_at_once():
+    # Ctrl-C or SIGTERM of a campaign (clock.stop) ended each sweep, but the run began the next one
+    # from time.monotonic() and spun, sweep after empty sweep, until its own deadline: a stopped
+    # `--rounds anneal:300` ran on for the rest of its 300 s, at 100% of a core
+    import threading
+
+    from gridfall.samegame.search import clock
+
+    annealer = Annealer(load_board("tuning:4"), None, seed=1, sweep=2_000)
+    with clock.running():
+        threading.Timer(0.3, clock.stop).start()
+        began = time.monotonic()
+        annealer.run(began + 60)
+        took = time.monotonic() - began
+    with clock.running():  # the first search to run clears the stop: the next tests' clock runs
+        pass
+    assert clock.now() < math.inf and 0.25 < took < 5, took

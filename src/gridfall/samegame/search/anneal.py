@@ -205,7 +205,7 @@ class Annealer:
         while self.edits < max_edits:
             began = time.monotonic()
             left = deadline - began
-            if left <= 0:
+            if left <= 0 or clock.now() >= deadline:  # the clock's, too: a stop (clock.stop) ends the run
                 return
             total = int(min(self.sweep, max_edits - self.edits))
             n = self.state[N_BEST]
