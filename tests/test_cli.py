@@ -247,10 +247,12 @@ def test_time_flags_refuse_nan_and_infinity():
     for args in (["samegame", "solve", "standard:1", "--time", "nan", "--workers", "0"],
                  ["samegame", "solve", "standard:1", "--time", "inf", "--workers", "0"],
                  ["connect4", "bot", "--turn-ms", "nan", "--agent", "none"],
-                 ["connect4", "sprt", "--new", "a", "--base", "b", "--elo1", "inf", "--workers", "0"],
+                 ["connect4", "sprt", "--new", "a", "--base", "b", "--elo1", "nan", "--workers", "0"],
                  ["match3", "play", "--time", "inf", "--agent", "none"]):
         result = run(*args)
         assert result.exit_code == 2 and "is not a finite number" in result.output, (args, result.output)
+    far = run("connect4", "sprt", "--new", "a", "--base", "b", "--elo1", "inf", "--workers", "0")  # bounded: see ELO_LIMIT
+    assert far.exit_code == 2 and "'--elo1': inf is not in the range -2000.0<=x<=2000.0" in far.output, far.output
 
 
 def test_every_number_flag_of_every_command_refuses_nan_and_infinity():
