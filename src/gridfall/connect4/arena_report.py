@@ -148,8 +148,8 @@ def sprt_test(settings: dict, rows: list[GameRow]):
 
     test = SPRT(settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"])
     stored = {row.job: row for row in rows}
-    pairs = sorted({int(m[1]) for m in map(PAIR_GAME.fullmatch, stored) if m})  # what is stored, not --max-games
-    for k in (k for k in pairs if k < settings["max_games"] // 2):
+    most = settings["max_games"] // 2
+    for k in sorted({int(m[1]) for m in map(PAIR_GAME.fullmatch, stored) if m and int(m[1]) < most}):  # stored ones only
         pair = [stored.get(f"pair {k} game {g}") for g in (0, 1)]
         if pair[0] is not None and pair[1] is not None:
             test.add_pair(points_of(pair[0], "new"), points_of(pair[1], "new"))
