@@ -427,6 +427,25 @@ def test_renamed_time_flags_keep_their_old_spelling_hidden(tmp_path):
     assert "--think" not in run("samegame", "bot", "--help").output
 
 
+def test_renamed_flags_are_held_to_the_new_flags_range(tmp_path):
+    """The old spellings took any finite number: --time-budget -1 exported a player "planning for
+    -1 s a run", --per-call -1 lost every game at once, --think 100 gave a first turn of 100 s."""
+    exported = tmp_path / "m.py"
+    assert run("match3", "export", str(exported), "--agent", "greedy").exit_code == 0
+    for args, message in (
+            (["match3", "export", str(tmp_path / "x.py"), "--time-budget", "-1"],
+             "'--time-budget': it is --time -1, and for --time: -1.0 is not in the range x>=0.01"),
+            (["match3", "referee", str(exported), "--per-call", "-1"],
+             "'--per-call': it is --turn-ms -1000, and for --turn-ms: -1000.0 is not in the range x>=0"),
+            (["match3", "referee", str(exported), "--time-limit", "-3"], "it is --time -3"),
+            (["samegame", "bot", "--think", "100"],
+             "'--think': it is --first-turn-ms 100000, and for --first-turn-ms: 100000.0 is not in the range "
+             "100<=x<=19800")):
+        result = run(*args)
+        assert result.exit_code == 2 and message in result.output, (args, result.output)
+    assert not (tmp_path / "x.py").exists()
+
+
 def test_connect4_solve_with_time_gives_the_proven_range_on_a_deep_9x7_position():
     import time
 

@@ -79,7 +79,8 @@ def number_list(text: str) -> list[int]:
 
 
 def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
-    """A hidden ``old`` flag whose value, times ``scale``, is passed as ``parameter`` (``new``'s)."""
+    """A hidden ``old`` flag whose value, times ``scale``, is passed as ``parameter`` (``new``'s),
+    checked by ``new``'s own type: its range holds for both spellings."""
 
     def decorate(command):
         hidden_name = f"renamed_{parameter}"
@@ -92,12 +93,25 @@ def renamed(old: str, new: str, parameter: str, scale: float = 1.0):
                     raise click.UsageError(f"{old} and {new} are one setting ({old} is its old spelling): "
                                            f"give {new} alone")
                 click.echo(f"gridfall: {old} is now {new}; the old spelling goes in the next release", err=True)
-                kwargs[parameter] = value * scale
+                kwargs[parameter] = _as_new(value * scale, old, new, parameter)
             return command(*args, **kwargs)
 
         return click.option(old, hidden_name, type=FINITE, hidden=True, default=None)(wrapper)
 
     return decorate
+
+
+def _as_new(value: float, old: str, new: str, parameter: str) -> float:
+    """``value`` (an ``old`` flag's, scaled to ``new``'s unit) through ``new``'s type: without it,
+    ``--per-call -1`` or ``--think 100`` (100,000 ms) passed the range that ``--turn-ms`` and
+    ``--first-turn-ms`` refuse."""
+    ctx = click.get_current_context()
+    param = next(p for p in ctx.command.params if p.name == parameter)
+    try:
+        return param.type.convert(value, param, ctx)
+    except click.BadParameter as error:
+        raise click.BadParameter(f"it is {new} {value:g}, and for {new}: {error.message}", ctx, param_hint=f"'{old}'") \
+            from None
 
 
 # every referee's limits, relaxed together (the same flag on every command that plays timed turns)
