@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from gridfall.connect4 import engine
+from gridfall.connect4 import engine, stopping
 from gridfall.connect4.engine import COLUMN, W
 from gridfall.jit import below, new_rng, njit, popcount, uint64
 
@@ -240,6 +240,7 @@ class MCTS:
             iterate(t.pos, t.stats, t.children, t.terminal, t.size, steal_allowed, self.c, now, self.g, self.rng,
                     self.solver)
             runs += now
+            stopping.check()
             spent = time.perf_counter() >= deadline if iterations is None else runs >= iterations
             if spent or t.terminal[0] != RESULT_NONE:
                 break

@@ -17,7 +17,9 @@ move, who did not steal.  This module estimates it by play between two different
   samples).
 
 Jobs are :class:`PieGame`; :func:`play_pie_game` plays one in this process (agents and the
-solver are made once per thread), so the run's executor may be local threads or Dask.
+solver are made once per thread), so the run's executor may be local threads or Dask.  A thread
+cannot be ended from outside: a stopped run tells the games on its threads to stop
+(:mod:`.stopping`), and waits for them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 from dataclasses import dataclass
 
 from gridfall.arena.database import GameRow
+from gridfall.connect4 import stopping
 from gridfall.connect4.rules import Game
 
 CENTRAL_REACH = 4  # random opening plies go to columns with |2x - (width - 1)| <= this (2..6 on 9x7)
@@ -116,6 +119,7 @@ def play_pie_game(job: PieGame) -> GameRow:
     winner = None
     reason = ""
     while not game.is_terminal():
+        stopping.check()  # a stopped run abandons this game (its searches stop too: see stopping)
         empty = job.width * job.height - len(game.history)
         if empty <= job.solve_empties:
             result = solver.solve(*from_game(game), weak=True, seconds=job.solve_seconds)

@@ -17,6 +17,7 @@ from gridfall.arena.signals import exit_code
 from gridfall.cli_help import with_help
 from gridfall.cli_options import FloatRange, refuse_without
 from gridfall.cli_output import console, output_path, write_file
+from gridfall.connect4 import stopping
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.words import counted
 
@@ -148,7 +149,12 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
             raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in "
                                        f"{run.path})") from None
         finally:
+            # The games still under way on this machine's threads (a stopped run's) are abandoned,
+            # and must be told: a thread cannot be ended, and the exit waited for each to finish
+            # its game (42 s after SIGTERM with 2 s turns; never with --turn-ms 1e300).
+            stopping.stop()
             executor.close()
+            stopping.clear()
     rows = run.rows()
     table = table_from(rows, settings, time.strftime("%Y-%m-%d"))
     path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / TABLE_FILE))

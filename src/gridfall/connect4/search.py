@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gridfall.connect4 import engine
+from gridfall.connect4 import engine, stopping
 from gridfall.connect4.engine import COLUMN, ORDER, H, W
 from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount, uint64
 
@@ -261,6 +261,11 @@ class Searcher:
         self.reseed(seed)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
+        stopping.watch(self)
+
+    def halt(self) -> None:
+        """The depth under way aborts at its next node (:mod:`.stopping`: the kernel reads the budget there)."""
+        self.stats[BUDGET] = -1
 
     def forget(self) -> None:
         """Empty the table (in O(1): a new generation of keys)."""
@@ -296,6 +301,7 @@ class Searcher:
                 # (none past what a counter holds: a search of centuries)
                 by_rate, counted = left * self.rate, self.stats[DEADLINE] < 1 << 62
                 self.stats[BUDGET] = 1 << 62 if counted or not by_rate < 1 << 62 else max(int(by_rate), 1000)
+            stopping.check()  # after the budget is set: a stop from now on lowers it (see stopping)
             t = time.perf_counter()
             first = decision.column if decision else -1
             x, score = search_root(np.uint64(cur), np.uint64(mask), depth, first, self.g, self.keys, self.data, self.stats)
@@ -304,6 +310,7 @@ class Searcher:
             if took > 0.003:
                 self.rate = 0.7 * self.rate + 0.3 * self.stats[NODES] / took
             if self.stats[ABORTED]:
+                stopping.check()  # halted, not timed out: no move
                 if x >= 0 and decision is not None:  # the unfinished depth proved a better move
                     decision.column = int(x)
                 break

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gridfall.connect4 import engine
+from gridfall.connect4 import engine, stopping
 from gridfall.connect4.engine import H, W
 from gridfall.connect4.rules import Game
 from gridfall.jit import cycle_counter, deadline_ticks, njit, uint64
@@ -228,6 +228,7 @@ class Solver:
                 else:
                     left = SLICE if seconds is None else min(SLICE, seconds - (time.perf_counter() - start))
                     stats[BUDGET], stats[DEADLINE] = NEVER, min(deadline_ticks(max(left, 0.0)), NEVER)
+                stopping.check()
                 if left <= 0:  # nodes or seconds: none left
                     mid = low + (high - low) // 2
                     return Result(mid, self.table.nodes, time.perf_counter() - start, False, low, high)

@@ -1,0 +1,101 @@
+"""A stop reaches every Connect Four search of the process, however long its turn: a stopped
+pie-rule run waited for the games on its threads to end (42 s after SIGTERM with 2 s turns, and
+never with --turn-ms 1e300)."""
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from gridfall.connect4 import stopping
+from gridfall.connect4.pie import PieGame, play_pie_game
+
+# one search thread at a time, and nothing timed against a clock it could lose to
+pytestmark = pytest.mark.parallel_safe
+
+FOREVER = 1e9  # seconds: no turn ends on its own within the test
+
+
+def stopped_after(search, wait: float = 0.5) -> float:
+    """Run ``search()`` on a thread, stop the searches after ``wait`` seconds, and return how long
+    it took to raise Stopped after that (it must not have ended before)."""
+    outcome: list = []
+
+    def run():
+        try:
+            search()
+            outcome.append("returned")
+        except stopping.Stopped:
+            outcome.append(time.perf_counter())
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    time.sleep(wait)
+    assert thread.is_alive(), f"the search ended by itself: {outcome}"
+    stopped = time.perf_counter()
+    try:
+        stopping.stop()
+        thread.join(30)
+    finally:
+        stopping.clear()
+    assert not thread.is_alive() and isinstance(outcome[0], float), outcome
+    return outcome[0] - stopped
+
+
+def test_a_stop_ends_an_alpha_beta_depth_inside_its_kernel():
+    from gridfall.connect4.engine import from_game
+    from gridfall.connect4.rules import Game
+    from gridfall.connect4.search import Searcher
+
+    searcher = Searcher()
+    game = Game(9, 7, steal=False)
+    game.apply_action(4)
+    position = from_game(game)
+    searcher.choose(*position, seconds=0.01)  # the kernels load before the clock starts
+    assert stopped_after(lambda: searcher.choose(*position, seconds=FOREVER)) < 2.0
+    assert stopped_after(lambda: searcher.choose(*position, seconds=FOREVER, nodes=10**15)) < 2.0
+    assert searcher.choose(*position, seconds=0.05).column in range(9)  # cleared: it searches again
+
+
+def test_a_stop_ends_mcts_and_the_solver():
+    from gridfall.connect4.mcts import MCTS
+    from gridfall.connect4.solver import Solver
+
+    mcts = MCTS(solver=True)
+    mcts.choose(0, 0, 0.01)
+    assert stopped_after(lambda: mcts.choose(0, 0, FOREVER)) < 2.0
+    solver = Solver(9, 7, table_bits=20)
+    solver.solve(0, 0, seconds=0.01)
+    assert stopped_after(lambda: solver.solve(0, 0)) < 2.0  # the empty 9x7 board: hours to solve
+    assert mcts.choose(0, 0, 0.01)[1] > 0
+
+
+@pytest.mark.parametrize("engines", [("gridfall", "mcts-solver"), ("alphabeta:40", "gridfall:1000000000")])
+def test_a_stop_abandons_a_pie_game(engines):
+    game = PieGame(3, 0, 0, engines, 2, FOREVER, 0, FOREVER, 0)
+    assert stopped_after(lambda: play_pie_game(game), wait=3.0) < 2.0
+
+
+@pytest.mark.alone  # two games at once
+def test_a_stopped_pie_rule_run_ends_at_once_however_long_its_turns(tmp_path):
+    db = tmp_path / "pie.sqlite"
+    command = [sys.executable, "-m", "gridfall", "connect4", "openings", "--rebuild", "--pairs", "2",
+               "--turn-ms", "1e300", "--solve-ms", "1e300", "--db", str(db), "--out", str(tmp_path / "t.json"),
+               "--workers", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "to play on 2 local workers" in process.stderr.readline()
+        time.sleep(3)  # the games are under way
+        process.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        _, err = process.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        process.kill()
+        process.communicate()
+    assert took < 15, took  # closing waits for the stopped games, and for nothing else
+    assert "too few finished pairs to write a table; the games are kept in" in err, err
+    assert "Traceback" not in err
