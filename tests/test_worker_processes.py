@@ -100,6 +100,59 @@ def test_workers_end_when_their_parent_is_killed_outright():
         reap(*workers)
 
 
+def note_pid_then_wait(job: tuple[str, float]) -> int:
+    """Writes its pid into the folder given, then waits as a long search would."""
+    import time
+
+    folder, seconds = job
+    Path(folder, str(os.getpid())).touch()
+    time.sleep(seconds)
+    return os.getpid()
+
+
+class Abandoned(Exception):
+    pass
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_work_abandoned_does_not_wait_for_the_workers_tasks(tmp_path):
+    # Ctrl-C in a book build at --depth 26 was deaf for minutes: leaving the pool waited for each
+    # worker's search to end
+    import time
+
+    def first_result(results) -> None:
+        try:
+            next(results)
+        except WorkerDied:  # its workers killed under it, as they should be
+            pass
+
+    workers: set[int] = set()
+    try:
+        with pytest.raises(Abandoned):
+            with worker_map(2) as mapped:
+                results = mapped(note_pid_then_wait, [(str(tmp_path), 600)] * 2)
+                waiting = threading.Thread(target=first_result, args=(results,), daemon=True)
+                waiting.start()  # the map hands out its tasks on the first look at its results
+                deadline = time.monotonic() + 60
+                while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                workers = {int(p.name) for p in tmp_path.iterdir()}
+                assert len(workers) == 2, "the workers never started their tasks"
+                left = time.monotonic()
+                raise Abandoned
+        assert time.monotonic() - left < 20
+        deadline = time.monotonic() + 10
+        while any(map(running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [w for w in workers if running(w)], "a worker outlived the abandoned work"
+        waiting.join(10)
+    finally:
+        for w in workers:
+            if running(w):
+                os.kill(w, signal.SIGKILL)
+        reap(*workers)
+
+
 def test_a_killed_worker_is_named_as_such():
     with worker_map(2) as mapped, pytest.raises(WorkerDied, match="killed, by a user or by the system"):
         list(mapped(killed, range(4)))

@@ -62,4 +62,17 @@ def worker_map(workers: int) -> Iterator[Callable]:
                 raise WorkerDied("a worker process ended in the middle of its work: killed, by a user or by "
                                  "the system when out of memory") from None
 
-        yield mapped
+        try:
+            yield mapped
+        except BaseException:
+            _end_workers(pool)
+            raise
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers: the work is abandoned (Ctrl-C, a failure), and leaving the pool
+    waits for each worker's task to end (a book build at --depth 26 sat deaf to Ctrl-C for minutes,
+    its workers deep in a search).  concurrent.futures names its workers only in ``_processes``."""
+    workers = getattr(pool, "_processes", None) or {}
+    for process in list(workers.values()):
+        process.kill()

@@ -234,3 +234,34 @@ def test_the_walked_book_is_kept_on_disk_and_a_damaged_copy_is_walked_again(tmp_
         done = subprocess.run([sys.executable, "-c", read, folder], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and done.stdout.split() == [str(len(walked))], done.stderr
         assert kept_moves(folder, text, 9, len(walked)) == walked
+
+
+@pytest.mark.alone  # two workers searching
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_stopped_build_ends_its_workers_at_once_and_writes_nothing(tmp_path, signum):
+    # deep in a search, its workers were waited for: Ctrl-C at --depth 26 was deaf for minutes, and
+    # SIGTERM killed the command outright (no word, and "leaked semaphore objects" from Python)
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "book.json"
+    build_command = [sys.executable, "-m", "gridfall", "connect4", "book", "--rebuild", "--depth", "26", "--turns", "1",
+                     "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(build_command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not ignored
+    try:
+        while "actions 0:" not in process.stderr.readline():  # the walk's first level: the searches begin
+            assert process.poll() is None, "the build ended before it searched"
+        time.sleep(3)
+        process.send_signal(getattr(signal, signum))
+        start = time.monotonic()
+        _, err = process.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        process.kill()
+        process.communicate()
+    assert process.returncode == 128 + getattr(signal, signum), err
+    assert took < 15 and "stopped: nothing written (the book is written whole)" in err, (took, err)
+    assert "leaked" not in err and "Traceback" not in err and not out.exists()

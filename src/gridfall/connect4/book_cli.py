@@ -58,18 +58,20 @@ def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out,
         refuse_without("--rebuild", allowed=("as_json",))
         _show(Book.load(), as_json)
         return
+    from gridfall.arena.signals import exit_code, stopping_on_signals
     from gridfall.connect4.book_build import build
     from gridfall.worker_processes import WorkerDied
 
     err = console(stderr=True)
     warm_kernels("connect4", err)
     try:
-        made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print,
-                     stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None,
-                     first_turns=first_turns or FIRST_TURNS)
+        with stopping_on_signals():  # SIGTERM and SIGHUP as Ctrl-C: its workers are ended, not orphaned
+            made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print,
+                         stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None,
+                         first_turns=first_turns or FIRST_TURNS)
     except KeyboardInterrupt:
         click.echo("stopped: nothing written (the book is written whole)", err=True)
-        sys.exit(130)
+        sys.exit(exit_code(True))
     except WorkerDied as e:
         raise click.ClickException(f"{e}; nothing written (the book is written whole)") from None
     path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / BOOK_FILE))
