@@ -384,3 +384,24 @@ def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job
     with pytest.raises(ex.ExecutorLost):
         dask.result(gone)
     assert gone.asked == 1
+
+
+def test_a_stopped_run_frees_the_workers_of_its_games_in_their_threads():
+    """A pie-rule game runs in the worker's thread, not in a bot: cancelled while it played, it went
+    on there for as long as its turns (--turn-ms 1e300: for good, the worker lost to later runs)."""
+    from gridfall.arena.dask_executor import DaskExecutor
+    from gridfall.arena.executor import drive
+    from gridfall.connect4.pie import PieGame, play_pie_game, stop_games
+
+    with _tcp_cluster() as (address, *_):
+        executor = DaskExecutor(address)
+        try:
+            endless = [PieGame(column, 0, 0, ("gridfall", "mcts-solver"), 2, 1e9, 0, 1e9, 0) for column in (0, 1)]
+            start = time.monotonic()  # 20 s: both workers load the kernels and play on
+            drive(executor, endless, play_pie_game, lambda job, row: None, stop=lambda: time.monotonic() - start > 20,
+                  halt=stop_games)
+            quick = PieGame(2, 0, 0, ("greedy", "random"), 0, 0.001, 0, 0.1, 0)
+            row = executor.submit(play_pie_game, quick).result(timeout=60)  # a worker is free for it
+            assert row.job == quick.key and row.reason
+        finally:
+            executor.close()

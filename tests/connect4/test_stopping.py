@@ -19,14 +19,16 @@ pytestmark = pytest.mark.parallel_safe
 FOREVER = 1e9  # seconds: no turn ends on its own within the test
 
 
-def stopped_after(search, wait: float = 0.5) -> float:
-    """Run ``search()`` on a thread, stop the searches after ``wait`` seconds, and return how long
-    it took to raise Stopped after that (it must not have ended before)."""
+def stopped_after(search, wait: float = 0.5, key: str = "game 1") -> float:
+    """Run ``search()`` as the stoppable job ``key`` on a thread, stop ``key`` after ``wait``
+    seconds, and return how long it took to raise Stopped after that (it must not have ended
+    before)."""
     outcome: list = []
 
     def run():
         try:
-            search()
+            with stopping.stoppable(key):
+                search()
             outcome.append("returned")
         except stopping.Stopped:
             outcome.append(time.perf_counter())
@@ -35,12 +37,12 @@ def stopped_after(search, wait: float = 0.5) -> float:
     thread.start()
     time.sleep(wait)
     assert thread.is_alive(), f"the search ended by itself: {outcome}"
+    stopping.stop(["another game"])  # names no game here: nothing stops
+    time.sleep(0.2)
+    assert thread.is_alive(), "a stop naming another game stopped this one"
     stopped = time.perf_counter()
-    try:
-        stopping.stop()
-        thread.join(30)
-    finally:
-        stopping.clear()
+    stopping.stop([key])
+    thread.join(30)
     assert not thread.is_alive() and isinstance(outcome[0], float), outcome
     return outcome[0] - stopped
 
@@ -57,7 +59,20 @@ def test_a_stop_ends_an_alpha_beta_depth_inside_its_kernel():
     searcher.choose(*position, seconds=0.01)  # the kernels load before the clock starts
     assert stopped_after(lambda: searcher.choose(*position, seconds=FOREVER)) < 2.0
     assert stopped_after(lambda: searcher.choose(*position, seconds=FOREVER, nodes=10**15)) < 2.0
-    assert searcher.choose(*position, seconds=0.05).column in range(9)  # cleared: it searches again
+    assert searcher.choose(*position, seconds=0.05).column in range(9)  # only the stopped thread stops
+
+
+def test_a_stop_after_its_game_ended_does_not_reach_the_threads_next_game():
+    """On a Dask worker shared by two runs, the thread of a game that one run abandons may already
+    play the other run's next game when the stop comes."""
+    from gridfall.connect4.mcts import MCTS
+
+    mcts = MCTS()
+    with stopping.stoppable("run 1 game 1"):
+        mcts.choose(0, 0, 0.01)
+    stopping.stop(["run 1 game 1"])
+    with stopping.stoppable("run 2 game 1"):
+        assert mcts.choose(0, 0, 0.05)[1] > 0
 
 
 def test_a_stop_ends_mcts_and_the_solver():
@@ -76,7 +91,7 @@ def test_a_stop_ends_mcts_and_the_solver():
 @pytest.mark.parametrize("engines", [("gridfall", "mcts-solver"), ("alphabeta:40", "gridfall:1000000000")])
 def test_a_stop_abandons_a_pie_game(engines):
     game = PieGame(3, 0, 0, engines, 2, FOREVER, 0, FOREVER, 0)
-    assert stopped_after(lambda: play_pie_game(game), wait=3.0) < 2.0
+    assert stopped_after(lambda: play_pie_game(game), wait=3.0, key=game.key) < 2.0
 
 
 @pytest.mark.alone  # two games at once

@@ -29,6 +29,7 @@ from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
 
 NO_WORKER_SECONDS = 10.0  # how long a Dask cluster may have no worker before the run says so
+HALT_SECONDS = 10.0  # stopping, how long the workers may take to hear which jobs to stop
 FETCH_TRIES = 10  # failed fetches of a finished job's result (POLL_SECONDS apart) before the cluster counts as lost
 
 
@@ -197,6 +198,13 @@ class DaskExecutor:
         if handles:
             with contextlib.suppress(OSError):  # a scheduler already gone has nothing left to cancel
                 self.client.cancel(handles)
+
+    def halt(self, function: Callable[[list], None], jobs: list) -> None:
+        """``function(jobs)`` on every worker: a cancelled job that is running goes on in its
+        worker's thread (a pie-rule game for as long as its turns) unless it is told.  (A sync
+        client cannot run a function without waiting: ``wait=False`` is for coroutines.)"""
+        with contextlib.suppress(Exception):  # a scheduler or worker gone has nothing left to stop
+            self.client.run(function, jobs, callback_timeout=HALT_SECONDS)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

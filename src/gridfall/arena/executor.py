@@ -91,6 +91,10 @@ class LocalExecutor:
         self.cancelled += handles
         kill_all()  # the games under way end at once: their bots are killed
 
+    def halt(self, function: Callable[[list], None], jobs: list) -> None:
+        """``function(jobs)`` here, where the jobs run: it asks the ones under way to stop."""
+        function(jobs)
+
     def close(self) -> None:
         """Shut the pool; jobs cancelled while running are ended first (a job that starts another
         game after its bots were killed gets those killed too), for at most CLOSE_SECONDS."""
@@ -114,7 +118,7 @@ WAIT = object()  # what a job iterator yields when no job is ready until one und
 
 
 def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: Callable[[], bool] = lambda: False,
-          drain: Callable[[], None] | None = None) -> bool:
+          drain: Callable[[], None] | None = None, halt: Callable[[list], None] | None = None) -> bool:
     """Run ``work(job)`` for the jobs, as many at once as the executor has slots, calling
     ``on_result(job, result)`` here, in the coordinating process, as each finishes.
 
@@ -122,10 +126,18 @@ def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: C
     starts once ``stop()`` is true, and the ones in flight are cancelled.  Ctrl-C, SIGTERM or
     SIGHUP cancel the jobs in flight too, unless ``drain`` is given and the jobs run here: then
     ``drain()`` asks them to finish at once and their results still go to ``on_result``.
+    Cancelling kills the jobs' bots; work done in the job's own thread (no bot) is stopped by
+    ``halt(jobs)``, which runs where the jobs run (here, or on every Dask worker).
     Returns True when the run was interrupted."""
     jobs = iter(jobs)
     pending: dict = {}
     exhausted = False
+
+    def cancel_all() -> None:
+        executor.cancel(list(pending))
+        if halt is not None and pending:
+            executor.halt(halt, list(pending.values()))
+
     with stopping_on_signals():
         try:
             while True:
@@ -139,7 +151,7 @@ def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: C
                         with signals_held():  # a stop inside Thread.start() left a thread that
                             pending[executor.submit(work, job)] = job  # shutdown cannot join
                 if stop():
-                    executor.cancel(list(pending))
+                    cancel_all()
                     return False
                 if not pending:
                     return False
@@ -148,23 +160,25 @@ def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: C
                 with signals_held():
                     finished = executor.wait_some(list(pending))
                 for handle in finished:
-                    _deliver(executor, pending, handle, on_result)
+                    _deliver(executor, pending, handle, on_result, cancel_all)
         except KeyboardInterrupt:
             with signals_ignored():  # a second Ctrl-C or SIGTERM must not lose what is being kept
                 for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
-                    _deliver(executor, pending, handle, on_result, STOP_FETCH_SECONDS)
+                    _deliver(executor, pending, handle, on_result, cancel_all, STOP_FETCH_SECONDS)
                 if drain is None or not executor.local:
-                    executor.cancel(list(pending))
+                    cancel_all()
                     return True
                 while pending:  # draining: the jobs under way were asked to stop and return what they have
                     drain()
                     for handle in executor.wait_some(list(pending)):
-                        _deliver(executor, pending, handle, on_result)
+                        _deliver(executor, pending, handle, on_result, cancel_all)
             return True
 
 
-def _deliver(executor, pending: dict, handle, on_result: Callable, fetch_timeout: float | None = None) -> None:
+def _deliver(executor, pending: dict, handle, on_result: Callable, cancel_all: Callable[[], None],
+             fetch_timeout: float | None = None) -> None:
     """Take a finished job out of ``pending`` and keep its result: a stop waits until it is kept.
+    A job that failed, or a result that cannot be kept, ends the run: ``cancel_all()`` the rest.
 
     The result is fetched first, outside that: a Dask worker that died with it makes the fetch
     wait for the job to run again, and a stop must end that wait, not be held behind it (the run
@@ -180,7 +194,7 @@ def _deliver(executor, pending: dict, handle, on_result: Callable, fetch_timeout
         return
     except Exception as e:
         job = pending.pop(handle)
-        executor.cancel(list(pending))
+        cancel_all()
         if isinstance(e, MachineCannotStartBot):
             raise StartFailed(str(e)) from e
         raise JobFailed(f"{job}: {type(e).__name__}: {e}") from e
@@ -189,5 +203,5 @@ def _deliver(executor, pending: dict, handle, on_result: Callable, fetch_timeout
         try:
             on_result(job, result)
         except Exception:  # a result that cannot be kept (a full disk) ends the run: no game plays on unseen
-            executor.cancel(list(pending))
+            cancel_all()
             raise

@@ -18,8 +18,8 @@ move, who did not steal.  This module estimates it by play between two different
 
 Jobs are :class:`PieGame`; :func:`play_pie_game` plays one in this process (agents and the
 solver are made once per thread), so the run's executor may be local threads or Dask.  A thread
-cannot be ended from outside: a stopped run tells the games on its threads to stop
-(:mod:`.stopping`), and waits for them.
+cannot be ended from outside: a stopped run names its games under way to :func:`stop_games`
+where they run (:mod:`.stopping`).
 """
 
 from __future__ import annotations
@@ -101,7 +101,18 @@ def _solver(width: int, height: int):
 
 
 def play_pie_game(job: PieGame) -> GameRow:
-    """Play one game of the evaluation and return its row (result: winner and where the solver took over)."""
+    """Play one game of the evaluation and return its row (result: winner and where the solver took
+    over); :func:`stop_games` naming it stops it (:class:`~.stopping.Stopped`)."""
+    with stopping.stoppable(job.key):
+        return _play(job)
+
+
+def stop_games(jobs: list[PieGame]) -> None:
+    """The games of ``jobs`` under way in this process stop (a stopped run abandons them)."""
+    stopping.stop([job.key for job in jobs])
+
+
+def _play(job: PieGame) -> GameRow:
     from gridfall.connect4.engine import from_game
 
     game = Game(job.width, job.height, steal=False)

@@ -17,7 +17,6 @@ from gridfall.arena.signals import exit_code
 from gridfall.cli_help import with_help
 from gridfall.cli_options import FloatRange, refuse_without
 from gridfall.cli_output import console, output_path, write_file
-from gridfall.connect4 import stopping
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.words import counted
 
@@ -115,7 +114,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     run resumes.  Stopped early, it writes the table from the pairs finished.
     """
     from gridfall.connect4.openings import TABLE_FILE, OpeningTable
-    from gridfall.connect4.pie import play_pie_game, schedule, table_from
+    from gridfall.connect4.pie import play_pie_game, schedule, stop_games, table_from
 
     if not rebuild:
         refuse_without("--rebuild", allowed=("as_json",))
@@ -144,17 +143,14 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
             progress.advance(task)
 
         try:
-            interrupted = drive(executor, iter(jobs), play_pie_game, stored)
+            # the games abandoned by a stop are told (a thread cannot be ended: the exit waited for
+            # each to finish its game, 42 s after SIGTERM with 2 s turns, never with --turn-ms 1e300)
+            interrupted = drive(executor, iter(jobs), play_pie_game, stored, halt=stop_games)
         except JobFailed as e:
             raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in "
                                        f"{run.path})") from None
         finally:
-            # The games still under way on this machine's threads (a stopped run's) are abandoned,
-            # and must be told: a thread cannot be ended, and the exit waited for each to finish
-            # its game (42 s after SIGTERM with 2 s turns; never with --turn-ms 1e300).
-            stopping.stop()
             executor.close()
-            stopping.clear()
     rows = run.rows()
     table = table_from(rows, settings, time.strftime("%Y-%m-%d"))
     path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / TABLE_FILE))

@@ -22,6 +22,7 @@ clock, so a search makes the same decision on every machine.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -261,6 +262,7 @@ class Searcher:
         self.reseed(seed)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
+        self.thread = threading.get_ident()  # the thread whose game a stop names (stopping)
         stopping.watch(self)
 
     def halt(self) -> None:
