@@ -60,3 +60,19 @@ def reap(*pids: int, seconds: float = 5.0) -> None:
             except ChildProcessError:  # not ours: init reaps it
                 break
             time.sleep(0.02)
+
+
+def stopped(process, signum: int, settle: float = 3.0) -> tuple[str, float]:
+    """After ``settle`` seconds, send ``signum`` to ``process`` (a Popen with text pipes) and
+    return its stderr and the seconds it took to end after the signal (killed at 60 s)."""
+    import time
+
+    try:
+        time.sleep(settle)
+        process.send_signal(signum)
+        start = time.monotonic()
+        _, err = process.communicate(timeout=60)
+        return err, time.monotonic() - start
+    finally:
+        process.kill()
+        process.communicate()

@@ -391,15 +391,21 @@ def test_a_stopped_run_frees_the_workers_of_its_games_in_their_threads():
     on there for as long as its turns (--turn-ms 1e300: for good, the worker lost to later runs)."""
     from gridfall.arena.dask_executor import DaskExecutor
     from gridfall.arena.executor import drive
+    from gridfall.connect4 import stopping
     from gridfall.connect4.pie import PieGame, play_pie_game, stop_games
 
     with _tcp_cluster() as (address, *_):
         executor = DaskExecutor(address)
         try:
             endless = [PieGame(column, 0, 0, ("gridfall", "mcts-solver"), 2, 1e9, 0, 1e9, 0) for column in (0, 1)]
-            start = time.monotonic()  # 20 s: both workers load the kernels and play on
-            drive(executor, endless, play_pie_game, lambda job, row: None, stop=lambda: time.monotonic() - start > 20,
-                  halt=stop_games)
+            start = time.monotonic()
+
+            def both_playing() -> bool:  # on the two workers, each in its thread
+                playing = [key for keys in executor.client.run(stopping.playing).values() for key in keys]
+                assert time.monotonic() - start < 60, f"the games did not start: {playing}"
+                return len(playing) == 2
+
+            drive(executor, endless, play_pie_game, lambda job, row: None, stop=both_playing, halt=stop_games)
             quick = PieGame(2, 0, 0, ("greedy", "random"), 0, 0.001, 0, 0.1, 0)
             row = executor.submit(play_pie_game, quick).result(timeout=60)  # a worker is free for it
             assert row.job == quick.key and row.reason

@@ -244,24 +244,18 @@ def test_a_stopped_build_ends_its_workers_at_once_and_writes_nothing(tmp_path, s
     import signal
     import subprocess
     import sys
-    import time
+
+    from tests.processes import stopped
 
     out = tmp_path / "book.json"
     build_command = [sys.executable, "-m", "gridfall", "connect4", "book", "--rebuild", "--depth", "26", "--turns", "1",
                      "--workers", "2", "--out", str(out)]
     process = subprocess.Popen(build_command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not ignored
-    try:
-        while "actions 0:" not in process.stderr.readline():  # the walk's first level: the searches begin
-            assert process.poll() is None, "the build ended before it searched"
-        time.sleep(3)
-        process.send_signal(getattr(signal, signum))
-        start = time.monotonic()
-        _, err = process.communicate(timeout=60)
-        took = time.monotonic() - start
-    finally:
-        process.kill()
-        process.communicate()
+    while "actions 0:" not in process.stderr.readline():  # the walk's first level: the searches begin
+        if process.poll() is not None:
+            pytest.fail(f"the build ended before it searched: {process.communicate()[1]}")
+    err, took = stopped(process, getattr(signal, signum))
     assert process.returncode == 128 + getattr(signal, signum), err
     assert took < 15 and "stopped: nothing written (the book is written whole)" in err, (took, err)
     assert "leaked" not in err and "Traceback" not in err and not out.exists()

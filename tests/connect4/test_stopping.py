@@ -12,6 +12,7 @@ import pytest
 
 from gridfall.connect4 import stopping
 from gridfall.connect4.pie import PieGame, play_pie_game
+from tests.processes import stopped
 
 # one search thread at a time, and nothing timed against a clock it could lose to
 pytestmark = pytest.mark.parallel_safe
@@ -101,16 +102,9 @@ def test_a_stopped_pie_rule_run_ends_at_once_however_long_its_turns(tmp_path):
                "--turn-ms", "1e300", "--solve-ms", "1e300", "--db", str(db), "--out", str(tmp_path / "t.json"),
                "--workers", "2"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert "to play on 2 local workers" in process.stderr.readline()
-        time.sleep(3)  # the games are under way
-        process.send_signal(signal.SIGTERM)
-        start = time.monotonic()
-        _, err = process.communicate(timeout=60)
-        took = time.monotonic() - start
-    finally:
-        process.kill()
-        process.communicate()
+    said = process.stderr.readline()
+    err, took = stopped(process, signal.SIGTERM)  # 3 s on: the games are under way
+    assert "to play on 2 local workers" in said, said + err
     assert took < 15, took  # closing waits for the stopped games, and for nothing else
     assert "too few finished pairs to write a table; the games are kept in" in err, err
     assert "Traceback" not in err

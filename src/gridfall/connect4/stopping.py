@@ -55,6 +55,12 @@ def stoppable(key: str) -> Iterator[None]:
             _stopped.discard(me)
 
 
+def playing() -> list[str]:
+    """The keys of the stoppable games under way in this process."""
+    with _lock:
+        return sorted(_playing)
+
+
 def check() -> None:
     """Raise :class:`Stopped` if this thread's game was told to stop."""
     if threading.get_ident() in _stopped:
