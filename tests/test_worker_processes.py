@@ -58,6 +58,8 @@ def test_workers_are_other_processes_and_one_worker_is_this_one():
         assert os.getpid() not in set(mapped(pid, range(4)))
     with worker_map(1) as mapped:
         assert list(mapped(pid, range(3))) == [os.getpid()] * 3
+    with worker_map(1, stoppable=True) as mapped:  # a process that a stop can kill, even alone
+        assert os.getpid() not in set(mapped(pid, range(3)))
 
 
 def pid_then_wait(seconds: float) -> int:
@@ -115,9 +117,10 @@ class Abandoned(Exception):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_work_abandoned_does_not_wait_for_the_workers_tasks(tmp_path):
+@pytest.mark.parametrize("workers", [2, 1])
+def test_work_abandoned_does_not_wait_for_the_workers_tasks(tmp_path, workers):
     # Ctrl-C in a book build at --depth 26 was deaf for minutes: leaving the pool waited for each
-    # worker's search to end
+    # worker's search to end (one worker searched in the main thread: deaf until a depth's end)
     import time
 
     def first_result(results) -> None:
@@ -126,31 +129,31 @@ def test_work_abandoned_does_not_wait_for_the_workers_tasks(tmp_path):
         except WorkerDied:  # its workers killed under it, as they should be
             pass
 
-    workers: set[int] = set()
+    pids: set[int] = set()
     try:
         with pytest.raises(Abandoned):
-            with worker_map(2) as mapped:
-                results = mapped(note_pid_then_wait, [(str(tmp_path), 600)] * 2)
+            with worker_map(workers, stoppable=True) as mapped:
+                results = mapped(note_pid_then_wait, [(str(tmp_path), 600)] * workers)
                 waiting = threading.Thread(target=first_result, args=(results,), daemon=True)
                 waiting.start()  # the map hands out its tasks on the first look at its results
                 deadline = time.monotonic() + 60
-                while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+                while len(list(tmp_path.iterdir())) < workers and time.monotonic() < deadline:
                     time.sleep(0.05)
-                workers = {int(p.name) for p in tmp_path.iterdir()}
-                assert len(workers) == 2, "the workers never started their tasks"
+                pids = {int(p.name) for p in tmp_path.iterdir()}
+                assert len(pids) == workers and os.getpid() not in pids, "the workers never started their tasks"
                 left = time.monotonic()
                 raise Abandoned
         assert time.monotonic() - left < 20
         deadline = time.monotonic() + 10
-        while any(map(running, workers)) and time.monotonic() < deadline:
+        while any(map(running, pids)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not [w for w in workers if running(w)], "a worker outlived the abandoned work"
+        assert not [w for w in pids if running(w)], "a worker outlived the abandoned work"
         waiting.join(10)
     finally:
-        for w in workers:
+        for w in pids:
             if running(w):
                 os.kill(w, signal.SIGKILL)
-        reap(*workers)
+        reap(*pids)
 
 
 def test_a_killed_worker_is_named_as_such():

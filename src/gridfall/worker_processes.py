@@ -45,11 +45,12 @@ def exit_with_parent(parent: int) -> None:
 
 
 @contextmanager
-def worker_map(workers: int) -> Iterator[Callable]:
+def worker_map(workers: int, stoppable: bool = False) -> Iterator[Callable]:
     """A ``map`` over ``workers`` fresh processes, results in order (:class:`WorkerDied` if one of
     them is killed); one worker maps in this process (no start-up, and no ``__main__`` guard
-    needed)."""
-    if workers <= 1:
+    needed) unless ``stoppable``: a numba kernel in the main thread holds Ctrl-C until it returns,
+    and a worker process can be killed."""
+    if workers <= 1 and not stoppable:
         yield map
         return
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),

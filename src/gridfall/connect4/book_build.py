@@ -47,12 +47,13 @@ def engine_layout(chips: int, width: int, height: int) -> int:
 
 def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURNS, workers: int = 1,
           progress: Callable[[str], None] = lambda line: None, stolen_turns: int | None = None,
-          known: Book | None = None, first_turns: int | None = None) -> Book:
+          known: Book | None = None, first_turns: int | None = None, stoppable: bool = False) -> Book:
     """The book for the file's tree up to ``turns`` actions (``stolen_turns``, default ``turns``,
     after the opponent steals the file's first chip; ``first_turns``, default ``turns``, when the
     opponent plays on after it), searched to ``depth`` plies.  The positions of ``known``, a book
     searched to the same depth, are not searched again: each is searched from an empty table, so
-    a position gets the same answer whatever tree it was found in."""
+    a position gets the same answer whatever tree it was found in.  ``stoppable`` searches in a
+    worker process even with one worker, so that Ctrl-C ends a deep search at once (the CLI's)."""
     from gridfall.connect4.portable import PortableAgent
 
     stolen_turns = turns if stolen_turns is None else stolen_turns
@@ -76,7 +77,7 @@ def build(width: int = 9, height: int = 7, depth: int = DEPTH, turns: int = TURN
     started = time.monotonic()
     global _searcher
     try:
-        with worker_map(workers) as search_all:
+        with worker_map(workers, stoppable) as search_all:
             # a level at a time: walk the tree as far as the book reaches, search the positions the
             # walk stops at, then walk one action deeper
             for level in range(max(turns, stolen_turns, first_turns) + 1):

@@ -68,7 +68,7 @@ def book(rebuild, depth, turns, stolen_turns, first_turns, extend, workers, out,
         with stopping_on_signals():  # SIGTERM and SIGHUP as Ctrl-C: its workers are ended, not orphaned
             made = build(depth=depth or DEPTH, turns=turns or TURNS, workers=workers, progress=err.print,
                          stolen_turns=stolen_turns or STOLEN_TURNS, known=Book.load() if extend else None,
-                         first_turns=first_turns or FIRST_TURNS)
+                         first_turns=first_turns or FIRST_TURNS, stoppable=True)
     except KeyboardInterrupt:
         click.echo("stopped: nothing written (the book is written whole)", err=True)
         sys.exit(exit_code(True))
