@@ -15,7 +15,9 @@ two depths:
 
 The order makes it safe: :func:`stop` marks the thread *before* lowering the budgets, and a
 search sets a depth's budget *before* it calls :func:`check`.  Either the search sees the mark, or
-the budget it set is lowered after it.
+the budget it set is lowered after it.  And :func:`stop` lowers them holding the lock that a game
+takes to begin, so a budget lowered late cannot cut short the thread's next game, whose searches
+set their budgets afresh.
 
 Keys, not threads, are named: a stop that comes after its game ended (the thread already plays
 another run's game, on a shared Dask worker) finds no key and stops nothing.  The bots, and the
@@ -77,9 +79,8 @@ def watch(searcher) -> None:
 def stop(keys: Iterable[str]) -> None:
     """The games of ``keys`` that are under way in this process raise :class:`Stopped` at their next
     node, batch, slice or move; the others are not here, or over."""
-    with _lock:
+    with _lock:  # halting under the lock: the thread cannot begin its next game meanwhile
         threads = {_playing[key] for key in keys if key in _playing}
         _stopped.update(threads)
-        searchers = [s for s in _searchers if s.thread in threads]
-    for searcher in searchers:
-        searcher.halt()
+        for searcher in [s for s in _searchers if s.thread in threads]:
+            searcher.halt()
