@@ -411,3 +411,32 @@ def test_a_stopped_run_frees_the_workers_of_its_games_in_their_threads():
             assert row.job == quick.key and row.reason
         finally:
             executor.close()
+
+
+def test_a_stopped_campaign_frees_the_workers_of_its_board_passes():
+    """A board pass searches in the worker's threads: cancelled while it searched, it went on for
+    the rest of its rounds (900 s by default), the worker lost to later runs meanwhile."""
+    from gridfall.arena.dask_executor import DaskExecutor
+    from gridfall.arena.executor import drive
+    from gridfall.samegame.campaign import BoardPass, Round, play_board_pass, stop_board_passes
+    from gridfall.samegame.search import clock
+
+    with _tcp_cluster() as (address, *_):
+        executor = DaskExecutor(address)
+        try:
+            endless = [BoardPass(f"pass 1 tuning:{n}", f"tuning:{n}", (Round("nrpa", 1e6),), 0, 1, None, None, False,
+                                 False) for n in (1, 2)]
+            start = time.monotonic()
+
+            def both_searching() -> bool:  # on the two workers, each in its thread
+                keys = [key for keys in executor.client.run(clock.keys_under_way).values() for key in keys]
+                assert time.monotonic() - start < 60, f"the board passes did not start: {keys}"
+                return len(keys) == 2
+
+            drive(executor, endless, play_board_pass, lambda job, result: None, stop=both_searching,
+                  halt=stop_board_passes)
+            quick = BoardPass("pass 1 tuning:3", "tuning:3", (Round("beam", 0.5),), 0, 1, None, None, False, False)
+            result = executor.submit(play_board_pass, quick).result(timeout=60)  # a worker is free for it
+            assert result.rounds[0].score > 0 and not result.stopped
+        finally:
+            executor.close()

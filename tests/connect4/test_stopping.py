@@ -92,7 +92,7 @@ def test_a_stop_ends_mcts_and_the_solver():
 @pytest.mark.parametrize("engines", [("gridfall", "mcts-solver"), ("alphabeta:40", "gridfall:1000000000")])
 def test_a_stop_abandons_a_pie_game(engines):
     game = PieGame(3, 0, 0, engines, 2, FOREVER, 0, FOREVER, 0)
-    assert stopped_after(lambda: play_pie_game(game), wait=3.0, key=game.key) < 2.0
+    assert stopped_after(lambda: play_pie_game(game), wait=3.0, key=game.stop_key) < 2.0
 
 
 @pytest.mark.alone  # two games at once
@@ -108,3 +108,34 @@ def test_a_stopped_pie_rule_run_ends_at_once_however_long_its_turns(tmp_path):
     assert took < 15, took  # closing waits for the stopped games, and for nothing else
     assert "too few finished pairs to write a table; the games are kept in" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.alone  # two games at once
+def test_a_stop_reaches_its_runs_game_alone_beside_another_runs_game_of_the_same_key():
+    """Two runs on one Dask worker may play games of the same key side by side: the stop of one
+    run named the key, and reached the other run's game (or missed its own)."""
+    from gridfall.connect4.pie import stop_games
+
+    ours, theirs = (PieGame(3, 0, 0, ("gridfall", "mcts-solver"), 2, FOREVER, 0, FOREVER, 0) for _ in range(2))
+    assert ours.key == theirs.key
+    outcomes: dict = {}
+
+    def play(game, name):
+        try:
+            play_pie_game(game)
+            outcomes[name] = "returned"
+        except stopping.Stopped:
+            outcomes[name] = "stopped"
+
+    threads = [threading.Thread(target=play, args=(game, name), daemon=True)
+               for game, name in ((ours, "ours"), (theirs, "theirs"))]
+    for thread in threads:
+        thread.start()
+    time.sleep(3.0)
+    stop_games([ours])
+    threads[0].join(30)
+    assert outcomes == {"ours": "stopped"}, outcomes
+    assert threads[1].is_alive()
+    stop_games([theirs])
+    threads[1].join(30)
+    assert outcomes == {"ours": "stopped", "theirs": "stopped"}

@@ -15,6 +15,7 @@ the run database and the solution store, and the workers only send results back.
 from __future__ import annotations
 
 import os
+import secrets
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -103,6 +104,12 @@ class LocalExecutor:
             kill_all()
             wait_futures(self.cancelled, timeout=0.05)
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def stop_name() -> str:
+    """A job's own name for :func:`drive`'s ``halt`` (a dataclass field's default): random, so a
+    stop reaches that job alone, never another run's job of the same key on a shared worker."""
+    return secrets.token_hex(8)
 
 
 def make_executor(workers: int | None = None, cluster: str | None = None):

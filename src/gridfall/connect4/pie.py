@@ -28,9 +28,10 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gridfall.arena.database import GameRow
+from gridfall.arena.executor import stop_name
 from gridfall.connect4 import stopping
 from gridfall.connect4.rules import Game
 
@@ -52,6 +53,7 @@ class PieGame:
     seed: int
     width: int = 9
     height: int = 7
+    stop_key: str = field(default_factory=stop_name, compare=False, repr=False)  # what stop_games names
 
     @property
     def key(self) -> str:
@@ -103,13 +105,13 @@ def _solver(width: int, height: int):
 def play_pie_game(job: PieGame) -> GameRow:
     """Play one game of the evaluation and return its row (result: winner and where the solver took
     over); :func:`stop_games` naming it stops it (:class:`~.stopping.Stopped`)."""
-    with stopping.stoppable(job.key):
+    with stopping.stoppable(job.stop_key):
         return _play(job)
 
 
 def stop_games(jobs: list[PieGame]) -> None:
     """The games of ``jobs`` under way in this process stop (a stopped run abandons them)."""
-    stopping.stop([job.key for job in jobs])
+    stopping.stop([job.stop_key for job in jobs])
 
 
 def _play(job: PieGame) -> GameRow:

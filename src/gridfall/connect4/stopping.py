@@ -19,8 +19,10 @@ the budget it set is lowered after it.  And :func:`stop` lowers them holding the
 takes to begin, so a budget lowered late cannot cut short the thread's next game, whose searches
 set their budgets afresh.
 
-Keys, not threads, are named: a stop that comes after its game ended (the thread already plays
-another run's game, on a shared Dask worker) finds no key and stops nothing.  The bots, and the
+Keys, not threads, are named, and each job's key is its own (a random ``stop_key``, not the key
+its row is stored under): a stop that comes after its game ended (the thread already plays another
+run's game, on a shared Dask worker) finds no key and stops nothing, and one that names a game of
+one run never reaches another run's game of the same column and pair.  The bots, and the
 searches of the CLI's own commands, stop as processes do.  The portable agent (pure Python, the
 exported file's) is not reached inside a move.
 """

@@ -12,6 +12,9 @@ at the end, with the history of earlier campaigns).
 Ctrl-C or SIGTERM on a local run stops every search within a kernel call: the rounds under way
 return their best lines, which are stored (and the results file written) before the campaign
 exits 128 + the signal; their board passes are not marked done, so they run again on a resume.
+A run on a Dask cluster abandons the board passes under way (they too run again on a resume), and
+tells them to stop where they run (:func:`stop_board_passes`): a worker's threads are shared with
+other runs, so the stop names the run's own passes, not the process.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
+
+from gridfall.arena.executor import stop_name
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
@@ -87,6 +92,7 @@ class BoardPass:
     guide_score: int | None
     fresh: bool
     verbose: bool  # print each round and each improvement where it runs (a local run)
+    stop_key: str = field(default_factory=stop_name, compare=False, repr=False)  # what stop_board_passes names
 
     def __str__(self) -> str:
         return self.key
@@ -124,14 +130,27 @@ def round_line(spec: str, result: RoundResult, best: int, improved: bool) -> str
 
 
 def play_board_pass(job: BoardPass) -> PassResult:
-    """Run the rounds of a board pass, each from the best line so far (the worker's side)."""
+    """Run the rounds of a board pass, each from the best line so far (the worker's side);
+    :func:`stop_board_passes` naming it stops it, with the round under way's best line."""
+    with clock.stoppable(job.stop_key):
+        return _play(job)
+
+
+def stop_board_passes(jobs: list[BoardPass]) -> None:
+    """The board passes of ``jobs`` under way in this process stop within a kernel call, and start
+    no further round (a stopped run abandons them: on a Dask worker, the search went on in the
+    worker's threads for the rest of its rounds)."""
+    clock.stop_keys([job.stop_key for job in jobs])
+
+
+def _play(job: BoardPass) -> PassResult:
     from gridfall.samegame.search import solve
 
     board = load_board(job.spec)
     best_text, best_score = job.guide, job.guide_score
     out = PassResult()
     for i, round_ in enumerate(job.rounds):
-        if STOPPING.is_set():
+        if STOPPING.is_set() or clock.told_to_stop():
             break
         seed, params, start = job.seed_base + i, dict(round_.params), time.monotonic()
         guide = None if job.fresh or best_text is None else list(Line.from_text(best_text))

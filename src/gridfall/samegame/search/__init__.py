@@ -193,7 +193,8 @@ def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_impr
     (or SIGTERM, SIGHUP) stopped them.  The searches run in threads even alone, so that the main
     thread can take the interrupt and tell them to stop (:mod:`.clock`): each then returns its best."""
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
-    futures = [pool.submit(_run_one, algo, start, deadline, seed + w, on_improve, params) for w in range(workers)]
+    futures = [pool.submit(clock.carried(_run_one, algo, start, deadline, seed + w, on_improve, params))
+               for w in range(workers)]
     interrupted = False
     try:
         while True:
