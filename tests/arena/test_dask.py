@@ -440,3 +440,38 @@ def test_a_stopped_campaign_frees_the_workers_of_its_board_passes():
             assert result.rounds[0].score > 0 and not result.stopped
         finally:
             executor.close()
+
+
+def test_a_campaign_stopped_on_a_cluster_stores_the_lines_its_workers_were_searching(tmp_path):
+    """A stop drains a campaign on a cluster as it does a local one: each board pass under way
+    stops where it runs and sends back its round's best line, which is stored.  The run cancelled
+    them, and the minutes they had searched were lost ("total ... 0")."""
+    from gridfall.samegame.search import clock
+
+    store = tmp_path / "store.sqlite"
+    with _tcp_cluster() as (address, *_):
+        command = [sys.executable, "-m", "gridfall", "samegame", "campaign", "--set", "tuning", "--boards", "1,2",
+                   "--rounds", "nrpa:100000", "--store", str(store), "--db", str(tmp_path / "run.sqlite"),
+                   "--cluster", address]
+        campaign = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            with distributed.Client(address, timeout=30) as client:
+                start = time.monotonic()
+                while len([k for keys in client.run(clock.keys_under_way).values() for k in keys]) < 2:
+                    assert time.monotonic() - start < 60 and campaign.poll() is None, "the passes did not start"
+                    time.sleep(0.2)
+            time.sleep(1.0)  # each has a line by now
+            campaign.send_signal(signal.SIGTERM)
+            stopped_at = time.monotonic()
+            out, err = campaign.communicate(timeout=60)
+            took = time.monotonic() - stopped_at
+        finally:
+            campaign.kill()
+            campaign.communicate()
+    assert campaign.returncode == 128 + signal.SIGTERM, err
+    assert took < 15, took
+    for board in ("tuning:1", "tuning:2"):
+        assert f"{board}: stopped; the round under way stored its best line so far" in out, out
+    stored = rows(store, "SELECT score FROM solutions")
+    assert len(stored) == 2 and all(score > 0 for (score,) in stored), stored
+    assert "Traceback" not in err

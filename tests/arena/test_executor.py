@@ -147,3 +147,42 @@ def test_a_stop_is_not_held_behind_a_result_that_cannot_be_fetched(monkeypatch):
             signal.signal(s, handler)
     assert interrupted and time.monotonic() - started < 3  # the old code heard the signal after 5 s
     assert 0 not in kept  # let go: it runs again on resume
+
+
+def test_a_drained_stop_keeps_what_the_jobs_return_and_cancels_one_that_does_not_answer(monkeypatch):
+    """Stopping with ``drain``, the jobs under way are asked to finish where they run (on a Dask
+    cluster too: the jobs there were cancelled, their work lost) and their results are kept; one
+    that does not answer within DRAIN_SECONDS (its worker unreachable) is cancelled and halted."""
+    import threading
+
+    from gridfall.arena import executor as executor_module
+
+    monkeypatch.setattr(executor_module, "DRAIN_SECONDS", 1.0)
+    asked, halted, kept = threading.Event(), [], {}
+
+    def work(n):
+        if n == 1:  # deaf to the ask
+            time.sleep(4)
+            return "late"
+        asked.wait(30)
+        return f"{n} drained"
+
+    def drain(jobs):
+        assert sorted(jobs) in ([0, 1], [1])  # the jobs under way, asked again at each wait
+        asked.set()
+
+    executor = LocalExecutor(2)
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    started = time.monotonic()
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}  # a stop leaves them noting
+    try:
+        with stopping_on_signals():
+            interrupted = drive(executor, [0, 1], work, lambda job, r: kept.__setitem__(job, r), drain=drain,
+                                halt=halted.extend)
+        took = time.monotonic() - started
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+        executor.close()
+    assert interrupted and kept == {0: "0 drained"} and halted == [1]
+    assert took < 3, took  # the deaf job's 4 s are not waited for

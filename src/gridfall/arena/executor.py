@@ -28,6 +28,7 @@ from gridfall.words import counted
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
 STOP_FETCH_SECONDS = 10.0  # stopping, how long a finished job's result may take to fetch before it is let go
 CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
+DRAIN_SECONDS = 60.0  # stopping, how long the jobs under way may take to return what they have
 
 
 class ExecutorError(Exception):
@@ -125,16 +126,16 @@ WAIT = object()  # what a job iterator yields when no job is ready until one und
 
 
 def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: Callable[[], bool] = lambda: False,
-          drain: Callable[[], None] | None = None, halt: Callable[[list], None] | None = None) -> bool:
+          drain: Callable[[list], None] | None = None, halt: Callable[[list], None] | None = None) -> bool:
     """Run ``work(job)`` for the jobs, as many at once as the executor has slots, calling
     ``on_result(job, result)`` here, in the coordinating process, as each finishes.
 
     ``jobs`` may yield :data:`WAIT`: no job is ready until one under way finishes.  No new job
     starts once ``stop()`` is true, and the ones in flight are cancelled.  Ctrl-C, SIGTERM or
-    SIGHUP cancel the jobs in flight too, unless ``drain`` is given and the jobs run here: then
-    ``drain()`` asks them to finish at once and their results still go to ``on_result``.
-    Cancelling kills the jobs' bots; work done in the job's own thread (no bot) is stopped by
-    ``halt(jobs)``, which runs where the jobs run (here, or on every Dask worker).
+    SIGHUP cancel the jobs in flight too, unless ``drain`` is given: then ``drain(jobs)`` asks them
+    to finish at once and their results still go to ``on_result`` (:func:`_drain`).  Cancelling
+    kills the jobs' bots; work done in the job's own thread (no bot) is stopped by ``halt(jobs)``.
+    Both run where the jobs run (here, or on every Dask worker).
     Returns True when the run was interrupted."""
     jobs = iter(jobs)
     pending: dict = {}
@@ -172,14 +173,26 @@ def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: C
             with signals_ignored():  # a second Ctrl-C or SIGTERM must not lose what is being kept
                 for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
                     _deliver(executor, pending, handle, on_result, cancel_all, STOP_FETCH_SECONDS)
-                if drain is None or not executor.local:
+                if drain is None:
                     cancel_all()
-                    return True
-                while pending:  # draining: the jobs under way were asked to stop and return what they have
-                    drain()
-                    for handle in executor.wait_some(list(pending)):
-                        _deliver(executor, pending, handle, on_result, cancel_all)
+                else:
+                    _drain(executor, pending, drain, on_result, cancel_all)
             return True
+
+
+def _drain(executor, pending: dict, drain: Callable[[list], None], on_result: Callable,
+           cancel_all: Callable[[], None]) -> None:
+    """Ask the jobs under way to finish at once and keep their results.  The ask is made again at
+    each wait: a job that began just after it (a Dask task about to start) hears the next one.
+    Those not back within DRAIN_SECONDS (a worker that cannot be reached) are cancelled."""
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while pending:
+        if time.monotonic() > deadline:
+            cancel_all()
+            return
+        executor.halt(drain, list(pending.values()))
+        for handle in executor.wait_some(list(pending)):
+            _deliver(executor, pending, handle, on_result, cancel_all, STOP_FETCH_SECONDS)
 
 
 def _deliver(executor, pending: dict, handle, on_result: Callable, cancel_all: Callable[[], None],

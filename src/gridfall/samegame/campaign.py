@@ -9,18 +9,16 @@ process alone writes the store, the run database (one row per finished board pas
 command again skips them) and the results file (after every board pass that improved a line, and
 at the end, with the history of earlier campaigns).
 
-Ctrl-C or SIGTERM on a local run stops every search within a kernel call: the rounds under way
-return their best lines, which are stored (and the results file written) before the campaign
-exits 128 + the signal; their board passes are not marked done, so they run again on a resume.
-A run on a Dask cluster abandons the board passes under way (they too run again on a resume), and
-tells them to stop where they run (:func:`stop_board_passes`): a worker's threads are shared with
-other runs, so the stop names the run's own passes, not the process.
+Ctrl-C or SIGTERM stops the board passes under way within a kernel call, here or on the Dask
+workers (:func:`stop_board_passes`, which names the run's own passes: a worker's threads are
+shared with other runs): the rounds under way return their best lines, which are stored (and the
+results file written) before the campaign exits 128 + the signal; their board passes are not
+marked done, so they run again on a resume.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -30,8 +28,6 @@ from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
 from gridfall.samegame.line import Line
 from gridfall.samegame.search import check_request, clock
-
-STOPPING = threading.Event()  # set by a stop: board passes under way start no further round
 
 
 @dataclass(frozen=True)
@@ -137,9 +133,9 @@ def play_board_pass(job: BoardPass) -> PassResult:
 
 
 def stop_board_passes(jobs: list[BoardPass]) -> None:
-    """The board passes of ``jobs`` under way in this process stop within a kernel call, and start
-    no further round (a stopped run abandons them: on a Dask worker, the search went on in the
-    worker's threads for the rest of its rounds)."""
+    """The board passes of ``jobs`` under way in this process stop within a kernel call, with the
+    round under way's best line, and start no further round.  (A stopped run drains them, here or
+    on its Dask workers, whose threads are shared with other runs.)"""
     clock.stop_keys([job.stop_key for job in jobs])
 
 
@@ -150,7 +146,7 @@ def _play(job: BoardPass) -> PassResult:
     best_text, best_score = job.guide, job.guide_score
     out = PassResult()
     for i, round_ in enumerate(job.rounds):
-        if STOPPING.is_set() or clock.told_to_stop():
+        if clock.told_to_stop():
             break
         seed, params, start = job.seed_base + i, dict(round_.params), time.monotonic()
         guide = None if job.fresh or best_text is None else list(Line.from_text(best_text))
@@ -168,7 +164,7 @@ def _play(job: BoardPass) -> PassResult:
                 params[note] = solution.notes[note]
         how = (f"{solution.algo} x{job.threads}" + "".join(f" {k}={v}" for k, v in params.items())
                + (" guided" if solution.notes.get("guided") else ""))
-        stopped = STOPPING.is_set() or clock.now() == math.inf
+        stopped = solution.interrupted or clock.now() == math.inf  # Ctrl-C, or stop_board_passes
         result = RoundResult(how, round_.seconds, seed, solution.score, Line(solution.moves).text(),
                              time.monotonic() - start,
                              largest_groups(rules.removed_groups(board, solution.moves)), stopped)
@@ -182,9 +178,3 @@ def _play(job: BoardPass) -> PassResult:
         if stopped:
             break
     return out
-
-
-def stop_local_searches() -> None:
-    """Every board pass under way here stops: no new round, and each search returns its best line."""
-    STOPPING.set()
-    clock.stop()

@@ -73,7 +73,6 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         play_board_pass,
         round_line,
         stop_board_passes,
-        stop_local_searches,
     )
     from gridfall.samegame.results_file import check_replaceable
     from gridfall.samegame.store import SolutionStore, StoreError
@@ -164,7 +163,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
 
         executor.prepare(lambda: warm_saying("samegame"))
     try:
-        interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_local_searches,
+        interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_board_passes,
                             halt=stop_board_passes)
     except JobFailed as e:
         raise click.ClickException(f"a board pass failed: {e} (the lines found so far are in the store)")
@@ -175,6 +174,8 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         executor.close()
     print_total(store, specs, set_name, say)
     if interrupted:
+        for spec in sorted(state.busy):  # its worker did not answer the stop in time (DRAIN_SECONDS)
+            say.print(f"{spec}: no answer from its worker, so the round under way is lost; it runs again on a resume")
         where = f", stopped after {state.finished} of {total_jobs} board passes"
         if state.improved:
             results.write(where)
