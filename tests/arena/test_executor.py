@@ -149,7 +149,7 @@ def test_a_stop_is_not_held_behind_a_result_that_cannot_be_fetched(monkeypatch):
     assert 0 not in kept  # let go: it runs again on resume
 
 
-def test_a_drained_stop_keeps_what_the_jobs_return_and_cancels_one_that_does_not_answer(monkeypatch):
+def test_a_drained_stop_keeps_what_the_jobs_return_and_cancels_one_that_does_not_answer(monkeypatch, capsys):
     """Stopping with ``drain``, the jobs under way are asked to finish where they run (on a Dask
     cluster too: the jobs there were cancelled, their work lost) and their results are kept; one
     that does not answer within DRAIN_SECONDS (its worker unreachable) is cancelled and halted."""
@@ -158,6 +158,7 @@ def test_a_drained_stop_keeps_what_the_jobs_return_and_cancels_one_that_does_not
     from gridfall.arena import executor as executor_module
 
     monkeypatch.setattr(executor_module, "DRAIN_SECONDS", 1.0)
+    monkeypatch.setattr(executor_module, "DRAIN_SAY_SECONDS", 0.5)
     asked, halted, kept = threading.Event(), [], {}
 
     def work(n):
@@ -186,3 +187,5 @@ def test_a_drained_stop_keeps_what_the_jobs_return_and_cancels_one_that_does_not
         executor.close()
     assert interrupted and kept == {0: "0 drained"} and halted == [1]
     assert took < 3, took  # the deaf job's 4 s are not waited for
+    assert "gridfall: stopping: waiting up to 0 s more for 1 job under way to send back what they have" \
+        in capsys.readouterr().err  # what a stop that seems stuck waits for

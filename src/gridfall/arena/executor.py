@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -29,6 +30,7 @@ POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
 STOP_FETCH_SECONDS = 10.0  # stopping, how long a finished job's result may take to fetch before it is let go
 CLOSE_SECONDS = 10.0  # how long closing waits for cancelled jobs to end
 DRAIN_SECONDS = 60.0  # stopping, how long the jobs under way may take to return what they have
+DRAIN_SAY_SECONDS = 3.0  # a drain longer than this says what it waits for (a worker that does not answer)
 
 
 class ExecutorError(Exception):
@@ -185,11 +187,17 @@ def _drain(executor, pending: dict, drain: Callable[[list], None], on_result: Ca
     """Ask the jobs under way to finish at once and keep their results.  The ask is made again at
     each wait: a job that began just after it (a Dask task about to start) hears the next one.
     Those not back within DRAIN_SECONDS (a worker that cannot be reached) are cancelled."""
-    deadline = time.monotonic() + DRAIN_SECONDS
+    started = time.monotonic()
+    said = False
     while pending:
-        if time.monotonic() > deadline:
+        waited = time.monotonic() - started
+        if waited > DRAIN_SECONDS:
             cancel_all()
             return
+        if waited > DRAIN_SAY_SECONDS and not said:
+            print(f"gridfall: stopping: waiting up to {DRAIN_SECONDS - waited:.0f} s more for "
+                  f"{counted(len(pending), 'job')} under way to send back what they have", file=sys.stderr, flush=True)
+            said = True
         executor.halt(drain, list(pending.values()))
         for handle in executor.wait_some(list(pending)):
             _deliver(executor, pending, handle, on_result, cancel_all, STOP_FETCH_SECONDS)

@@ -181,7 +181,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
             results.write(where)
         else:
             say.print(f"no board improved; {out or 'no results file'} left as it was")
-        say.print(f"{where[2:]}; the lines found so far are stored; run the same command to resume")
+        kept = "the lines that came back are stored" if state.busy else \
+            "the lines found so far are stored"
+        say.print(f"{where[2:]}; {kept}; run the same command to resume")
         sys.exit(exit_code(True))
     if state.improved:
         results.write("")
