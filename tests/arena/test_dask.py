@@ -361,6 +361,8 @@ def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job
         status = "running"
 
     class Handle:
+        key = "a job"
+
         def __init__(self, status, errors):
             self.status, self.errors, self.asked = status, list(errors), 0
 
@@ -371,7 +373,7 @@ def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job
             return "result"
 
     dask = ex.DaskExecutor.__new__(ex.DaskExecutor)
-    dask.distributed, dask.client, dask.address = distributed, Client(), "tcp://10.0.0.1:8786"
+    dask.distributed, dask.client, dask.address, dask.owners = distributed, Client(), "tcp://10.0.0.1:8786", {}
     reset = ConnectionResetError("Connection reset by peer")
     once = Handle("finished", [reset])  # a fetch that failed once is asked again
     assert dask.result(once) == "result" and once.asked == 2
@@ -475,3 +477,32 @@ def test_a_campaign_stopped_on_a_cluster_stores_the_lines_its_workers_were_searc
     stored = rows(store, "SELECT score FROM solutions")
     assert len(stored) == 2 and all(score > 0 for (score,) in stored), stored
     assert "Traceback" not in err
+
+
+def test_a_stopped_league_kills_the_bots_of_its_games_on_the_workers(tmp_path):
+    """A cancelled game that runs goes on in its worker's thread: its bots were killed only in the
+    coordinating process, so a bot that hangs under turns of 1e300 ms held the worker for good."""
+    from tests.processes import live_commands
+
+    hang = tmp_path / "hang.py"
+    hang.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(10**6)\n")
+    with _tcp_cluster() as (address, *_):
+        command = [sys.executable, "-m", "gridfall", "connect4", "league", "--bot", f"hang={sys.executable} {hang}",
+                   "--bot", "random", "--games", "4", "--first-turn-ms", "1e300", "--turn-ms", "1e300",
+                   "--db", str(tmp_path / "league.sqlite"), "--cluster", address]
+        league = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            start = time.monotonic()
+            while len([c for c in live_commands(str(hang)) if "gridfall" not in c]) < 2:  # a game on each worker
+                assert time.monotonic() - start < 60 and league.poll() is None, "the games did not start"
+                time.sleep(0.2)
+            league.send_signal(signal.SIGTERM)
+            _, err = league.communicate(timeout=60)
+        finally:
+            league.kill()
+            league.communicate()
+        assert league.returncode == 128 + signal.SIGTERM, err
+        start = time.monotonic()
+        while [c for c in live_commands(str(hang)) if "gridfall" not in c]:  # the cluster still runs
+            assert time.monotonic() - start < 15, live_commands(str(hang))
+            time.sleep(0.2)

@@ -23,7 +23,8 @@ import time
 from concurrent.futures import CancelledError
 from typing import Callable
 
-from gridfall.arena.executor import POLL_SECONDS, ExecutorError, ExecutorLost, NotFetched
+from gridfall.arena.executor import POLL_SECONDS, ExecutorError, ExecutorLost, NotFetched, stop_name
+from gridfall.arena.process import bots_owned_by, kill_bots_of
 from gridfall.arena.signals import signals_held
 from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
@@ -64,6 +65,7 @@ class DaskExecutor:
         self.distributed = distributed
         quiet_client_logs(distributed.client.AllExit)
         self.cluster = None
+        self.owners: dict[object, str] = {}  # a job's Dask key -> the name its bots are owned by (run_owned)
         workers = check_address(address)
         try:
             if workers is not None:
@@ -123,10 +125,13 @@ class DaskExecutor:
         self.client.run(setup)
 
     def submit(self, work: Callable, job):
+        owner = stop_name()
         try:
-            return self.client.submit(run_checked, self.fingerprint, work, job, pure=False)
+            handle = self.client.submit(run_owned, owner, self.fingerprint, work, job, pure=False)
         except OSError as e:
             raise self._lost(e) from None
+        self.owners[handle.key] = owner
+        return handle
 
     def wait_some(self, handles: list) -> list:
         self._say_if_no_worker()
@@ -148,7 +153,9 @@ class DaskExecutor:
         while True:
             try:
                 with signals_held():  # a stop lands between the steps, not inside distributed's wait (see drive)
-                    return handle.result(timeout=POLL_SECONDS)
+                    value = handle.result(timeout=POLL_SECONDS)
+                self.owners.pop(handle.key, None)
+                return value
             except self.distributed.TimeoutError:
                 if give_up is not None and time.monotonic() >= give_up:
                     raise NotFetched(f"the result of a job was not fetched within {timeout:g} s") from None
@@ -195,9 +202,14 @@ class DaskExecutor:
         return handle.status == "finished"
 
     def cancel(self, handles: list) -> None:
+        """Cancel the jobs; those already running go on in their workers' threads, so their bots
+        are killed there (the others' bots on those workers, other runs', play on)."""
         if handles:
             with contextlib.suppress(OSError):  # a scheduler already gone has nothing left to cancel
                 self.client.cancel(handles)
+            owners = [self.owners.pop(handle.key) for handle in handles if handle.key in self.owners]
+            if owners:
+                self.halt(kill_bots_of, owners)
 
     def halt(self, function: Callable[[list], None], jobs: list) -> None:
         """``function(jobs)`` on every worker: a cancelled job that is running goes on in its
@@ -211,6 +223,13 @@ class DaskExecutor:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def run_owned(owner: str, expected: str, work: Callable, job):
+    """A job on a worker (:func:`~gridfall.fingerprint.run_checked`), the bots it starts owned by
+    ``owner``: :meth:`DaskExecutor.cancel` kills them by that name."""
+    with bots_owned_by(owner):
+        return run_checked(expected, work, job)
 
 
 def quiet_client_logs(all_exit: type) -> None:

@@ -34,6 +34,8 @@ which is how the platforms measure a turn.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import contextvars
 import errno
 import os
 import selectors
@@ -41,6 +43,7 @@ import subprocess
 import threading
 import time
 from collections import deque
+from typing import Iterable, Iterator
 
 from gridfall.arena import cpus, deadman, reaper
 from gridfall.arena.memory import MB, held_bytes
@@ -51,6 +54,10 @@ from gridfall.run_seed import SEED_VARIABLE
 
 _live: set["BotProcess"] = set()
 _live_lock = threading.Lock()
+# The job whose bots start in this context (a Dask worker's threads play several runs' games):
+# kill_bots_of names it, and a bot it starts afterwards is refused.
+_owner: contextvars.ContextVar[str | None] = contextvars.ContextVar("bot_owner", default=None)
+_owners: dict[str, bool] = {}  # each owner under way here -> whether it was stopped
 
 
 def kill_all() -> None:
@@ -62,6 +69,32 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+
+
+@contextlib.contextmanager
+def bots_owned_by(owner: str) -> Iterator[None]:
+    """Inside, the bots started here belong to ``owner`` (a job's unique name), for :func:`kill_bots_of`."""
+    token = _owner.set(owner)
+    with _live_lock:
+        _owners[owner] = False
+    try:
+        yield
+    finally:
+        _owner.reset(token)
+        with _live_lock:
+            _owners.pop(owner, None)
+
+
+def kill_bots_of(owners: Iterable[str]) -> None:
+    """Kill the bots of ``owners`` that are under way in this process, and refuse the ones they
+    start afterwards (BotStopped): their games end at once.  Other owners' bots play on."""
+    with _live_lock:
+        stopped = {owner for owner in owners if owner in _owners}
+        for owner in stopped:
+            _owners[owner] = True
+        bots = [bot for bot in _live if bot.owner in stopped]
+    for bot in bots:
+        bot.close()
 
 
 def kill_strays() -> set[int]:
@@ -206,6 +239,11 @@ class BotProcess:
         # half set up (it joined a drain thread not yet started: "cannot join thread before it
         # is started").
         with _live_lock:
+            self.owner = _owner.get()
+            if self.owner is not None and _owners.get(self.owner):
+                for fd in pipes:
+                    os.close(fd)
+                raise BotStopped(f"not started: its game was stopped ({command!r})")
             try:
                 if one_cpu:
                     self._seat = cpus.take_seat(cpu)
