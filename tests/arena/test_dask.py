@@ -373,7 +373,7 @@ def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job
             return "result"
 
     dask = ex.DaskExecutor.__new__(ex.DaskExecutor)
-    dask.distributed, dask.client, dask.address, dask.owners = distributed, Client(), "tcp://10.0.0.1:8786", {}
+    dask.distributed, dask.client, dask.address, dask.names = distributed, Client(), "tcp://10.0.0.1:8786", {}
     reset = ConnectionResetError("Connection reset by peer")
     once = Handle("finished", [reset])  # a fetch that failed once is asked again
     assert dask.result(once) == "result" and once.asked == 2
@@ -388,58 +388,44 @@ def test_a_failed_fetch_is_asked_again_and_only_the_jobs_own_error_fails_the_job
     assert gone.asked == 1
 
 
-def test_a_stopped_run_frees_the_workers_of_its_games_in_their_threads():
-    """A pie-rule game runs in the worker's thread, not in a bot: cancelled while it played, it went
-    on there for as long as its turns (--turn-ms 1e300: for good, the worker lost to later runs)."""
+def _pie_jobs():
+    from gridfall.connect4.pie import PieGame, play_pie_game
+
+    endless = [PieGame(column, 0, 0, ("gridfall", "mcts-solver"), 2, 1e9, 0, 1e9, 0) for column in (0, 1)]
+    return play_pie_game, endless, PieGame(2, 0, 0, ("greedy", "random"), 0, 0.001, 0, 0.1, 0)
+
+
+def _campaign_jobs():
+    from gridfall.samegame.campaign import BoardPass, Round, play_board_pass
+
+    def board_pass(n, round_):
+        return BoardPass(f"pass 1 tuning:{n}", f"tuning:{n}", (round_,), 0, 1, None, None, False, False)
+
+    return play_board_pass, [board_pass(n, Round("nrpa", 1e6)) for n in (1, 2)], board_pass(3, Round("beam", 0.5))
+
+
+@pytest.mark.parametrize("jobs", [_pie_jobs, _campaign_jobs], ids=["pie-rule games", "campaign board passes"])
+def test_a_stopped_run_frees_the_workers_of_the_jobs_in_their_threads(jobs):
+    """A pie-rule game, or a campaign's board pass, runs in the worker's thread, not in a bot:
+    cancelled while it ran, it went on there for as long as its turns or its rounds (for good
+    with --turn-ms 1e300: the worker lost to later runs)."""
+    from gridfall.arena import job_name
     from gridfall.arena.dask_executor import DaskExecutor
     from gridfall.arena.executor import drive
-    from gridfall.connect4 import stopping
-    from gridfall.connect4.pie import PieGame, play_pie_game, stop_games
 
+    work, endless, quick = jobs()
     with _tcp_cluster() as (address, *_):
         executor = DaskExecutor(address)
         try:
-            endless = [PieGame(column, 0, 0, ("gridfall", "mcts-solver"), 2, 1e9, 0, 1e9, 0) for column in (0, 1)]
             start = time.monotonic()
 
-            def both_playing() -> bool:  # on the two workers, each in its thread
-                playing = [key for keys in executor.client.run(stopping.playing).values() for key in keys]
-                assert time.monotonic() - start < 60, f"the games did not start: {playing}"
-                return len(playing) == 2
+            def both_under_way() -> bool:  # on the two workers, each in its thread
+                names = [name for names in executor.client.run(job_name.under_way).values() for name in names]
+                assert time.monotonic() - start < 60, f"the jobs did not start: {names}"
+                return len(names) == 2
 
-            drive(executor, endless, play_pie_game, lambda job, row: None, stop=both_playing, halt=stop_games)
-            quick = PieGame(2, 0, 0, ("greedy", "random"), 0, 0.001, 0, 0.1, 0)
-            row = executor.submit(play_pie_game, quick).result(timeout=60)  # a worker is free for it
-            assert row.job == quick.key and row.reason
-        finally:
-            executor.close()
-
-
-def test_a_stopped_campaign_frees_the_workers_of_its_board_passes():
-    """A board pass searches in the worker's threads: cancelled while it searched, it went on for
-    the rest of its rounds (900 s by default), the worker lost to later runs meanwhile."""
-    from gridfall.arena.dask_executor import DaskExecutor
-    from gridfall.arena.executor import drive
-    from gridfall.samegame.campaign import BoardPass, Round, play_board_pass, stop_board_passes
-    from gridfall.samegame.search import clock
-
-    with _tcp_cluster() as (address, *_):
-        executor = DaskExecutor(address)
-        try:
-            endless = [BoardPass(f"pass 1 tuning:{n}", f"tuning:{n}", (Round("nrpa", 1e6),), 0, 1, None, None, False,
-                                 False) for n in (1, 2)]
-            start = time.monotonic()
-
-            def both_searching() -> bool:  # on the two workers, each in its thread
-                keys = [key for keys in executor.client.run(clock.keys_under_way).values() for key in keys]
-                assert time.monotonic() - start < 60, f"the board passes did not start: {keys}"
-                return len(keys) == 2
-
-            drive(executor, endless, play_board_pass, lambda job, result: None, stop=both_searching,
-                  halt=stop_board_passes)
-            quick = BoardPass("pass 1 tuning:3", "tuning:3", (Round("beam", 0.5),), 0, 1, None, None, False, False)
-            result = executor.submit(play_board_pass, quick).result(timeout=60)  # a worker is free for it
-            assert result.rounds[0].score > 0 and not result.stopped
+            drive(executor, endless, work, lambda job, result: None, stop=both_under_way)
+            assert executor.submit(work, quick).result(timeout=60)  # a worker is free for it
         finally:
             executor.close()
 
@@ -448,7 +434,7 @@ def test_a_campaign_stopped_on_a_cluster_stores_the_lines_its_workers_were_searc
     """A stop drains a campaign on a cluster as it does a local one: each board pass under way
     stops where it runs and sends back its round's best line, which is stored.  The run cancelled
     them, and the minutes they had searched were lost ("total ... 0")."""
-    from gridfall.samegame.search import clock
+    from gridfall.arena import job_name
 
     store = tmp_path / "store.sqlite"
     with _tcp_cluster() as (address, *_):
@@ -459,7 +445,7 @@ def test_a_campaign_stopped_on_a_cluster_stores_the_lines_its_workers_were_searc
         try:
             with distributed.Client(address, timeout=30) as client:
                 start = time.monotonic()
-                while len([k for keys in client.run(clock.keys_under_way).values() for k in keys]) < 2:
+                while len([n for names in client.run(job_name.under_way).values() for n in names]) < 2:
                     assert time.monotonic() - start < 60 and campaign.poll() is None, "the passes did not start"
                     time.sleep(0.2)
             time.sleep(1.0)  # each has a line by now

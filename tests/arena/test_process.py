@@ -400,20 +400,21 @@ def test_a_machine_that_cannot_start_a_bot_is_not_the_bots_fault(monkeypatch):
     assert set(os.listdir("/proc/self/fd")) <= fds_before and not process._live
 
 
-def test_a_kill_by_owner_ends_that_jobs_bots_alone_and_refuses_its_next_ones():
+def test_a_jobs_stop_kills_its_bots_alone_and_refuses_its_next_ones():
     """A Dask worker's threads play several runs' games: a stopped run's cancelled game went on
     there with its bots (for good with a bot that hangs and turns of 1e300 ms), since only the
     coordinator's own bots were killed."""
     import threading
 
-    from gridfall.arena.process import BotStopped, bots_owned_by, kill_bots_of
+    from gridfall.arena import job_name
+    from gridfall.arena.process import BotStopped
 
     sleeper = python_bot("import time; time.sleep(600)")
     bots, seen = {}, {}
     started = threading.Barrier(3)
 
     def job(owner):
-        with bots_owned_by(owner):
+        with job_name.running_as(owner):
             with BotProcess(sleeper) as bot:
                 bots[owner] = bot
                 started.wait(10)
@@ -431,13 +432,13 @@ def test_a_kill_by_owner_ends_that_jobs_bots_alone_and_refuses_its_next_ones():
     for thread in threads:
         thread.start()
     started.wait(10)
-    kill_bots_of(["run 1", "a job not under way here"])
+    job_name.stop(["run 1", "a job not under way here"])
     threads[0].join(10)
     assert not threads[0].is_alive() and seen["run 1"].startswith(
         "BotStopped, then Stopped by the referee: not started: its game was stopped")
     assert bots["run 2"].proc.poll() is None and "run 2" not in seen  # another run's game plays on
-    kill_bots_of(["run 2"])
+    job_name.stop(["run 2"])
     threads[1].join(10)
-    with bots_owned_by("run 1"):  # the name again, once its job is over: a new job's
+    with job_name.running_as("run 1"):  # the name again, once its job is over: a new job's
         with BotProcess(sleeper) as bot:
             assert bot.proc.poll() is None

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from gridfall.arena import job_name
 from gridfall.connect4 import stopping
 from gridfall.connect4.pie import PieGame, play_pie_game
 from tests.processes import stopped
@@ -21,14 +22,14 @@ FOREVER = 1e9  # seconds: no turn ends on its own within the test
 
 
 def stopped_after(search, wait: float = 0.5, key: str = "game 1") -> float:
-    """Run ``search()`` as the stoppable job ``key`` on a thread, stop ``key`` after ``wait``
-    seconds, and return how long it took to raise Stopped after that (it must not have ended
-    before)."""
+    """Run ``search()`` as the job ``key`` (a stoppable game) on a thread, stop ``key`` after
+    ``wait`` seconds, and return how long it took to raise Stopped after that (it must not have
+    ended before)."""
     outcome: list = []
 
     def run():
         try:
-            with stopping.stoppable(key):
+            with job_name.running_as(key), stopping.stoppable():
                 search()
             outcome.append("returned")
         except stopping.Stopped:
@@ -38,11 +39,11 @@ def stopped_after(search, wait: float = 0.5, key: str = "game 1") -> float:
     thread.start()
     time.sleep(wait)
     assert thread.is_alive(), f"the search ended by itself: {outcome}"
-    stopping.stop(["another game"])  # names no game here: nothing stops
+    job_name.stop(["another game"])  # names no game here: nothing stops
     time.sleep(0.2)
     assert thread.is_alive(), "a stop naming another game stopped this one"
     stopped = time.perf_counter()
-    stopping.stop([key])
+    job_name.stop([key])
     thread.join(30)
     assert not thread.is_alive() and isinstance(outcome[0], float), outcome
     return outcome[0] - stopped
@@ -69,10 +70,10 @@ def test_a_stop_after_its_game_ended_does_not_reach_the_threads_next_game():
     from gridfall.connect4.mcts import MCTS
 
     mcts = MCTS()
-    with stopping.stoppable("run 1 game 1"):
+    with job_name.running_as("run 1 game 1"), stopping.stoppable():
         mcts.choose(0, 0, 0.01)
-    stopping.stop(["run 1 game 1"])
-    with stopping.stoppable("run 2 game 1"):
+    job_name.stop(["run 1 game 1"])
+    with job_name.running_as("run 2 game 1"), stopping.stoppable():
         assert mcts.choose(0, 0, 0.05)[1] > 0
 
 
@@ -92,7 +93,7 @@ def test_a_stop_ends_mcts_and_the_solver():
 @pytest.mark.parametrize("engines", [("gridfall", "mcts-solver"), ("alphabeta:40", "gridfall:1000000000")])
 def test_a_stop_abandons_a_pie_game(engines):
     game = PieGame(3, 0, 0, engines, 2, FOREVER, 0, FOREVER, 0)
-    assert stopped_after(lambda: play_pie_game(game), wait=3.0, key=game.stop_key) < 2.0
+    assert stopped_after(lambda: play_pie_game(game), wait=3.0) < 2.0
 
 
 @pytest.mark.alone  # two games at once
@@ -113,16 +114,16 @@ def test_a_stopped_pie_rule_run_ends_at_once_however_long_its_turns(tmp_path):
 @pytest.mark.alone  # two games at once
 def test_a_stop_reaches_its_runs_game_alone_beside_another_runs_game_of_the_same_key():
     """Two runs on one Dask worker may play games of the same key side by side: the stop of one
-    run named the key, and reached the other run's game (or missed its own)."""
-    from gridfall.connect4.pie import stop_games
-
+    run named the key, and reached the other run's game (or missed its own).  A stop names the
+    job, which the executor named."""
     ours, theirs = (PieGame(3, 0, 0, ("gridfall", "mcts-solver"), 2, FOREVER, 0, FOREVER, 0) for _ in range(2))
     assert ours.key == theirs.key
     outcomes: dict = {}
 
     def play(game, name):
         try:
-            play_pie_game(game)
+            with job_name.running_as(f"{name}, named by its run's executor"):
+                play_pie_game(game)
             outcomes[name] = "returned"
         except stopping.Stopped:
             outcomes[name] = "stopped"
@@ -132,10 +133,10 @@ def test_a_stop_reaches_its_runs_game_alone_beside_another_runs_game_of_the_same
     for thread in threads:
         thread.start()
     time.sleep(3.0)
-    stop_games([ours])
+    job_name.stop(["ours, named by its run's executor"])
     threads[0].join(30)
     assert outcomes == {"ours": "stopped"}, outcomes
     assert threads[1].is_alive()
-    stop_games([theirs])
+    job_name.stop(["theirs, named by its run's executor"])
     threads[1].join(30)
     assert outcomes == {"ours": "stopped", "theirs": "stopped"}

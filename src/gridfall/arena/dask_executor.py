@@ -23,14 +23,14 @@ import time
 from concurrent.futures import CancelledError
 from typing import Callable
 
-from gridfall.arena.executor import POLL_SECONDS, ExecutorError, ExecutorLost, NotFetched, stop_name
-from gridfall.arena.process import bots_owned_by, kill_bots_of
+from gridfall.arena import job_name
+from gridfall.arena.executor import POLL_SECONDS, ExecutorError, ExecutorLost, NotFetched
 from gridfall.arena.signals import signals_held
 from gridfall.fingerprint import fingerprint, run_checked
 from gridfall.words import counted
 
 NO_WORKER_SECONDS = 10.0  # how long a Dask cluster may have no worker before the run says so
-HALT_SECONDS = 10.0  # stopping, how long the workers may take to hear which jobs to stop
+STOP_SECONDS = 10.0  # stopping, how long the workers may take to hear which jobs to stop
 FETCH_TRIES = 10  # failed fetches of a finished job's result (POLL_SECONDS apart) before the cluster counts as lost
 
 
@@ -65,7 +65,7 @@ class DaskExecutor:
         self.distributed = distributed
         quiet_client_logs(distributed.client.AllExit)
         self.cluster = None
-        self.owners: dict[object, str] = {}  # a job's Dask key -> the name its bots are owned by (run_owned)
+        self.names: dict[object, str] = {}  # a job's Dask key -> the name it runs under (run_named)
         workers = check_address(address)
         try:
             if workers is not None:
@@ -125,12 +125,12 @@ class DaskExecutor:
         self.client.run(setup)
 
     def submit(self, work: Callable, job):
-        owner = stop_name()
+        name = job_name.new_name()
         try:
-            handle = self.client.submit(run_owned, owner, self.fingerprint, work, job, pure=False)
+            handle = self.client.submit(run_named, name, self.fingerprint, work, job, pure=False)
         except OSError as e:
             raise self._lost(e) from None
-        self.owners[handle.key] = owner
+        self.names[handle.key] = name
         return handle
 
     def wait_some(self, handles: list) -> list:
@@ -154,7 +154,7 @@ class DaskExecutor:
             try:
                 with signals_held():  # a stop lands between the steps, not inside distributed's wait (see drive)
                     value = handle.result(timeout=POLL_SECONDS)
-                self.owners.pop(handle.key, None)
+                self.names.pop(handle.key, None)
                 return value
             except self.distributed.TimeoutError:
                 if give_up is not None and time.monotonic() >= give_up:
@@ -202,21 +202,20 @@ class DaskExecutor:
         return handle.status == "finished"
 
     def cancel(self, handles: list) -> None:
-        """Cancel the jobs; those already running go on in their workers' threads, so their bots
-        are killed there (the others' bots on those workers, other runs', play on)."""
+        """Cancel the jobs: those not begun never run, and those under way are stopped."""
         if handles:
             with contextlib.suppress(OSError):  # a scheduler already gone has nothing left to cancel
                 self.client.cancel(handles)
-            owners = [self.owners.pop(handle.key) for handle in handles if handle.key in self.owners]
-            if owners:
-                self.halt(kill_bots_of, owners)
+            self.stop(handles)
 
-    def halt(self, function: Callable[[list], None], jobs: list) -> None:
-        """``function(jobs)`` on every worker: a cancelled job that is running goes on in its
-        worker's thread (a pie-rule game for as long as its turns) unless it is told.  (A sync
-        client cannot run a function without waiting: ``wait=False`` is for coroutines.)"""
-        with contextlib.suppress(Exception):  # a scheduler or worker gone has nothing left to stop
-            self.client.run(function, jobs, callback_timeout=HALT_SECONDS)
+    def stop(self, handles: list) -> None:
+        """Tell the jobs under way to stop, on every worker (:func:`job_name.stop`): a cancelled
+        job that is running goes on in its worker's thread, with its bots, unless it is told.  (A
+        sync client cannot run a function without waiting: ``wait=False`` is for coroutines.)"""
+        names = [self.names[handle.key] for handle in handles if handle.key in self.names]
+        if names:
+            with contextlib.suppress(Exception):  # a scheduler or worker gone has nothing left to stop
+                self.client.run(job_name.stop, names, callback_timeout=STOP_SECONDS)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -225,10 +224,10 @@ class DaskExecutor:
             self.cluster.close()
 
 
-def run_owned(owner: str, expected: str, work: Callable, job):
-    """A job on a worker (:func:`~gridfall.fingerprint.run_checked`), the bots it starts owned by
-    ``owner``: :meth:`DaskExecutor.cancel` kills them by that name."""
-    with bots_owned_by(owner):
+def run_named(name: str, expected: str, work: Callable, job):
+    """A job on a worker (:func:`~gridfall.fingerprint.run_checked`), run as ``name``
+    (:mod:`.job_name`): :meth:`DaskExecutor.stop` names it."""
+    with job_name.running_as(name):
         return run_checked(expected, work, job)
 
 

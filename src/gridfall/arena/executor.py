@@ -15,13 +15,13 @@ the run database and the solution store, and the workers only send results back.
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Iterable
 
+from gridfall.arena import job_name
 from gridfall.arena.process import MachineCannotStartBot, kill_all
 from gridfall.arena.signals import signals_held, signals_ignored, stopping_on_signals
 from gridfall.words import counted
@@ -64,6 +64,7 @@ class LocalExecutor:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.pool = ThreadPoolExecutor(max_workers=self.workers)
         self.cancelled: list = []
+        self.names: dict = {}  # a job's future -> the name it runs under (job_name)
 
     def describe(self) -> str:
         return counted(self.workers, "local worker")
@@ -76,13 +77,17 @@ class LocalExecutor:
         setup()
 
     def submit(self, work: Callable, job):
-        return self.pool.submit(work, job)
+        name = job_name.new_name()
+        handle = self.pool.submit(job_name.run_as, name, work, job)
+        self.names[handle] = name
+        return handle
 
     def wait_some(self, handles: list) -> list:
         done, _ = wait_futures(handles, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
         return list(done)
 
     def result(self, handle, timeout: float | None = None):
+        self.names.pop(handle, None)
         return handle.result()  # asked only of a finished job: here, its result is at hand
 
     def finished(self, handle) -> bool:
@@ -90,14 +95,16 @@ class LocalExecutor:
         return handle.done() and not handle.cancelled() and handle.exception() is None
 
     def cancel(self, handles: list) -> None:
+        """Cancel the jobs: those not begun never run, and those under way are stopped."""
         for handle in handles:
             handle.cancel()
         self.cancelled += handles
+        self.stop(handles)
         kill_all()  # the games under way end at once: their bots are killed
 
-    def halt(self, function: Callable[[list], None], jobs: list) -> None:
-        """``function(jobs)`` here, where the jobs run: it asks the ones under way to stop."""
-        function(jobs)
+    def stop(self, handles: list) -> None:
+        """Tell the jobs under way to stop (:func:`job_name.stop`), here, where they run."""
+        job_name.stop([self.names[h] for h in handles if h in self.names])
 
     def close(self) -> None:
         """Shut the pool; jobs cancelled while running are ended first (a job that starts another
@@ -107,12 +114,6 @@ class LocalExecutor:
             kill_all()
             wait_futures(self.cancelled, timeout=0.05)
         self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-def stop_name() -> str:
-    """A job's own name for :func:`drive`'s ``halt`` (a dataclass field's default): random, so a
-    stop reaches that job alone, never another run's job of the same key on a shared worker."""
-    return secrets.token_hex(8)
 
 
 def make_executor(workers: int | None = None, cluster: str | None = None):
@@ -128,25 +129,22 @@ WAIT = object()  # what a job iterator yields when no job is ready until one und
 
 
 def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: Callable[[], bool] = lambda: False,
-          drain: Callable[[list], None] | None = None, halt: Callable[[list], None] | None = None) -> bool:
+          drain: bool = False) -> bool:
     """Run ``work(job)`` for the jobs, as many at once as the executor has slots, calling
     ``on_result(job, result)`` here, in the coordinating process, as each finishes.
 
     ``jobs`` may yield :data:`WAIT`: no job is ready until one under way finishes.  No new job
     starts once ``stop()`` is true, and the ones in flight are cancelled.  Ctrl-C, SIGTERM or
-    SIGHUP cancel the jobs in flight too, unless ``drain`` is given: then ``drain(jobs)`` asks them
-    to finish at once and their results still go to ``on_result`` (:func:`_drain`).  Cancelling
-    kills the jobs' bots; work done in the job's own thread (no bot) is stopped by ``halt(jobs)``.
-    Both run where the jobs run (here, or on every Dask worker).
-    Returns True when the run was interrupted."""
+    SIGHUP cancel the jobs in flight too, unless ``drain``: then they are told to finish at once
+    and their results still go to ``on_result`` (:func:`_drain`).  Cancelling kills the jobs' bots
+    and tells the jobs under way to stop, where they run (:mod:`.job_name`): a thread, here or on
+    a Dask worker, cannot be ended from outside.  Returns True when the run was interrupted."""
     jobs = iter(jobs)
     pending: dict = {}
     exhausted = False
 
     def cancel_all() -> None:
         executor.cancel(list(pending))
-        if halt is not None and pending:
-            executor.halt(halt, list(pending.values()))
 
     with stopping_on_signals():
         try:
@@ -175,18 +173,17 @@ def drive(executor, jobs: Iterable, work: Callable, on_result: Callable, stop: C
             with signals_ignored():  # a second Ctrl-C or SIGTERM must not lose what is being kept
                 for handle in [h for h in pending if executor.finished(h)]:  # done before the stop: kept
                     _deliver(executor, pending, handle, on_result, cancel_all, STOP_FETCH_SECONDS)
-                if drain is None:
-                    cancel_all()
+                if drain:
+                    _drain(executor, pending, on_result, cancel_all)
                 else:
-                    _drain(executor, pending, drain, on_result, cancel_all)
+                    cancel_all()
             return True
 
 
-def _drain(executor, pending: dict, drain: Callable[[list], None], on_result: Callable,
-           cancel_all: Callable[[], None]) -> None:
-    """Ask the jobs under way to finish at once and keep their results.  The ask is made again at
-    each wait: a job that began just after it (a Dask task about to start) hears the next one.
-    Those not back within DRAIN_SECONDS (a worker that cannot be reached) are cancelled."""
+def _drain(executor, pending: dict, on_result: Callable, cancel_all: Callable[[], None]) -> None:
+    """Tell the jobs under way to stop and keep what they return.  They are told again at each
+    wait: a job that began just after (a Dask task about to start) hears the next.  Those not back
+    within DRAIN_SECONDS (a worker that cannot be reached) are cancelled."""
     started = time.monotonic()
     said = False
     while pending:
@@ -198,7 +195,7 @@ def _drain(executor, pending: dict, drain: Callable[[list], None], on_result: Ca
             print(f"gridfall: stopping: waiting up to {DRAIN_SECONDS - waited:.0f} s more for "
                   f"{counted(len(pending), 'job')} under way to send back what they have", file=sys.stderr, flush=True)
             said = True
-        executor.halt(drain, list(pending.values()))
+        executor.stop(list(pending))
         for handle in executor.wait_some(list(pending)):
             _deliver(executor, pending, handle, on_result, cancel_all, STOP_FETCH_SECONDS)
 

@@ -34,8 +34,6 @@ which is how the platforms measure a turn.
 from __future__ import annotations
 
 import atexit
-import contextlib
-import contextvars
 import errno
 import os
 import selectors
@@ -43,9 +41,8 @@ import subprocess
 import threading
 import time
 from collections import deque
-from typing import Iterable, Iterator
 
-from gridfall.arena import cpus, deadman, reaper
+from gridfall.arena import cpus, deadman, job_name, reaper
 from gridfall.arena.memory import MB, held_bytes
 from gridfall.arena.reaper import kill_tree
 from gridfall.arena.signals import signals_held
@@ -54,10 +51,6 @@ from gridfall.run_seed import SEED_VARIABLE
 
 _live: set["BotProcess"] = set()
 _live_lock = threading.Lock()
-# The job whose bots start in this context (a Dask worker's threads play several runs' games):
-# kill_bots_of names it, and a bot it starts afterwards is refused.
-_owner: contextvars.ContextVar[str | None] = contextvars.ContextVar("bot_owner", default=None)
-_owners: dict[str, bool] = {}  # each owner under way here -> whether it was stopped
 
 
 def kill_all() -> None:
@@ -71,30 +64,17 @@ def kill_all() -> None:
 atexit.register(kill_all)
 
 
-@contextlib.contextmanager
-def bots_owned_by(owner: str) -> Iterator[None]:
-    """Inside, the bots started here belong to ``owner`` (a job's unique name), for :func:`kill_bots_of`."""
-    token = _owner.set(owner)
+def kill_bots_of(jobs: set[str]) -> None:
+    """Kill the bots of the stopped ``jobs`` (by :mod:`.job_name`): on a Dask worker, other runs'
+    games play on beside them.  A bot that such a job starts afterwards is refused (BotStopped),
+    so its games end at once."""
     with _live_lock:
-        _owners[owner] = False
-    try:
-        yield
-    finally:
-        _owner.reset(token)
-        with _live_lock:
-            _owners.pop(owner, None)
-
-
-def kill_bots_of(owners: Iterable[str]) -> None:
-    """Kill the bots of ``owners`` that are under way in this process, and refuse the ones they
-    start afterwards (BotStopped): their games end at once.  Other owners' bots play on."""
-    with _live_lock:
-        stopped = {owner for owner in owners if owner in _owners}
-        for owner in stopped:
-            _owners[owner] = True
-        bots = [bot for bot in _live if bot.owner in stopped]
+        bots = [bot for bot in _live if bot.job in jobs]
     for bot in bots:
         bot.close()
+
+
+job_name.when_stopped(kill_bots_of)
 
 
 def kill_strays() -> set[int]:
@@ -239,8 +219,8 @@ class BotProcess:
         # half set up (it joined a drain thread not yet started: "cannot join thread before it
         # is started").
         with _live_lock:
-            self.owner = _owner.get()
-            if self.owner is not None and _owners.get(self.owner):
+            self.job = job_name.current()  # under the lock: a stop then finds it, or it sees the stop
+            if job_name.told_to_stop():
                 for fd in pipes:
                     os.close(fd)
                 raise BotStopped(f"not started: its game was stopped ({command!r})")

@@ -18,8 +18,8 @@ move, who did not steal.  This module estimates it by play between two different
 
 Jobs are :class:`PieGame`; :func:`play_pie_game` plays one in this process (agents and the
 solver are made once per thread), so the run's executor may be local threads or Dask.  A thread
-cannot be ended from outside: a stopped run names its games under way to :func:`stop_games`
-where they run (:mod:`.stopping`).
+cannot be ended from outside: a stopped run tells its games under way to stop where they run
+(:mod:`gridfall.arena.job_name`, :mod:`.stopping`).
 """
 
 from __future__ import annotations
@@ -28,10 +28,9 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gridfall.arena.database import GameRow
-from gridfall.arena.executor import stop_name
 from gridfall.connect4 import stopping
 from gridfall.connect4.rules import Game
 
@@ -53,7 +52,6 @@ class PieGame:
     seed: int
     width: int = 9
     height: int = 7
-    stop_key: str = field(default_factory=stop_name, compare=False, repr=False)  # what stop_games names
 
     @property
     def key(self) -> str:
@@ -104,14 +102,9 @@ def _solver(width: int, height: int):
 
 def play_pie_game(job: PieGame) -> GameRow:
     """Play one game of the evaluation and return its row (result: winner and where the solver took
-    over); :func:`stop_games` naming it stops it (:class:`~.stopping.Stopped`)."""
-    with stopping.stoppable(job.stop_key):
+    over); a stop of its job (:mod:`gridfall.arena.job_name`) stops it (:class:`~.stopping.Stopped`)."""
+    with stopping.stoppable():
         return _play(job)
-
-
-def stop_games(jobs: list[PieGame]) -> None:
-    """The games of ``jobs`` under way in this process stop (a stopped run abandons them)."""
-    stopping.stop([job.stop_key for job in jobs])
 
 
 def _play(job: PieGame) -> GameRow:

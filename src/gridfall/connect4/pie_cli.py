@@ -114,7 +114,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     run resumes.  Stopped early, it writes the table from the pairs finished.
     """
     from gridfall.connect4.openings import TABLE_FILE, OpeningTable
-    from gridfall.connect4.pie import play_pie_game, schedule, stop_games, table_from
+    from gridfall.connect4.pie import play_pie_game, schedule, table_from
 
     if not rebuild:
         refuse_without("--rebuild", allowed=("as_json",))
@@ -145,7 +145,7 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
         try:
             # the games abandoned by a stop are told (a thread cannot be ended: the exit waited for
             # each to finish its game, 42 s after SIGTERM with 2 s turns, never with --turn-ms 1e300)
-            interrupted = drive(executor, iter(jobs), play_pie_game, stored, halt=stop_games)
+            interrupted = drive(executor, iter(jobs), play_pie_game, stored)
         except JobFailed as e:
             raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in "
                                        f"{run.path})") from None

@@ -10,9 +10,9 @@ command again skips them) and the results file (after every board pass that impr
 at the end, with the history of earlier campaigns).
 
 Ctrl-C or SIGTERM stops the board passes under way within a kernel call, here or on the Dask
-workers (:func:`stop_board_passes`, which names the run's own passes: a worker's threads are
-shared with other runs): the rounds under way return their best lines, which are stored (and the
-results file written) before the campaign exits 128 + the signal; their board passes are not
+workers (``drive(drain=True)``: their jobs are told to stop by name, so other runs' passes on a
+shared worker search on): the rounds under way return their best lines, which are stored (and
+the results file written) before the campaign exits 128 + the signal; their board passes are not
 marked done, so they run again on a resume.
 """
 
@@ -22,7 +22,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from gridfall.arena.executor import stop_name
+from gridfall.arena import job_name
 
 from gridfall.samegame import rules
 from gridfall.samegame.boards import load_board
@@ -88,7 +88,6 @@ class BoardPass:
     guide_score: int | None
     fresh: bool
     verbose: bool  # print each round and each improvement where it runs (a local run)
-    stop_key: str = field(default_factory=stop_name, compare=False, repr=False)  # what stop_board_passes names
 
     def __str__(self) -> str:
         return self.key
@@ -126,27 +125,16 @@ def round_line(spec: str, result: RoundResult, best: int, improved: bool) -> str
 
 
 def play_board_pass(job: BoardPass) -> PassResult:
-    """Run the rounds of a board pass, each from the best line so far (the worker's side);
-    :func:`stop_board_passes` naming it stops it, with the round under way's best line."""
-    with clock.stoppable(job.stop_key):
-        return _play(job)
-
-
-def stop_board_passes(jobs: list[BoardPass]) -> None:
-    """The board passes of ``jobs`` under way in this process stop within a kernel call, with the
-    round under way's best line, and start no further round.  (A stopped run drains them, here or
-    on its Dask workers, whose threads are shared with other runs.)"""
-    clock.stop_keys([job.stop_key for job in jobs])
-
-
-def _play(job: BoardPass) -> PassResult:
+    """Run the rounds of a board pass, each from the best line so far (the worker's side).  A stop
+    of its job (:mod:`gridfall.arena.job_name`) ends the round under way within a kernel call,
+    with its best line, and starts no other."""
     from gridfall.samegame.search import solve
 
     board = load_board(job.spec)
     best_text, best_score = job.guide, job.guide_score
     out = PassResult()
     for i, round_ in enumerate(job.rounds):
-        if clock.told_to_stop():
+        if job_name.told_to_stop():
             break
         seed, params, start = job.seed_base + i, dict(round_.params), time.monotonic()
         guide = None if job.fresh or best_text is None else list(Line.from_text(best_text))
@@ -164,7 +152,7 @@ def _play(job: BoardPass) -> PassResult:
                 params[note] = solution.notes[note]
         how = (f"{solution.algo} x{job.threads}" + "".join(f" {k}={v}" for k, v in params.items())
                + (" guided" if solution.notes.get("guided") else ""))
-        stopped = solution.interrupted or clock.now() == math.inf  # Ctrl-C, or stop_board_passes
+        stopped = solution.interrupted or clock.now() == math.inf  # Ctrl-C, or its job's stop
         result = RoundResult(how, round_.seconds, seed, solution.score, Line(solution.moves).text(),
                              time.monotonic() - start,
                              largest_groups(rules.removed_groups(board, solution.moves)), stopped)

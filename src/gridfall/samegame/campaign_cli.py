@@ -72,7 +72,6 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
         parse_rounds,
         play_board_pass,
         round_line,
-        stop_board_passes,
     )
     from gridfall.samegame.results_file import check_replaceable
     from gridfall.samegame.store import SolutionStore, StoreError
@@ -163,8 +162,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
 
         executor.prepare(lambda: warm_saying("samegame"))
     try:
-        interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=stop_board_passes,
-                            halt=stop_board_passes)
+        interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=True)
     except JobFailed as e:
         raise click.ClickException(f"a board pass failed: {e} (the lines found so far are in the store)")
     except StoreError as e:  # a full disk, say

@@ -39,6 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 
+from gridfall.arena import job_name
 from gridfall.arena.signals import signals_held
 from gridfall.samegame import engine, rules
 from gridfall.samegame.line import Line
@@ -193,7 +194,7 @@ def _run_all(algo: str, start, deadline: float, seed: int, workers: int, on_impr
     (or SIGTERM, SIGHUP) stopped them.  The searches run in threads even alone, so that the main
     thread can take the interrupt and tell them to stop (:mod:`.clock`): each then returns its best."""
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
-    futures = [pool.submit(clock.carried(_run_one, algo, start, deadline, seed + w, on_improve, params))
+    futures = [pool.submit(job_name.carried(_run_one, algo, start, deadline, seed + w, on_improve, params))
                for w in range(workers)]
     interrupted = False
     try:
