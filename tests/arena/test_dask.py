@@ -13,7 +13,7 @@ import pytest
 
 from tests.adapters.extras import need
 from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
-from tests.processes import stat_fields
+from tests.processes import stat_fields, stopped
 from tests.sqlite_files import rows
 
 distributed = need("distributed", "dask")
@@ -441,21 +441,17 @@ def test_a_campaign_stopped_on_a_cluster_stores_the_lines_its_workers_were_searc
         command = [sys.executable, "-m", "gridfall", "samegame", "campaign", "--set", "tuning", "--boards", "1,2",
                    "--rounds", "nrpa:100000", "--store", str(store), "--db", str(tmp_path / "run.sqlite"),
                    "--cluster", address]
-        campaign = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        with open(tmp_path / "out.txt", "w") as printed:
+            campaign = subprocess.Popen(command, stdout=printed, stderr=subprocess.PIPE, text=True)
         try:
             with distributed.Client(address, timeout=30) as client:
                 start = time.monotonic()
                 while len([n for names in client.run(job_name.under_way).values() for n in names]) < 2:
                     assert time.monotonic() - start < 60 and campaign.poll() is None, "the passes did not start"
                     time.sleep(0.2)
-            time.sleep(1.0)  # each has a line by now
-            campaign.send_signal(signal.SIGTERM)
-            stopped_at = time.monotonic()
-            out, err = campaign.communicate(timeout=60)
-            took = time.monotonic() - stopped_at
         finally:
-            campaign.kill()
-            campaign.communicate()
+            err, took = stopped(campaign, signal.SIGTERM, settle=1.0)  # each pass has a line by then
+        out = (tmp_path / "out.txt").read_text()
     assert campaign.returncode == 128 + signal.SIGTERM, err
     assert took < 15, took
     for board in ("tuning:1", "tuning:2"):
@@ -482,11 +478,8 @@ def test_a_stopped_league_kills_the_bots_of_its_games_on_the_workers(tmp_path):
             while len([c for c in live_commands(str(hang)) if "gridfall" not in c]) < 2:  # a game on each worker
                 assert time.monotonic() - start < 60 and league.poll() is None, "the games did not start"
                 time.sleep(0.2)
-            league.send_signal(signal.SIGTERM)
-            _, err = league.communicate(timeout=60)
         finally:
-            league.kill()
-            league.communicate()
+            err, _ = stopped(league, signal.SIGTERM, settle=0)
         assert league.returncode == 128 + signal.SIGTERM, err
         start = time.monotonic()
         while [c for c in live_commands(str(hang)) if "gridfall" not in c]:  # the cluster still runs
