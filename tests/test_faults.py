@@ -150,7 +150,7 @@ MATCH3_FAULTS = {  # FAULT -> (what the run's failure says, what a game's end sa
     "bad-utf8": ("", "returned '\ufffd\ufffd'"),
     "fork": ("", "quit"),
     "setsid": ("", "quit"),
-    "huge": ("", "characters); expected three values"),
+    "huge": ("", "(1,000,000 items); expected three values"),
     "close-stdout": ("", ""),  # a second close of its stdout raises: the player's own error
     "escape": ("", "suggest raised ValueError: \\x1b[2J\\x1b]0;pwned\\x07 wiped"),
 }

@@ -130,6 +130,13 @@ def test_a_suggest_of_any_arguments_is_given_all_four_and_one_of_two_is_refused(
 @pytest.mark.parametrize("body, message", [
     ("def suggest(board):\n    return 'R'\n", "expected col, row, dir"),
     ("def suggest(board):\n    return (1, 2)\n", "expected three values"),
+    # a value that is no move is shown cut, without a repr of all of it (which the clock counts)
+    ("def suggest(board):\n    return list(range(10 ** 6))\n",
+     "returned [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, ...] (1,000,000 items); "
+     "expected three values"),
+    ("def suggest(board):\n    return 'x' * 500\n", "xxx' (500 characters); expected three values"),
+    # a repr that fails is the value's fault, not suggest's: it returned, it did not raise
+    ("def suggest(board):\n    return 10 ** 5000\n", "returned <int that cannot be shown: ValueError>; expected three"),
     ("def suggest(board):\n    return (1, 1, 'X')\n", "dir must be R, L, D, U or Q"),
     ("def suggest(board):\n    return ('a', 1, 'R')\n", "must be integers"),
     ("def suggest(board):\n    return (99, 1, 'R')\n", "is outside the"),
