@@ -171,16 +171,18 @@ def test_match3_referee(fault):
 # -- signals: the finished games are printed and kept, nothing is left, exit 128 + the signal ---------
 
 
-def _default_sigint():
-    # a test run started in the background by a non-interactive shell ignores SIGINT, and a child
-    # would inherit that; a referee run by a user in a terminal has Python's Ctrl-C handler
+def _as_in_a_terminal():
+    # a test run started in the background by a non-interactive shell ignores SIGINT (and under
+    # nohup SIGHUP), and a child would inherit that; a referee run by a user in a terminal has
+    # Python's Ctrl-C handler, and a hangup ends it
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def start(*args, env=None):
     return subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})},
-                            preexec_fn=_default_sigint)
+                            preexec_fn=_as_in_a_terminal)
 
 
 def stop_when(run, ready, signum):
@@ -212,7 +214,8 @@ def test_a_signal_after_the_work_waits_for_its_results_to_be_printed(signum):
             "sys.argv = ['gridfall', 'connect4', 'referee', '--p1', 'greedy', '--p2', 'greedy', '--games', '1', '--json']\n"
             "from gridfall.cli import run\n"
             "run()\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          preexec_fn=_as_in_a_terminal)
     assert done.returncode == 128 + signum, done.stderr
     report = json.loads(done.stdout)
     assert not report["interrupted"] and len(report["games"]) == 1 and report["games"][0]["moves"]
@@ -237,6 +240,38 @@ def test_a_signal_between_two_pieces_of_work_stops_the_second():
         signals._late.clear()
         for s, handler in handlers.items():
             signal.signal(s, handler)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_before_the_work_stops_the_command_as_ctrl_c_does(signum):
+    # while a command started (a cluster, a minute's compile of its kernels) SIGTERM killed it on
+    # the spot with no word, and a local Dask cluster's semaphores were reported leaked
+    code = ("import os, signal, sys, time\n"
+            "import gridfall.warmup as warmup\n"
+            "def warming(game):\n"
+            f"    os.kill(os.getpid(), {int(signum)})\n"
+            "    time.sleep(30)\n"
+            "warmup.warm = warming\n"
+            "sys.argv = ['gridfall', 'warmup', '--game', 'match3']\n"
+            "from gridfall.cli import run\n"
+            "run()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20,
+                          preexec_fn=_as_in_a_terminal)
+    assert done.returncode == 128 + signum and done.stderr.strip() == "Aborted!", (done.returncode, done.stderr)
+
+
+def test_a_run_under_nohup_is_not_stopped_by_a_hangup():
+    # nohup ignores SIGHUP so that a run outlives its terminal; gridfall took it over, and a
+    # campaign stopped when its user logged out
+    run = subprocess.Popen([sys.executable, "-m", "gridfall", "match3", "play", "--agent", "plan", "--time", "4",
+                            "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    time.sleep(2)
+    run.send_signal(signal.SIGHUP)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 0, err
+    report = json.loads(out)
+    assert not report["interrupted"] and all(game["end"] != "interrupted" for game in report["games"])
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])

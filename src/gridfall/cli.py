@@ -105,6 +105,7 @@ def run() -> None:
     if type(sys.stdout) is io.TextIOWrapper:
         sys.stdout = _Stdout.over(sys.stdout)
     signals.finish_what_is_done()
+    signals.stopping_from_the_start()
     try:
         main(standalone_mode=False)
     except click.exceptions.Exit as e:

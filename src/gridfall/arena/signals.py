@@ -24,11 +24,18 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
+def _taken(*signals: int) -> list[int]:
+    """Those of ``signals`` this process has not been told to ignore.  A signal ignored from the
+    start stays ignored: ``nohup`` ignores SIGHUP so that a run outlives its terminal, and a
+    campaign that took SIGHUP over stopped when its user logged out."""
+    return [s for s in signals if signal.getsignal(s) is not signal.SIG_IGN]
+
+
 def _raise(signum, frame):
     _received.append(signum)
     # the first stop is acted on; a second is noted and adds nothing (GNU timeout sends SIGTERM to
     # the process and then to its group, so a process often gets two at once)
-    for s in (signal.SIGTERM, signal.SIGHUP):
+    for s in _taken(signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, _note)
     raise Stopped(signum)
 
@@ -56,6 +63,15 @@ def finish_what_is_done() -> None:
     _finishing.append(True)
 
 
+def stopping_from_the_start() -> None:
+    """For the ``gridfall`` command only: SIGTERM and SIGHUP before its first piece of work (while
+    it starts a cluster, or compiles its kernels for a minute) stop it as Ctrl-C does, "Aborted!"
+    and exit 128 + the signal, unwinding what it started, where they killed it on the spot with
+    no word (a local Dask cluster's semaphores were reported leaked)."""
+    for s in _taken(signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, _raise)
+
+
 def late_signal() -> int | None:
     """The signal noted after the work ended (:func:`finish_what_is_done`), if any."""
     return _late[0] if _late else None
@@ -71,8 +87,7 @@ def signals_ignored():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-    old = {s: signal.signal(s, _note) for s in signals}
+    old = {s: signal.signal(s, _note) for s in _taken(signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     _stopping.append(True)
     try:
         yield
@@ -93,7 +108,7 @@ def stopping_on_signals():
     if _late:  # asked to stop between two pieces of work: the next one does not start
         _received.append(_late[0])
         raise Stopped(_late[0])
-    old = {s: signal.signal(s, _raise) for s in (signal.SIGTERM, signal.SIGHUP)}
+    old = {s: signal.signal(s, _raise) for s in _taken(signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
@@ -112,8 +127,8 @@ def signals_held():
         yield
         return
     held: list[int] = []
-    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-    old: dict[int, Any] = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in signals}
+    old: dict[int, Any] = {s: signal.signal(s, lambda signum, frame: held.append(signum))
+                           for s in _taken(signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
