@@ -13,7 +13,7 @@ import pytest
 
 from tests.adapters.extras import need
 from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
-from tests.processes import stat_fields, stopped
+from tests.processes import running, stat_fields, stopped
 from tests.sqlite_files import rows
 
 distributed = need("distributed", "dask")
@@ -485,3 +485,38 @@ def test_a_stopped_league_kills_the_bots_of_its_games_on_the_workers(tmp_path):
         while [c for c in live_commands(str(hang)) if "gridfall" not in c]:  # the cluster still runs
             assert time.monotonic() - start < 15, live_commands(str(hang))
             time.sleep(0.2)
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(child) for child in f.read().split()]
+
+
+def test_a_campaign_stopped_while_its_workers_warm_closes_its_cluster_and_says_so(tmp_path):
+    """SIGTERM while a local cluster's workers compiled their kernels killed the campaign on the
+    spot, with no word, and its cluster was left to the exit: "leaked semaphore" warnings, and,
+    under Ctrl-C, the scheduler's ERROR lines after "Aborted!"."""
+    command = [sys.executable, "-m", "gridfall", "samegame", "campaign", "--set", "tuning", "--boards", "1",
+               "--rounds", "nrpa:10", "--store", str(tmp_path / "store.sqlite"), "--db", str(tmp_path / "run.sqlite"),
+               "--cluster", "local:1"]
+    log = tmp_path / "err.txt"
+    with open(log, "w") as err:  # a cold cache: the worker compiles for a minute
+        campaign = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, text=True,
+                                    env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cold")})
+    try:
+        start = time.monotonic()
+        while "compiling the samegame kernels" not in log.read_text():
+            assert time.monotonic() - start < 60 and campaign.poll() is None, log.read_text()
+            time.sleep(0.1)
+        workers = _children(campaign.pid)
+        campaign.send_signal(signal.SIGTERM)
+        campaign.wait(timeout=60)
+    finally:
+        campaign.kill()
+    said = log.read_text()
+    assert campaign.returncode == 128 + signal.SIGTERM, said
+    assert said.splitlines()[-1] == "Aborted!" and "ERROR" not in said and "leaked" not in said, said
+    start = time.monotonic()
+    while any(running(pid) for pid in workers):
+        assert time.monotonic() - start < 10, "the cluster's processes outlived the campaign"
+        time.sleep(0.2)

@@ -90,11 +90,11 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
         raise click.UsageError(f"{complaint} ({run.path} holds them; another --db starts a clean run)")
     executor = open_executor(workers, cluster, run)
     err = console(stderr=True)
-    err.print(f"{kind}: {counted(len(items), item_label)} x {len(bots)} bots "
-              f"({len(jobs) - len(todo)} stored in {run.path}), {executor.describe()}")
-    if ready is not None and todo:
-        ready(executor, list(dict.fromkeys(spec for job, spec in made if job.key not in stored)))
-    try:
+    try:  # from here on a stop, even one while the bots warm, closes the cluster before the exit
+        err.print(f"{kind}: {counted(len(items), item_label)} x {len(bots)} bots "
+                  f"({len(jobs) - len(todo)} stored in {run.path}), {executor.describe()}")
+        if ready is not None and todo:
+            ready(executor, list(dict.fromkeys(spec for job, spec in made if job.key not in stored)))
         with Progress(console=err, transient=True) as progress:
             task = progress.add_task("playing", total=len(jobs), completed=len(jobs) - len(todo))
 

@@ -221,6 +221,9 @@ class DaskExecutor:
         with contextlib.suppress(OSError):
             self.client.close()
         if self.cluster is not None:
+            # our own scheduler, in this process: a call to every worker that a stop cut short (the
+            # warm-up's) fails as they close, and it logged each as an ERROR after the run's end
+            logging.getLogger("distributed.scheduler").setLevel(logging.CRITICAL)
             self.cluster.close()
 
 

@@ -127,30 +127,30 @@ def openings(rebuild, pairs, turn_ms, engines, plies, solve_empties, solve_ms, s
     done = run.done()
     jobs = [j for j in schedule(settings) if j.key not in done]
     executor = open_executor(workers, cluster, run)
-    from gridfall.warmup import warm_saying
-
-    if jobs:  # a finished run loads no kernel
-        executor.prepare(lambda: warm_saying("connect4"))
-    err = console(stderr=True)
-    err.print(f"{counted(len(done), 'game')} stored in {run.path}, {len(jobs)} to play on {executor.describe()}")
     from rich.progress import Progress
 
-    with Progress(console=err, transient=True) as progress:
-        task = progress.add_task("pie-rule games", total=len(jobs))
+    from gridfall.warmup import warm_saying
 
-        def stored(job, row):
-            run.add(row)
-            progress.advance(task)
+    err = console(stderr=True)
+    try:  # from here on a stop, even one while the workers warm, closes the cluster before the exit
+        if jobs:  # a finished run loads no kernel
+            executor.prepare(lambda: warm_saying("connect4"))
+        err.print(f"{counted(len(done), 'game')} stored in {run.path}, {len(jobs)} to play on {executor.describe()}")
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("pie-rule games", total=len(jobs))
 
-        try:
+            def stored(job, row):
+                run.add(row)
+                progress.advance(task)
+
             # the games abandoned by a stop are told (a thread cannot be ended: the exit waited for
             # each to finish its game, 42 s after SIGTERM with 2 s turns, never with --turn-ms 1e300)
             interrupted = drive(executor, iter(jobs), play_pie_game, stored)
-        except JobFailed as e:
-            raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in "
-                                       f"{run.path})") from None
-        finally:
-            executor.close()
+    except JobFailed as e:
+        raise click.ClickException(f"a game could not be played: {e} (the games stored so far are kept in "
+                                   f"{run.path})") from None
+    finally:
+        executor.close()
     rows = run.rows()
     table = table_from(rows, settings, time.strftime("%Y-%m-%d"))
     path = Path(out) if out else Path(str(resources.files("gridfall") / "data" / "connect4" / TABLE_FILE))

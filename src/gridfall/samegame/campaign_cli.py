@@ -155,13 +155,14 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
             results.write(f", last written after {state.finished} of {total_jobs} board passes ({job.key})",
                           final=False)
 
-    say.print(f"campaign: {counted(len(numbers), 'board')} x {counted(passes, 'pass', 'passes')}, "
-              f"{counted(len(planned), 'round')} each ({counted(len(done), 'board pass', 'board passes')} stored in {run.path}), {executor.describe()}")
-    if len(done) < total_jobs:  # each worker's rounds search from their first second, not compile
-        from gridfall.warmup import warm_saying
+    try:  # from here on a stop, even one while the workers warm, closes the cluster before the exit
+        say.print(f"campaign: {counted(len(numbers), 'board')} x {counted(passes, 'pass', 'passes')}, "
+                  f"{counted(len(planned), 'round')} each ({counted(len(done), 'board pass', 'board passes')} "
+                  f"stored in {run.path}), {executor.describe()}")
+        if len(done) < total_jobs:  # each worker's rounds search from their first second, not compile
+            from gridfall.warmup import warm_saying
 
-        executor.prepare(lambda: warm_saying("samegame"))
-    try:
+            executor.prepare(lambda: warm_saying("samegame"))
         interrupted = drive(executor, board_passes(), play_board_pass, finished, drain=True)
     except JobFailed as e:
         raise click.ClickException(f"a board pass failed: {e} (the lines found so far are in the store)")
