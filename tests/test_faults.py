@@ -198,24 +198,32 @@ def stop_when(run, ready, signum):
     return out
 
 
+def _signalled_after(function: str, signum: int, argv: list[str]) -> subprocess.CompletedProcess:
+    """``gridfall ARGV`` in a child that sends itself ``signum`` as soon as ``function``
+    (module:name, looked up there by the command) returns: a signal that lands exactly there."""
+    module, name = function.split(":")
+    code = ("import os, sys\n"
+            f"import {module} as patched\n"
+            f"real = patched.{name}\n"
+            "def then_a_signal(*args, **kwargs):\n"
+            "    done = real(*args, **kwargs)\n"
+            f"    os.kill(os.getpid(), {int(signum)})\n"
+            "    return done\n"
+            f"patched.{name} = then_a_signal\n"
+            f"sys.argv = {['gridfall', *argv]!r}\n"
+            "from gridfall.cli import run\n"
+            "run()\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          preexec_fn=_as_in_a_terminal)
+
+
 @pytest.mark.alone  # two greedy bots at CodinGame's limits
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_after_the_work_waits_for_its_results_to_be_printed(signum):
     # GNU timeout's SIGTERM landing as the last game ended killed the referee before it printed:
     # exit 143, nothing on stdout, the games lost.  The signal here lands exactly there.
-    code = ("import os, signal, sys\n"
-            "import gridfall.arena.pool as pool\n"
-            "real = pool.run_jobs\n"
-            "def then_a_signal(*args, **kwargs):\n"
-            "    done = real(*args, **kwargs)\n"
-            f"    os.kill(os.getpid(), {int(signum)})\n"
-            "    return done\n"
-            "pool.run_jobs = then_a_signal\n"
-            "sys.argv = ['gridfall', 'connect4', 'referee', '--p1', 'greedy', '--p2', 'greedy', '--games', '1', '--json']\n"
-            "from gridfall.cli import run\n"
-            "run()\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          preexec_fn=_as_in_a_terminal)
+    done = _signalled_after("gridfall.arena.pool:run_jobs", signum,
+                            ["connect4", "referee", "--p1", "greedy", "--p2", "greedy", "--games", "1", "--json"])
     assert done.returncode == 128 + signum, done.stderr
     report = json.loads(done.stdout)
     assert not report["interrupted"] and len(report["games"]) == 1 and report["games"][0]["moves"]
@@ -246,17 +254,7 @@ def test_a_signal_between_two_pieces_of_work_stops_the_second():
 def test_a_signal_before_the_work_stops_the_command_as_ctrl_c_does(signum):
     # while a command started (a cluster, a minute's compile of its kernels) SIGTERM killed it on
     # the spot with no word, and a local Dask cluster's semaphores were reported leaked
-    code = ("import os, signal, sys, time\n"
-            "import gridfall.warmup as warmup\n"
-            "def warming(game):\n"
-            f"    os.kill(os.getpid(), {int(signum)})\n"
-            "    time.sleep(30)\n"
-            "warmup.warm = warming\n"
-            "sys.argv = ['gridfall', 'warmup', '--game', 'match3']\n"
-            "from gridfall.cli import run\n"
-            "run()\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20,
-                          preexec_fn=_as_in_a_terminal)
+    done = _signalled_after("gridfall.warmup:warm", signum, ["warmup", "--game", "match3"])
     assert done.returncode == 128 + signum and done.stderr.strip() == "Aborted!", (done.returncode, done.stderr)
 
 
