@@ -46,7 +46,7 @@ def _warmer(path: str):
     return getattr(importlib.import_module(module), name)
 
 
-def off_the_main_thread(work: Callable[[], None]) -> None:
+def off_the_main_thread(work: Callable[[], object]) -> None:
     """Run ``work`` (a compile) in a thread of its own and wait for it, when called from the main
     thread, so that a stop is never lost in it.
 

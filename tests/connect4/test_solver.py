@@ -136,3 +136,38 @@ def test_a_node_limit_gives_the_same_answer_and_work_every_time_and_the_exact_on
     assert cut[0].nodes <= full.nodes // 3 + 1  # the limit is kept (one node over is the one that stops)
     enough = solver.solve(*solver.position(moves), nodes=10 * full.nodes)
     assert enough.exact and enough.score == expected and enough.nodes == full.nodes
+
+
+FIRST_SOLVER_FROM_A_COLD_CACHE = '''
+import threading
+from numba.core import event
+
+on_the_main_thread = set()
+
+class Where(event.Listener):
+    def on_start(self, ev):
+        on_the_main_thread.add(threading.current_thread() is threading.main_thread())
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Where())
+from gridfall.connect4.solver import Solver
+
+Solver(7, 6, 16).solve_moves("4455")
+print(sorted(on_the_main_thread))
+'''
+
+
+def test_a_first_solvers_kernels_compile_off_the_main_thread(tmp_path):
+    """A Ctrl-C during the compile that the first Solver makes (5 s, from a cold cache) was
+    raised in numba's cache callbacks, where ctypes drops it: `connect4 solve` ran on to its end.
+    Off the main thread, where no signal handler runs, the stop lands in the wait."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FIRST_SOLVER_FROM_A_COLD_CACHE], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "[False]", done.stdout  # kernels compiled, none on the main thread

@@ -42,6 +42,7 @@ from gridfall.connect4 import engine, stopping
 from gridfall.connect4.engine import H, W
 from gridfall.connect4.rules import Game
 from gridfall.jit import cycle_counter, deadline_ticks, njit, uint64
+from gridfall.warmup import off_the_main_thread
 
 BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..130 lower bounds
 OFFSET = 33
@@ -180,9 +181,10 @@ class Solver:
         if not _KERNELS_LOADED:
             # numba loads a cached kernel at its first call (0.23 s on a 2026 Xeon, 6x a 7x6
             # solve of 181,358 nodes): solving the empty 4x4 board (1 ms) does it here, so that
-            # the first solve's seconds and nodes per second measure the search alone
+            # the first solve's seconds and nodes per second measure the search alone.  From a
+            # cold cache that is a compile of 5 s, off the main thread, where a Ctrl-C is not lost
             _KERNELS_LOADED.append(True)
-            Solver(4, 4, 10).solve_moves("")
+            off_the_main_thread(lambda: Solver(4, 4, 10).solve_moves(""))
 
     @property
     def cells(self) -> int:
