@@ -18,7 +18,7 @@ import pytest
 
 from tests.sqlite_files import rows
 
-from .processes import live_commands
+from .processes import live_commands, stopped
 
 # The faulty bots answer at once or never, and each test's clocks are far longer than an answer
 # takes on a busy core, so these tests share the machine (machine_sharing.py); the few whose
@@ -256,6 +256,15 @@ def test_a_signal_before_the_work_stops_the_command_as_ctrl_c_does(signum):
     # the spot with no word, and a local Dask cluster's semaphores were reported leaked
     done = _signalled_after("gridfall.warmup:warm", signum, ["warmup", "--game", "match3"])
     assert done.returncode == 128 + signum and done.stderr.strip() == "Aborted!", (done.returncode, done.stderr)
+
+
+@pytest.mark.parametrize("game", ["samegame", "connect4"])
+def test_a_gridfall_bot_ends_at_once_on_sigterm_as_a_platform_bot_does(game):
+    # a bot's turn may be in a kernel, where a stop raised in Python waits for it to return
+    bot = subprocess.Popen([sys.executable, "-m", "gridfall", game, "bot"], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_in_a_terminal)
+    err, _ = stopped(bot, signal.SIGTERM, settle=2.0)  # waiting for its first input
+    assert bot.returncode == -signal.SIGTERM and "Aborted!" not in err, (bot.returncode, err)
 
 
 def test_a_run_under_nohup_is_not_stopped_by_a_hangup():

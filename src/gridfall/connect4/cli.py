@@ -207,7 +207,9 @@ def bot(agent: str | None, target: str | None, seed: int, turn_ms: float, first_
     search, with the same line on stderr.
     """
     from gridfall import STARTED
+    from gridfall.arena.signals import as_a_bot
 
+    as_a_bot()
     # numba's first kernel load looks for BLAS by importing scipy.linalg, where scipy is installed:
     # 0.17 s of a first turn that also holds the start-up.  No bot kernel does linear algebra.
     sys.modules.setdefault("scipy", None)  # type: ignore[arg-type]  # None: "import scipy" fails at once

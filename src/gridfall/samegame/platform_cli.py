@@ -74,7 +74,9 @@ def bot(one_turn: bool, first_turn_ms: float, algo: str, workers: int, seed: int
     not a board, which it names on stderr (exit code 1).
     """
     from gridfall import STARTED
+    from gridfall.arena.signals import as_a_bot
 
+    as_a_bot()
     if target is not None:
         refuse_given(("algo", "workers", "store_path"), "gridfall's own search only, not your --player")
         _player_bot(target, one_turn, move_share, first_turn_ms, seed, STARTED)
