@@ -24,10 +24,17 @@ from gridfall.interface import TERMINAL, IllegalAction
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
-# Random games of each game (of each Connect Four kind).  A SameGame or Match-3 game costs about
-# 20 ms on the rules of record, a Connect Four game 2 ms: 1,000 of each of the first two are 40 s
-# of the suite.
+# Random games of each game (of each Connect Four kind).  A SameGame or Match-3 game costs 20 to
+# 50 ms on the rules of record, a Connect Four game 2 to 5 ms.  The suite plays a fifth of them
+# (about 16 s): a wrong rule shows in most games, and one game fails the test.  `-m slow` plays
+# them all (about 85 s), for the rare positions: a long cascade, a full board drawn.
 GAMES_PER_KIND = {"samegame": 1000, "connect4": 2000, "match3": 1000}
+SHARE = [pytest.param(5, id="a-fifth"), pytest.param(1, id="all", marks=pytest.mark.slow)]
+
+
+def games(kind, every):
+    """The first 1/EVERY of KIND's random games."""
+    return range(GAMES_PER_KIND[kind] // every)
 
 
 def random_game(game, rng):
@@ -96,12 +103,13 @@ def check_clone_and_serialisation(game, state, action):
 
 
 @pytest.mark.long
-def test_samegame_random_games_agree_with_the_rules_of_record():
+@pytest.mark.parametrize("every", SHARE)
+def test_samegame_random_games_agree_with_the_rules_of_record(every):
     from gridfall.samegame.rules import play_sequence
     from gridfall.samegame.state import action_cell, cell_action
 
     rng = random.Random(38)
-    for seed in range(GAMES_PER_KIND["samegame"]):
+    for seed in games("samegame", every):
         game = gridfall.load_game("samegame", board=f"random:{seed}")
         state, actions = random_game(game, rng)
         board, again = game.board, game.new_initial_state()
@@ -154,14 +162,15 @@ def test_samegame_offers_each_group_once_and_takes_any_of_its_cells():
 
 
 @pytest.mark.long
+@pytest.mark.parametrize("every", SHARE)
 @pytest.mark.parametrize("width,height,steal", [(9, 7, True), (7, 6, False)])
-def test_connect4_random_games_agree_with_the_rules_of_record(width, height, steal):
+def test_connect4_random_games_agree_with_the_rules_of_record(width, height, steal, every):
     from gridfall.connect4.rules import STEAL, Game, Outcome
 
     rng = random.Random(width)
     game = gridfall.load_game("connect4", width=width, height=height, steal=steal)
     steals = 0
-    for _ in range(GAMES_PER_KIND["connect4"]):
+    for _ in games("connect4", every):
         state, actions = random_game(game, rng)
         rules = Game(width, height, steal)
         for action in actions:
@@ -196,12 +205,13 @@ def test_connect4_steal_is_an_action_id_and_text():
 
 
 @pytest.mark.long
-def test_match3_random_games_agree_with_the_referee():
+@pytest.mark.parametrize("every", SHARE)
+def test_match3_random_games_agree_with_the_referee(every):
     from gridfall.match3.codeabbey import play_challenge
     from gridfall.match3.rules import Generator, refilled
 
     rng = random.Random(370)
-    for number in range(GAMES_PER_KIND["match3"]):
+    for number in games("match3", every):
         size, moves = (8, 11, 12, 13)[number % 4], rng.choice((3, 10, 20))
         game = gridfall.load_game("match3", size=size, seed=number, moves=moves)
         state, actions = random_game(game, rng)

@@ -121,6 +121,7 @@ def test_what_is_not_a_player_is_refused():
         suggest_for(object())
 
 
+@pytest.mark.parallel_safe  # one core: its 100 s run is never near its clock, and its player is blind to it
 def test_play_with_a_player_is_the_referees_run_of_a_suggest_file_that_wraps_it(tmp_path):
     (tmp_path / "first.py").write_text(FIRST_LEGAL)
     target = f"{tmp_path / 'first.py'}:make"
