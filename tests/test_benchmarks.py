@@ -37,6 +37,7 @@ SMALLEST = {
     "connect4_strength.py": "--games 2 --opponents greedy --workers 2 --record {records}",
     "match3.py": "--seeds 1 --skip strong --pythons current",
     "match3_listing.py": "--games 1 --moves 5 --rounds 1 --pythons current,pypy3",
+    "match3_plan.py": "--games 1 --moves 3 --rounds 1 --pythons current,pypy3 --against src/gridfall/match3/portable.py",
     "samegame_anatomy.py": "results/samegame-standard.txt",
     "samegame_continue.py": "--boards 31 --base nrpa:0.3 --continue anneal:0.3 --workers 1",
     "samegame_engine.py": "--seconds 0.05",
@@ -106,6 +107,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
     ("match3_listing.py", "--pythons nope", "--pythons nope: no interpreter"),
+    ("match3_plan.py", "--against nope.py", "--against nope.py: no such file"),
 ]
 
 

@@ -49,11 +49,37 @@ def plan_value(board, move):
     return 2.0 ** (result.total - 3) + (2.0 ** (ready - 3) if ready else 0.0)
 
 
-def test_plan_move_is_the_best_two_ply_move_by_the_rules():
+def test_a_cascade_is_decided_by_the_cells_it_reads():
+    """What plan_move's reuse rests on: scramble every cell outside cascade_reads' mask (jewels
+    and holes at random), and the swap removes the same jewels and leaves the mask's cells alike."""
+    rng = random.Random(9)
+    swaps = 0
+    for number in range(16):
+        size = (8, 11, 12, 13)[number % 4]
+        state = gridfall.load_game("match3", size=size, seed=300 + number, moves=10).new_initial_state()
+        while not state.is_terminal():
+            g, n = portable._grid(list(state.board.rows))
+            for i, j in portable.legal_swaps(g, n):
+                here = list(g)
+                removed, reads = portable.cascade_reads(here, n, i, j)
+                inside = [k for k in range(n * n) if reads >> k & 1]
+                assert reads < 1 << (n * n) and i in inside and j in inside
+                scrambled = [g[k] if reads >> k & 1 else rng.randrange(-1, 7) for k in range(n * n)]
+                assert portable.cascade(scrambled, n, i, j) == removed
+                assert [scrambled[k] for k in inside] == [here[k] for k in inside]
+                swaps += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert swaps > 1000
+
+
+@pytest.mark.parametrize("reads_pay", [True, False], ids=["second-ply-reused", "every-move-simulated"])
+@pytest.mark.parametrize("size, games, moves", [(8, 6, 12), (13, 2, 6)])
+def test_plan_move_is_the_best_two_ply_move_by_the_rules(monkeypatch, reads_pay, size, games, moves):
+    monkeypatch.setattr(portable, "READS_PAY", reads_pay)  # CPython reuses, PyPy simulates: both must hold
     rng = random.Random(8)
     positions = 0
-    for number in range(6):
-        state = gridfall.load_game("match3", size=8, seed=100 + number, moves=12).new_initial_state()
+    for number in range(games):
+        state = gridfall.load_game("match3", size=size, seed=100 + number, moves=moves).new_initial_state()
         while not state.is_terminal():
             board = state.board
             choice = portable.plan_move(list(board.rows))
@@ -61,4 +87,4 @@ def test_plan_move_is_the_best_two_ply_move_by_the_rules():
             assert choice in values and values[choice] == max(values.values())
             state.apply_action(rng.choice(state.legal_actions()))
             positions += 1
-    assert positions > 40
+    assert positions > games * moves // 2
