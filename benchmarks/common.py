@@ -8,6 +8,9 @@ import argparse
 import json
 import math
 import re
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,3 +131,25 @@ def sample_positions(games: list[list[int]], empties: list[int]) -> dict:
                 found[empty].append(game.clone())
             game.apply_action(move)
     return found
+
+
+def under_each_python(pythons: str, program: str, argv: list[str], what: str) -> list[dict]:
+    """The JSON that ``program`` (Python source, run with ``-c`` and ``argv``) prints under each
+    interpreter of the comma list ``pythons`` (current: this one).  One not found, or that fails,
+    is named on stderr and skipped; if none is left the script ends, saying what none did."""
+    err = console(stderr=True)
+    reports = []
+    for python in pythons.split(","):
+        found = sys.executable if python == "current" else shutil.which(python)
+        if found is None:
+            err.print(f"--pythons: {python}: not found, skipped")
+            continue
+        done = subprocess.run([found, "-c", program, *argv], capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            err.print(f"--pythons: {python}: failed ({last}), skipped")
+            continue
+        reports.append(json.loads(done.stdout))
+    if not reports:
+        sys.exit(f"--pythons {pythons}: no interpreter {what}")
+    return reports

@@ -16,13 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, machine_line
+from common import console, count, machine_line, under_each_python
 from rich.table import Table
 
 import gridfall
@@ -83,32 +80,18 @@ def main() -> None:
     parser.add_argument("--pythons", default="current,pypy3",
                         help="comma list of interpreters that time the listing (current: this one)")
     args = parser.parse_args()
-    out, err = console(), console(stderr=True)
+    out = console()
     with tempfile.TemporaryDirectory(prefix="gridfall-listing-") as folder:
         boards = Path(folder) / "positions.json"
         boards.write_text(json.dumps(positions(args.games, args.moves)))
         table = Table(title=f"legal swaps: microseconds a listing ({args.games} random games, best of {args.rounds})")
         for column in ("interpreter", "board", "positions", "pairs", "each swap", "each swap / pairs"):
             table.add_column(column, justify="right")
-        timed = 0
-        for python in args.pythons.split(","):
-            program = sys.executable if python == "current" else shutil.which(python)
-            if program is None:
-                err.print(f"--pythons: {python}: not found, skipped")
-                continue
-            done = subprocess.run([program, "-c", TIMER, str(boards), portable.__file__, str(args.rounds)],
-                                  capture_output=True, text=True)
-            if done.returncode != 0:
-                last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-                err.print(f"--pythons: {python}: failed ({last}), skipped")
-                continue
-            timed += 1
-            report = json.loads(done.stdout)
+        for report in under_each_python(args.pythons, TIMER, [str(boards), portable.__file__, str(args.rounds)],
+                                        "timed the listing"):
             for size, row in sorted(report["sizes"].items(), key=lambda item: int(item[0])):
                 table.add_row(report["interpreter"], f"{size}x{size}", str(row["positions"]), f"{row['pairs']:.1f}",
                               f"{row['each swap']:.1f}", f"{row['each swap'] / row['pairs']:.2f}x")
-    if not timed:
-        sys.exit(f"--pythons {args.pythons}: no interpreter timed the listing")
     out.print(table)
     out.print(machine_line())
 

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, machine_line
+from common import console, count, machine_line, under_each_python
 from rich.table import Table
 
 from gridfall.match3 import portable, rules
@@ -88,7 +86,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, metavar="FILE",
                         help="another portable.py (an older version) to time beside this one")
     args = parser.parse_args()
-    out, err = console(), console(stderr=True)
+    out = console()
     if args.against is not None and not args.against.is_file():
         sys.exit(f"--against {args.against}: no such file")
     variants = {"reuse": [portable.__file__, True], "simulate all": [portable.__file__, False]}
@@ -103,28 +101,14 @@ def main() -> None:
             table.add_column(column, justify="right")
         if args.against is not None:
             table.add_column("--against / fastest", justify="right")
-        timed = 0
-        for python in args.pythons.split(","):
-            program = sys.executable if python == "current" else shutil.which(python)
-            if program is None:
-                err.print(f"--pythons: {python}: not found, skipped")
-                continue
-            done = subprocess.run([program, "-c", TIMER, str(boards), str(named), str(args.rounds)],
-                                  capture_output=True, text=True)
-            if done.returncode != 0:
-                last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-                err.print(f"--pythons: {python}: failed ({last}), skipped")
-                continue
-            timed += 1
-            report = json.loads(done.stdout)
+        for report in under_each_python(args.pythons, TIMER, [str(boards), str(named), str(args.rounds)],
+                                        "timed the moves"):
             for size, row in sorted(report["sizes"].items(), key=lambda item: int(item[0])):
                 cells = [f"{row[name]:.2f}" for name in variants]
                 cells.append(f"{row['simulate all'] / row['reuse']:.2f}x")
                 if args.against is not None:
                     cells.append(f"{row['--against'] / min(row['reuse'], row['simulate all']):.2f}x")
                 table.add_row(report["interpreter"], f"{size}x{size}", str(row["positions"]), *cells)
-    if not timed:
-        sys.exit(f"--pythons {args.pythons}: no interpreter timed the moves")
     out.print(table)
     out.print(machine_line())
 
