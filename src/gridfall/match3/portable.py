@@ -311,21 +311,25 @@ def plan_move(board):
     The second ply is most of the work, and most of its moves lie away from what the first
     move changed: each is simulated once on this board, and again only where the first move
     changed a cell it reads (about half of them on 13x13 boards).  Under CPython that makes a
-    move 1.6-1.7x faster; PyPy's compiled loops simulate so fast that the bookkeeping (masks
-    of 169 bits) made it 15-25% slower, so there every move is simulated (``READS_PAY``).
+    13x13 move 1.4x faster; under PyPy, whose compiled loops simulate faster than it keeps the
+    masks of 169 bits, 0.9x, so there every move is simulated (``READS_PAY``;
+    ``benchmarks/match3_plan.py``).
     """
     g, n = _grid(board)
-    swaps = legal_swaps(g, n)
+    firsts = []  # (swap, jewels it removes, the board it leaves)
     known = {}  # type: dict  # swap -> (jewels it removes here, the cells it reads)
-    if READS_PAY:
-        for i, j in swaps:
-            known[(i, j)] = cascade_reads(list(g), n, i, j)
+    for i, j in legal_swaps(g, n):
+        after = list(g)
+        if READS_PAY:
+            own, reads = cascade_reads(after, n, i, j)
+            known[(i, j)] = (own, reads)
+        else:
+            own = cascade(after, n, i, j)
+        firsts.append(((i, j), own, after))
     best, best_value = None, None
-    for i, j in swaps:
+    for (i, j), own, after in firsts:
         col, row, d = _named(i, j, n)
         first = _swap_score(g, n, i, j)
-        after = list(g)
-        own = cascade(after, n, i, j)
         ready = _best_cascade(after, n, known, _changed_cells(g, after) if known else 0)
         value = (2.0 ** (own - 3) + (2.0 ** (ready - 3) if ready else 0.0), row + (1 if d == "D" else 0), first)
         if best_value is None or value > best_value:
