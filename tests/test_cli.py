@@ -60,7 +60,7 @@ def test_show_renders_axes_and_summary():
 
 
 def test_show_json_lists_rows_top_first_and_moves():
-    data = json.loads(run("samegame", "show", "standard:1", "--json").output)
+    data = json.loads(run("samegame", "show", "standard:1", "--json").stdout)
     assert data["rows"][0][:5] == [3, 1, 1, 4, 1]
     assert len(data["moves"]) == 44 and sum(data["colour_counts"]) == 225
 
@@ -69,7 +69,7 @@ def test_score_reproduces_a_reference_sequence_as_json():
     number, score, n_moves, left, moves = next(reference_solutions())
     result = run("samegame", "score", f"standard:{number}", moves, "--json", "--strict")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["score"] == score and data["moves"] == n_moves and data["cleared"] == (left == 0)
     assert data["error"] is None
 
@@ -86,7 +86,7 @@ def test_score_reads_moves_from_stdin_and_reports_warnings():
 
 def test_score_groups_say_where_the_points_come_from():
     number, score, _, left, moves = next(reference_solutions())
-    data = json.loads(run("samegame", "score", f"standard:{number}", moves, "--json", "--groups").output)
+    data = json.loads(run("samegame", "score", f"standard:{number}", moves, "--json", "--groups").stdout)
     groups = data["groups"]
     assert [g["move"] for g in groups] == list(range(1, data["moves"] + 1))
     assert sum(g["size"] for g in groups) == 225 - data["cells_left"]
@@ -103,7 +103,7 @@ def test_score_groups_say_where_the_points_come_from():
 def test_score_exit_code_on_error():
     result = run("samegame", "score", "standard:1", "a b", "--json")
     assert result.exit_code == 1
-    assert json.loads(result.output)["error"] == rules.FORMAT_VERDICT
+    assert json.loads(result.stdout)["error"] == rules.FORMAT_VERDICT
     assert "error: action 1: Action not properly formatted" in run("samegame", "score", "standard:1", "a b").output
     result = run("samegame", "score", "standard:1", "0 0;99 99")
     assert result.exit_code == 1 and "error: action 2: Selected target out of bounds (x=99, y=99)\n" in result.output
@@ -144,7 +144,7 @@ def test_solve_with_a_work_budget_repeats_its_line_whatever_the_time():
         result = run("samegame", "solve", "tuning:3", "--algo", "nrpa", "--param", "max_playouts=4000", "--param",
                      "level=2", "--time", seconds, "--workers", "1", "--seed", "5", "--no-store", "--json")
         assert result.exit_code == 0, result.output
-        report = json.loads(result.output)
+        report = json.loads(result.stdout)
         assert report["params"] == {"max_playouts": 4000, "level": 2} and report["seconds"] < 10
         lines.append(report["moves"])
     assert lines[0] == lines[1]
@@ -161,7 +161,7 @@ def test_referee_refuses_an_unknown_board_before_starting_any_bot():
 
 def test_referee_json_counts_failed_boards(tmp_path):
     result = run("samegame", "referee", "--bot", "echo '0 99'", "standard:1", "standard:2", "--workers", "2", "--json")
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["failed"] == 2 and data["total"] == 0
     assert {b["outcome"] for b in data["boards"]} == {rules.OUT_OF_BOUNDS}
 
@@ -170,7 +170,7 @@ def test_referee_json_counts_failed_boards(tmp_path):
 def test_bench_runs_gridfalls_bot_with_the_seed_asked_for():
     result = run("samegame", "bench", "--first", "1", "--time", "5", "--seed", "3", "--workers", "1", "--no-store", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert "--seed 3" in data["command"] and "--first-turn-ms 4500" in data["command"]  # 5 s less the margin
     (board,) = data["boards"]
     assert board["outcome"] == "ok" and data["total"] == board["score"] > 0
@@ -208,15 +208,15 @@ def test_verify_replays_a_results_file(tmp_path):
 
     path = resources.files("gridfall").joinpath("data", "samegame", "reference_solutions_nan0S.txt")
     result = run("samegame", "verify", str(path), "--json")
-    assert result.exit_code == 0 and json.loads(result.output)["total"] == 72_819
+    assert result.exit_code == 0 and json.loads(result.stdout)["total"] == 72_819
     bad = tmp_path / "bad.txt"
     bad.write_text("# a comment\n1\t5\t14 14;0 0\n")
     result = run("samegame", "verify", str(bad), "--json")
-    assert result.exit_code == 1 and json.loads(result.output)["problems"] == 1
+    assert result.exit_code == 1 and json.loads(result.stdout)["problems"] == 1
     row = next(line for line in path.read_text().splitlines() if line and not line.startswith("#"))
     bad.write_text(f"{row}\n{row}\n")  # one board twice: the total counted it twice, and "verified" it
     result = run("samegame", "verify", str(bad), "--json")
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert result.exit_code == 1 and report["problems"] == 1 and report["total"] == report["boards"][0]["replayed"]
     assert report["boards"][1]["error"] == "again (line 1 has it), not counted"
     bad.write_text("# comments only\n")  # a total of 0 "verified" the wrong file
@@ -284,7 +284,7 @@ def test_store_commands_round_trip(tmp_path):
     path = tmp_path / "one.txt"
     path.write_text(f"{number}\t{score}\t{moves}\n")
     assert "1 improved" in run("samegame", "store", "import", str(path), "--store", store).output
-    listed = json.loads(run("samegame", "store", "list", "--store", store, "--json").output)
+    listed = json.loads(run("samegame", "store", "list", "--store", store, "--json").stdout)
     assert listed[0]["score"] == score and "codingame:31" in listed[0]["names"]
     out = tmp_path / "results.txt"
     assert run("samegame", "store", "export", str(out), "--format", "results", "--store", store).exit_code == 0
@@ -306,11 +306,11 @@ def test_solve_uses_and_improves_the_store(tmp_path):
 def test_solve_continues_from_the_stored_line_unless_fresh(tmp_path):
     store = str(tmp_path / "s.sqlite")
     nrpa = ["--algo", "nrpa", "--level", "2", "--workers", "1", "--store", store, "--json"]
-    first = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", *nrpa).output)
+    first = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", *nrpa).stdout)
     assert not first["continued"]
-    again = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", "--seed", "1", *nrpa).output)
+    again = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", "--seed", "1", *nrpa).stdout)
     assert again["continued"] and again["search_score"] >= first["score"]
-    fresh = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", "--fresh", *nrpa).output)
+    fresh = json.loads(run("samegame", "solve", "tuning:20", "--time", "0.3", "--fresh", *nrpa).stdout)
     assert not fresh["continued"]
 
 
@@ -334,7 +334,7 @@ def test_json_output_is_strict_json_an_infinite_elo_included():
     result = run("connect4", "referee", "--p1", "alphabeta:2", "--p2", "random", "--games", "2", "--json",
                  "--first-turn-ms", "3000")
 
-    data = strict_json(result.output)
+    data = strict_json(result.stdout)
     assert data["wins"] == 2 and data["elo"] == data["elo_high"] == "inf"
     assert strict_json(json_text.dumps({"a": [float("inf"), -float("inf"), float("nan"), 1.5], "b": (2,)})) == {
         "a": ["inf", "-inf", "nan", 1.5], "b": [2]}
@@ -342,10 +342,10 @@ def test_json_output_is_strict_json_an_infinite_elo_included():
 
 def test_connect4_solve_and_analyze():
     result = run("connect4", "solve", "44444", "--size", "7x6", "--json")
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert result.exit_code == 0 and isinstance(data["score"], int) and data["nodes"] > 0 and data["exact"]
     result = run("connect4", "solve", "01234560123456012345", "--size", "7x6", "--analyze", "--json")
-    assert len(json.loads(result.output)["scores"]) == 7
+    assert len(json.loads(result.stdout)["scores"]) == 7
     result = run("connect4", "solve", "7", "--size", "7x6")
     assert result.exit_code == 2 and "Invalid value for MOVES" in result.output and "not a column" in result.output
     result = run("connect4", "solve", "--size", "13x5")  # a size the engine cannot hold: --size's fault
@@ -355,7 +355,7 @@ def test_connect4_solve_and_analyze():
 def test_connect4_referee_with_builtin_names():
     result = run("connect4", "referee", "--p1", "greedy", "--p2", "random", "--games", "2", "--json",
                  "--time-scale", "5")
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["wins"] + data["draws"] + data["losses"] == 2 and len(data["games"]) == 2
 
 
@@ -372,7 +372,7 @@ def test_connect4_openings_table():
 def test_match3_move_and_export(tmp_path):
     board = tmp_path / "b.txt"
     board.write_text("EGACCBGD\nEDCCGDEC\nDBGEEACF\nAFBDGEAC\nBEBEAEAG\nEDGDDGDD\nCAFAGFAG\nGCGDECEG\n")
-    data = json.loads(run("match3", "move", str(board), "5", "3", "R", "--json").output)
+    data = json.loads(run("match3", "move", str(board), "5", "3", "R", "--json").stdout)
     assert data["removed"] == [3] and data["points"] == 1 and data["board"][0][5] == "*"
     result = run("match3", "move", str(board), "1", "1", "R")
     assert result.exit_code == 1 and "makes no line" in result.output
@@ -390,13 +390,13 @@ def test_match3_referee_json(tmp_path):
     out = tmp_path / "fast.py"
     run("match3", "export-suggest", str(out))
     result = run("match3", "referee", str(out), "--seed", "4", "--json")
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert result.exit_code == 0 and data["total"] > 0 and len(data["games"]) == 4
 
 
 def test_match3_play_greedy_with_a_tiny_budget(tmp_path):
     result = run("match3", "play", "--agent", "greedy", "--time", "0.05", "--json")
-    assert result.exit_code == 0 and len(json.loads(result.output)["games"]) == 4
+    assert result.exit_code == 0 and len(json.loads(result.stdout)["games"]) == 4
     for agent, flag in (("strong", "--time"), ("greedy", "--turn-ms")):  # the agent's other clock is refused
         result = run("match3", "play", "--agent", agent, flag, "5")
         assert result.exit_code == 2 and f"not a setting of the {agent} agent" in result.output
@@ -621,7 +621,7 @@ def test_text_files_from_a_windows_editor_are_read_past_their_byte_order_mark(tm
     results.write_text(bom + "1\t0\t\n", encoding="utf-8")
     assert "total 0 over 1 board; 0 problems" in run("samegame", "verify", str(results)).output
     piped = run("samegame", "score", "standard:2", "-", "--json", input=bom + "0 0\r\n")  # `score B - < moves.txt`
-    assert json.loads(piped.output)["error"] is None
+    assert json.loads(piped.stdout)["error"] is None
     store = str(tmp_path / "s.sqlite")
     assert run("samegame", "store", "import", str(results), "--store", store).exit_code == 0
     jewels = tmp_path / "jewels.txt"
