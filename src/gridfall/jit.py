@@ -19,11 +19,13 @@ import numba  # noqa: E402  (must come after the cache directory is set)
 # source files, where an edit to one module leaves another's cached kernel stale.  Read it now.
 numba.core.config.reload_config()
 
-from gridfall import splitmix  # noqa: E402
+from gridfall import compile_stops, splitmix  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import types, uint64  # noqa: E402,F401  (uint64: for the engines, which import numba only from here)
 from numba.core import caching as _caching  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
+
+compile_stops.install()  # a Ctrl-C during a compile in the caller's main thread is never lost
 
 # --- a cache that cannot be written or read never stops a kernel -------------
 # On Linux numba lets an OSError of its cache through: a full disk under the
