@@ -174,3 +174,17 @@ def test_a_wait_for_another_threads_compile_is_not_held():
         thread.join()
         timer.cancel()
         signal.signal(signal.SIGHUP, old)
+
+
+def test_a_thread_that_may_not_set_handlers_compiles_without_the_hold(sighup_noted, monkeypatch):
+    """An embedded interpreter's main thread may be refused signal handlers: its compiles go on unheld."""
+    own = signal.getsignal(signal.SIGHUP)
+
+    def refused(signum, handler):
+        raise ValueError("signal only works in main thread of the main interpreter")
+
+    monkeypatch.setattr(signal, "signal", refused)
+    with global_compiler_lock:
+        assert signal.getsignal(signal.SIGHUP) is own
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGHUP) is own

@@ -61,8 +61,11 @@ class HoldStops(event.Listener):
         for signum in STOPS:
             handler = signal.getsignal(signum)
             if callable(handler):
+                try:
+                    signal.signal(signum, self._note)
+                except ValueError:  # a thread named main that may not set them (an embedded interpreter's)
+                    break
                 self.handlers[signum] = handler
-                signal.signal(signum, self._note)
 
     def on_end(self, ev: event.Event) -> None:
         if threading.current_thread() is not threading.main_thread() or self.depth == 0:
