@@ -188,3 +188,32 @@ def test_a_thread_that_may_not_set_handlers_compiles_without_the_hold(sighup_not
         assert signal.getsignal(signal.SIGHUP) is own
     monkeypatch.undo()
     assert signal.getsignal(signal.SIGHUP) is own
+
+
+def test_a_stop_while_the_hold_begins_leaves_the_lock_free_and_the_handlers_as_they_were(sighup_noted, monkeypatch):
+    own, set_handler = signal.getsignal(signal.SIGHUP), signal.signal
+    calls = []
+
+    def stopped_at_the_second(signum, handler):
+        calls.append(signum)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return set_handler(signum, handler)
+
+    monkeypatch.setattr(signal, "signal", stopped_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        with global_compiler_lock:
+            pass  # not reached: the stop came as the hold began, before numba took the lock
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGHUP) is own and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    free = []
+
+    def take_and_let_go():
+        free.append(global_compiler_lock._lock.acquire(timeout=5))
+        if free[0]:
+            global_compiler_lock._lock.release()
+
+    thread = threading.Thread(target=take_and_let_go)
+    thread.start()
+    thread.join()
+    assert free == [True]  # another thread takes it at once

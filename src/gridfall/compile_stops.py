@@ -58,6 +58,14 @@ class HoldStops(event.Listener):
         except BaseException:
             self.depth -= 1
             raise
+        try:
+            self._hold()
+        except BaseException:  # a stop before the hold was whole: numba will not take the lock, nor tell its end
+            self._give_back()
+            self.came.clear()  # that stop is the one raised
+            raise
+
+    def _hold(self) -> None:
         for signum in STOPS:
             handler = signal.getsignal(signum)
             if callable(handler):
@@ -67,17 +75,22 @@ class HoldStops(event.Listener):
                     break
                 self.handlers[signum] = handler
 
+    def _give_back(self) -> None:
+        """The handlers, the lock and the depth as they were before the hold."""
+        for signum, handler in self.handlers.items():
+            if signal.getsignal(signum) == self._note:  # not one that the program set meanwhile
+                signal.signal(signum, handler)
+        self.handlers.clear()
+        _LOCK.release()  # type: ignore[union-attr]
+        self.depth = 0
+
     def on_end(self, ev: event.Event) -> None:
         if threading.current_thread() is not threading.main_thread() or self.depth == 0:
             return
         self.depth -= 1
         if self.depth > 0:
             return
-        for signum, handler in self.handlers.items():
-            if signal.getsignal(signum) == self._note:  # not one that the program set meanwhile
-                signal.signal(signum, handler)
-        self.handlers.clear()
-        _LOCK.release()  # type: ignore[union-attr]
+        self._give_back()
         came, self.came = self.came, []
         if came:
             # raise_signal checks for signals before it returns: the handler runs here, in plain Python
