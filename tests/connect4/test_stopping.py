@@ -90,7 +90,8 @@ def test_a_stop_ends_mcts_and_the_solver():
     assert mcts.choose(0, 0, 0.01)[1] > 0
 
 
-@pytest.mark.parametrize("engines", [("gridfall", "mcts-solver"), ("alphabeta:40", "gridfall:1000000000")])
+@pytest.mark.parametrize("engines", [("gridfall", "mcts-solver"), ("alphabeta:40", "gridfall:1000000000"),
+                                     ("portable", "portable")])  # the exported file's pure-Python search
 def test_a_stop_abandons_a_pie_game(engines):
     game = PieGame(3, 0, 0, engines, 2, FOREVER, 0, FOREVER, 0)
     assert stopped_after(lambda: play_pie_game(game), wait=3.0) < 2.0

@@ -13,7 +13,10 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from gridfall.arena import job_name
 from gridfall.connect4.opening_moves import OpeningMoves
+from gridfall.connect4.portable import PortableAgent
+from gridfall.connect4.portable import Searcher as PortableSearcher
 from gridfall.connect4.rules import STEAL, Game
 from gridfall.numerals import ascii_digits
 
@@ -266,10 +269,22 @@ def thinks_to_the_clock(spec: str) -> bool:
     return name in CLOCKED_AGENTS and not arg
 
 
-def _portable(seed: int):
-    from gridfall.connect4.portable import PortableAgent
+class StoppableSearcher(PortableSearcher):
+    """The exported file's search, which knows nothing of gridfall, ended as well by a stop of the
+    game its thread plays (:mod:`.stopping`): it reads the stop where it reads its clock."""
 
-    return PortableAgent(seed=seed)
+    def out_of_time(self) -> bool:
+        return job_name.told_to_stop() or super().out_of_time()
+
+
+class StoppablePortableAgent(PortableAgent):
+    """The exported file's player, as gridfall runs it (``portable``): a stop of its game ends its move."""
+
+    searcher_class = StoppableSearcher
+
+
+def _portable(seed: int):
+    return StoppablePortableAgent(seed=seed)
 
 
 PARAMETERS = "alphabeta:DEPTH, mcts:ITERATIONS, mcts-solver:ITERATIONS, gridfall:NODES"  # the agents that take one

@@ -196,6 +196,10 @@ class Searcher:
                 self.tied.append(move)
         return alpha, best
 
+    def out_of_time(self) -> bool:
+        """Whether the search must end now (read every 256 nodes): its time is up."""
+        return time.monotonic() > self.deadline
+
     def _negamax(self, current: int, mask: int, depth: int, alpha: int, beta: int, ply: int,
                  mine: int | None = None, theirs: int | None = None) -> int:
         """The value of the position for the side to move, ``depth`` plies deep (fail-soft).
@@ -204,7 +208,7 @@ class Searcher:
         move ordering found.  Threats are most of the search's time, so no node finds them twice."""
         b = self.b
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & 255 == 0 and self.out_of_time():
             raise OutOfTime
         possible = (mask + b.bottom) & b.full
         if mine is None:
@@ -301,6 +305,7 @@ class PortableAgent:
     games (deterministic, the file lost every game as first player to ``mcts`` in one line)."""
 
     name = "portable"
+    searcher_class = Searcher  # the search past the book (a subclass's may end sooner than its clock)
 
     def __init__(self, table=None, margin: float = MARGIN, seed: int | None = None, book=None):
         self.table = table if table is not None else OpeningTable.load()
@@ -329,7 +334,7 @@ class PortableAgent:
             self.last = None  # no search
             return column
         if self.searcher is None or self.searcher.b.width != game.width or self.searcher.b.height != game.height:
-            self.searcher = Searcher(Board(game.width, game.height))
+            self.searcher = self.searcher_class(Board(game.width, game.height))
         current, mask = position_of(game)
         self.searcher.seed = hash((self.seed, self.games))
         self.last = self.searcher.choose(current, mask, max(seconds - self.margin, 0.002))

@@ -20,8 +20,9 @@ mark, or the budget it set is lowered after it.  And the hook lowers them holdin
 a game takes to begin and to end, so a budget lowered late cannot cut short the thread's next
 game (another job's), whose searches set their budgets afresh.
 
-The bots, and the searches of the CLI's own commands, stop as processes do.  The portable agent
-(pure Python, the exported file's) is not reached inside a move.
+The portable agent (pure Python, the exported file's, which knows nothing of gridfall) reads the
+mark where it reads its clock, every 256 nodes: :class:`.agents.StoppablePortableAgent`.  The
+bots, and the searches of the CLI's own commands, stop as processes do.
 """
 
 from __future__ import annotations
