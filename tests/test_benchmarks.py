@@ -22,6 +22,7 @@ BENCHMARKS = ROOT / "benchmarks"
 # connect4_strength.py recorded there
 SMALLEST = {
     "adapter_speed.py": "--seconds 0.05",
+    "compile_stops.py": "--trials 1",
     "arena_throughput.py": "--games 2 --boards 1 --round beam:0.2 --bots greedy,random --workers 2",
     "connect4_cold_start.py": "--games 1 --opponent greedy",
     "connect4_accuracy.py": "--games 2 --empties 38 --searches portable:3,numba:3 --cache {tmp}/acc.jsonl "

@@ -40,7 +40,7 @@ except KeyboardInterrupt:
 
 def test_a_stop_inside_llvms_callbacks_lands_when_the_compile_lets_go_of_the_lock():
     """Without the hold the stop is dropped in the callback and the program runs on ("compiled to
-    the end"): a real compile lost 11 stops in 130 so (gridfall/compile_stops.py)."""
+    the end"), as a real compile does (benchmarks/compile_stops.py counts how often)."""
     done = subprocess.run([sys.executable, "-c", STOPPED_INSIDE_A_CALLBACK], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.startswith("stopped after"), (done.stdout, done.stderr)

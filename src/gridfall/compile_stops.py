@@ -6,9 +6,10 @@ which are ctypes callbacks).  Python runs a signal's handler at the first Python
 signal, in the main thread; when that line is inside such a callback, the handler's
 ``KeyboardInterrupt`` is printed and dropped by ctypes ("Exception ignored on calling ctypes
 callback function"), and the program compiles on as if no stop had come.  A Ctrl-C at a random
-moment of six small kernels' first compile in the main thread was lost 11 times in 130 (in a
-ctypes callback, or in a finalizer of llvmlite's), and 0 times in 130 with this module's hold
-(AMD EPYC, 2026-12-04).
+moment of six small kernels' first compile in the main thread was lost 4 times in 80 (in a
+ctypes callback, or in a finalizer of llvmlite's), and 0 times in 80 with this module's hold,
+which landed it a median 0.07 s after the signal, 0.54 s at most (`python
+benchmarks/compile_stops.py --trials 80`, AMD EPYC, 2026-12-04).
 
 gridfall's commands compile off the main thread (:func:`gridfall.warmup.off_the_main_thread`) and
 stop at once.  A program that calls gridfall's kernels itself compiles them in its own thread;
