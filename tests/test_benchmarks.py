@@ -105,6 +105,8 @@ BAD = [  # (script, arguments, what the message must name)
     ("connect4_strength.py", "--workers 0", "--workers"),
     ("arena_throughput.py", "--workers 0", "--workers: '0'"),
     ("connect4_cold_start.py", "--opponent nope", "--opponent: unknown agent 'nope'"),
+    ("connect4_startup.py", "--agent nope", "--agent: unknown agent 'nope'"),
+    ("connect4_startup.py", "--against nowhere", "--against nowhere: not the src folder"),
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
     ("match3_listing.py", "--pythons nope", "--pythons nope: no interpreter"),
