@@ -190,9 +190,21 @@ def test_a_thread_that_may_not_set_handlers_compiles_without_the_hold(sighup_not
     assert signal.getsignal(signal.SIGHUP) is own
 
 
-def test_a_stop_while_the_hold_begins_leaves_the_lock_free_and_the_handlers_as_they_were(sighup_noted, monkeypatch):
+@pytest.fixture
+def stops_as_on_a_terminal():
+    """Ctrl-C's handler and SIGTERM's default, whatever the tests run under (a background job
+    ignores SIGINT); the old ones come back after."""
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    old_term = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGINT, old_int)
+    signal.signal(signal.SIGTERM, old_term)
+
+
+def test_a_stop_while_the_hold_begins_leaves_the_lock_free_and_the_handlers_as_they_were(
+        stops_as_on_a_terminal, sighup_noted, monkeypatch):
     own, set_handler = signal.getsignal(signal.SIGHUP), signal.signal
-    calls = []
+    calls = []  # the hold sets SIGINT's handler first, then SIGHUP's: the stop comes at the second
 
     def stopped_at_the_second(signum, handler):
         calls.append(signum)

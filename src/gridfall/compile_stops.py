@@ -79,12 +79,14 @@ class HoldStops(event.Listener):
 
     def _give_back(self) -> None:
         """The handlers, the lock and the depth as they were before the hold."""
-        for signum, handler in self.handlers.items():
-            if signal.getsignal(signum) == self._note:  # not one that the program set meanwhile
-                signal.signal(signum, handler)
-        self.handlers.clear()
-        _LOCK.release()  # type: ignore[union-attr]
-        self.depth = 0
+        try:
+            for signum, handler in self.handlers.items():
+                if signal.getsignal(signum) == self._note:  # not one that the program set meanwhile
+                    signal.signal(signum, handler)
+        finally:  # the lock is let go whatever happens: another thread's compile would wait forever
+            self.handlers.clear()
+            _LOCK.release()  # type: ignore[union-attr]
+            self.depth = 0
 
     def on_end(self, ev: event.Event) -> None:
         if threading.current_thread() is not threading.main_thread() or self.depth == 0:
