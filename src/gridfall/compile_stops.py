@@ -53,8 +53,8 @@ class HoldStops(event.Listener):
         if self.depth > 1:
             return
         # The event comes before numba takes the lock.  Take it first, with the handlers as they
-        # are: a stop while another thread compiles ends the wait at once, and numba's own take
-        # (the lock is re-entrant) is not reached.  Held from here to the end, as numba holds it.
+        # are: a stop while another thread compiles ends this wait at once, before numba's own take
+        # (which then succeeds at once: the lock is re-entrant).  Held from here to numba's release.
         try:
             _LOCK.acquire()  # type: ignore[union-attr]  # install() checked it
         except BaseException:
