@@ -30,6 +30,17 @@ def live_commands(*words: str) -> list[str]:
     return found
 
 
+def describe(pid: int) -> str:
+    """What /proc says of ``pid``, for a failure message: its state, and whether it carries the mark."""
+    mark = f"{SESSION}={os.environ[SESSION]}".encode()
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            marked = mark in f.read().split(b"\0")
+        return f"pid {pid}: state {stat_fields(pid)[0]}, {'marked' if marked else 'NOT marked'}"
+    except OSError as error:
+        return f"pid {pid}: {error}"
+
+
 def stat_fields(pid) -> list[str]:
     """The fields of /proc/PID/stat after the command's name, which may hold spaces and ')': state,
     parent, process group, session, ...  OSError once the process is gone (and reaped)."""
