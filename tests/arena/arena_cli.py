@@ -5,6 +5,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -42,6 +43,44 @@ def start(*args: str) -> subprocess.Popen:
     """``python -m gridfall ARGS`` in the background, its output kept for ``communicate``."""
     return subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+
+
+class Output:
+    """A started command's stdout and stderr, read as they come (by a thread each), so that a test
+    can wait for a line instead of sleeping for as long as the line may take."""
+
+    def __init__(self, process: subprocess.Popen):
+        self.process = process
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [threading.Thread(target=self._read, args=(pipe, lines), daemon=True)
+                        for pipe, lines in ((process.stdout, self.out), (process.stderr, self.err))]
+        for reader in self.readers:
+            reader.start()
+
+    @staticmethod
+    def _read(pipe, lines: list[str]) -> None:
+        with pipe:
+            for line in pipe:
+                lines.append(line)
+
+    def wait_for(self, text: str, timeout: float = 120) -> bool:
+        """Wait until a line of stderr holds ``text`` (False: not within ``timeout``, or it ended)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(text in line for line in list(self.err)):
+                return True
+            if self.process.poll() is not None and not any(reader.is_alive() for reader in self.readers):
+                return False
+            time.sleep(0.1)
+        return False
+
+    def finish(self, timeout: float = 120) -> tuple[str, str]:
+        """Wait for the command's end; its whole stdout and stderr."""
+        self.process.wait(timeout=timeout)
+        for reader in self.readers:
+            reader.join(timeout=timeout)
+        return "".join(self.out), "".join(self.err)
 
 
 def stored_games(db) -> int:

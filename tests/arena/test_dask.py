@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import pytest
 
 from tests.adapters.extras import need
-from tests.arena.arena_cli import gridfall_json, pick, start, stored_games, wait_for_games
+from tests.arena.arena_cli import Output, gridfall_json, pick, start, stored_games, wait_for_games
 from tests.processes import running, stat_fields, stopped
 from tests.sqlite_files import rows
 
@@ -323,14 +323,15 @@ def test_a_cluster_left_without_workers_says_so_and_stops_on_sigterm_with_its_ga
     db = tmp_path / "alone.sqlite"
     with _tcp_cluster() as (address, _, worker):
         league = start(*_slow_league(db, address))
+        output = Output(league)
         stored = wait_for_games(db, 2)
         worker.terminate()  # the `dask worker` closes its nannies, and they sweep their bots (dask_nanny)
         worker.wait(timeout=30)
-        time.sleep(15)  # NO_WORKER_SECONDS and some
+        said = output.wait_for(f"no Dask worker at {address} for 10 s; the games wait for one to join", 60)
         league.send_signal(signal.SIGTERM)
-        _, err = league.communicate(timeout=120)
+        _, err = output.finish()
+    assert said, err
     assert league.returncode == 128 + signal.SIGTERM, err
-    assert f"no Dask worker at {address} for 10 s; the games wait for one to join" in err
     assert "Traceback" not in err
     assert stored_games(db) >= stored >= 2
 
