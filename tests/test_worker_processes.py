@@ -66,7 +66,9 @@ def pid_then_wait(seconds: float) -> int:
     """Says its pid (stdout, a line), then waits as a long search would."""
     import time
 
-    print(os.getpid(), flush=True)
+    # one write of the whole line: print writes the number and its newline apart, and two
+    # workers' lines then interleave ("12341235\n\n"; once on CI, under Python 3.13)
+    os.write(sys.stdout.fileno(), f"{os.getpid()}\n".encode())
     time.sleep(seconds)
     return os.getpid()
 
