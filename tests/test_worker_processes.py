@@ -66,8 +66,8 @@ def pid_then_wait(seconds: float) -> int:
     """Says its pid (stdout, a line), then waits as a long search would."""
     import time
 
-    # one write of the whole line: print writes the number and its newline apart, and two
-    # workers' lines then interleave ("12341235\n\n"; once on CI, under Python 3.13)
+    # one write of the whole line: unbuffered (PYTHONUNBUFFERED=1, as here and on CI) print writes
+    # the number and its newline apart, and two workers' lines interleaved ("12341235\n\n")
     os.write(sys.stdout.fileno(), f"{os.getpid()}\n".encode())
     time.sleep(seconds)
     return os.getpid()
