@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, machine_line, numbers
+from common import console, count, first_paragraph, machine_line, numbers
 from rich.table import Table
 
 from gridfall.warmup import warm
@@ -36,7 +36,7 @@ def timed(args: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=count, default=40, help="league games per configuration (even)")
     parser.add_argument("--boards", type=count, default=6, help="campaign boards per configuration (tuning 1..N)")
     parser.add_argument("--bots", default="greedy,mcts", help="the league's built-in bots")

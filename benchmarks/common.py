@@ -20,6 +20,12 @@ from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmar
 from gridfall.samegame.campaign import parse_params
 
 
+def first_paragraph(doc: str) -> str:
+    """A script's --help description: its docstring's first paragraph, one sentence that may
+    run over several lines (the first line alone can stop mid-sentence)."""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
 def duration(text: str) -> float:
     """An argparse type for times: a finite number, 0 or more (nan or inf would never end a timed run)."""
     try:

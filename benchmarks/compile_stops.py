@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-from common import console, count, machine_line
+from common import console, count, first_paragraph, machine_line
 from rich.progress import Progress
 from rich.table import Table
 
@@ -75,7 +75,7 @@ def run(mode: str, delay: float) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--trials", type=count, default=50, help="signals sent in each program (default 50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the moments drawn (default 1)")
     args = parser.parse_args()

@@ -33,7 +33,7 @@ import os
 import sys
 from pathlib import Path
 
-from common import console, count, duration, machine_line, pie_run_games, sample_positions
+from common import console, count, duration, first_paragraph, machine_line, pie_run_games, sample_positions
 from connect4_losses import read_games
 from rich.table import Table
 
@@ -123,7 +123,7 @@ def searcher(spec: str, weights: tuple[int, int, int] | None):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--db", type=Path, default=Path("results/connect4-pie.sqlite"),
                         help="the pie-rule run whose games give the positions (default results/connect4-pie.sqlite)")
     parser.add_argument("--records", type=Path, help="take the positions from these recorded games instead of --db")

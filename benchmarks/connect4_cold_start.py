@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from common import console, count, machine_line
+from common import console, count, first_paragraph, machine_line
 from rich.table import Table
 
 from gridfall.connect4.agents import check_spec
@@ -31,7 +31,7 @@ COLD_LINE = "playing the pure-Python search (portable)"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=count, default=20, help="games, seats swapped (default 20)")
     parser.add_argument("--opponent", default="mcts", help="a built-in opponent, warm (default mcts)")
     parser.add_argument("--bot", default=f"{shlex.quote(sys.executable)} -m gridfall connect4 bot",

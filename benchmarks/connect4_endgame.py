@@ -24,7 +24,7 @@ import random
 import time
 
 import numpy as np
-from common import console, count, duration, machine_line, whole
+from common import console, count, duration, first_paragraph, machine_line, whole
 from rich.table import Table
 
 from gridfall.connect4.agents import make_agent
@@ -82,7 +82,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--empties", default="20,24,28,32,36", help="empty-cell counts to sample")
     parser.add_argument("--games", type=count, default=40, help="games to sample positions from")
     parser.add_argument("--budget-ms", type=duration, default=60.0, help="the share of a turn given to exact play")

@@ -23,7 +23,7 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from common import console, machine_line, pie_run_games, whole
+from common import console, first_paragraph, machine_line, pie_run_games, whole
 from rich.table import Table
 
 from gridfall.connect4 import engine
@@ -105,7 +105,7 @@ def held_out(a: np.ndarray, y: np.ndarray, fold: np.ndarray) -> tuple[float, flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("db", nargs="?", default="results/connect4-pie.sqlite", help="a pie-rule run database")
     parser.add_argument("--from", dest="low", type=whole(0, 63), default=39, help="fewest empty cells (default 39)")
     parser.add_argument("--to", dest="high", type=whole(0, 63), default=49, help="most empty cells (default 49)")

@@ -16,7 +16,7 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from common import console, count, machine_line
+from common import console, count, first_paragraph, machine_line
 from connect4_losses import read_games
 from rich.table import Table
 
@@ -24,7 +24,7 @@ from gridfall.connect4.rules import action_text
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("games", type=Path, help="a file from connect4_strength.py --record")
     parser.add_argument("--actions", type=count, default=6, help="the actions that make a line (default 6)")
     parser.add_argument("--min-games", type=count, default=5, help="the fewest games a line shown has (default 5)")

@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from common import console, duration, machine_line
+from common import console, duration, first_paragraph, machine_line
 from rich.table import Table
 
 from gridfall.connect4 import engine
@@ -78,7 +78,7 @@ def losing_move(moves: list[int], seat: int, solver: Solver, seconds: float) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("games", type=Path, help="a file from connect4_strength.py --record")
     parser.add_argument("--seconds", type=duration, default=20.0, help="solver time per position")
     parser.add_argument("--player", default="player", help="the seat name whose losses to examine")

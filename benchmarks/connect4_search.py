@@ -28,7 +28,7 @@ import statistics
 import time
 from pathlib import Path
 
-from common import console, count, duration, machine_line, pie_run_games, sample_positions
+from common import console, count, duration, first_paragraph, machine_line, pie_run_games, sample_positions
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
@@ -63,7 +63,7 @@ def portable_search():
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--db", type=Path, default=Path("results/connect4-pie.sqlite"),
                         help="the pie-rule run whose games give the positions (default results/connect4-pie.sqlite)")
     parser.add_argument("--games", type=count, default=60, help="games to take positions from, the first stored (default 60)")

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, machine_line, parse_options
+from common import console, count, duration, first_paragraph, machine_line, parse_options
 from rich.progress import Progress
 from rich.table import Table
 
@@ -76,7 +76,7 @@ def play(players, opening: list[int], depth: int, seconds: float, game_number: i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__),
                                      epilog="e.g. git show 6848695:src/gridfall/connect4/search.py > /tmp/before.py",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", type=Path, help="the other version's search.py")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from importlib import resources
 
-from common import console, duration, machine_line, whole
+from common import console, duration, first_paragraph, machine_line, whole
 from rich.table import Table
 
 from gridfall.connect4.solver import Solver
@@ -22,7 +22,7 @@ FILES = ["7x6/endgame_L1", "7x6/midgame_L1", "7x6/midgame_L2", "7x6/opening_L1",
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--files", default=",".join(FILES), help="the scored files to solve, separated by commas "
                         f"(default: all of {', '.join(FILES)})")
     parser.add_argument("--seconds-per-file", type=duration, default=300.0, help="stop a file after this long (0: no limit)")

@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import console, count, machine_line
+from common import console, count, first_paragraph, machine_line
 from rich.table import Table
 
 from gridfall.connect4.agents import check_spec
@@ -90,7 +90,7 @@ def copies(against: str | None) -> dict[str, dict | None]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--runs", type=count, default=10, help="starts at each load (default 10)")
     parser.add_argument("--busy", default="0,1",
                         help="comma-separated counts of spinning processes beside the bot (default 0,1)")

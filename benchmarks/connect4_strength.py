@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, machine_line
+from common import console, count, duration, first_paragraph, machine_line
 from rich.progress import Progress
 from rich.table import Table
 
@@ -115,7 +115,7 @@ def start_up_note(records, opponent: str) -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=count, default=200,
                         help="games against each opponent, seats swapped in pairs (default 200)")
     parser.add_argument("--opponents", default="greedy,mcts",

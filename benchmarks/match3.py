@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-from common import console, count, duration, machine_line
+from common import console, count, duration, first_paragraph, machine_line
 from rich.table import Table
 
 from gridfall.worker_processes import WorkerDied, worker_map
@@ -77,7 +77,7 @@ def summarise(title, results, agents, reference="greedy"):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seeds", type=count, default=20)
     parser.add_argument("--budget", type=duration, default=1.0, help="strong's seconds per move (a ceiling)")
     parser.add_argument("--workers", type=count, default=os.cpu_count() or 1)

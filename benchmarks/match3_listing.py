@@ -19,7 +19,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from common import console, count, machine_line, under_each_python
+from common import console, count, first_paragraph, machine_line, under_each_python
 from rich.table import Table
 
 import gridfall
@@ -73,7 +73,7 @@ def positions(games: int, moves: int) -> list[list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=count, default=40, help="random games whose positions are timed")
     parser.add_argument("--moves", type=count, default=60, help="moves a game at most")
     parser.add_argument("--rounds", type=count, default=10, help="rounds over the positions; the best is shown")

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, machine_line, under_each_python
+from common import console, count, first_paragraph, machine_line, under_each_python
 from rich.table import Table
 
 from gridfall.match3 import portable, rules
@@ -77,7 +77,7 @@ def positions(games: int, moves: int) -> list[list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=count, default=12, help="games of plan whose positions are timed")
     parser.add_argument("--moves", type=count, default=40, help="moves a game at most")
     parser.add_argument("--rounds", type=count, default=5, help="rounds over the positions; the best is shown")

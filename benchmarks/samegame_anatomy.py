@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from common import console
+from common import console, first_paragraph
 from rich.table import Table
 
 from gridfall.samegame import rules
@@ -39,7 +39,7 @@ def anatomy(spec: str, moves: str) -> tuple[list[int], list[rules.Group], int, b
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("results", help="a results file: board, score, moves per line, tab-separated")
     parser.add_argument("--set", default="standard", help="the set a bare board number belongs to")
     args = parser.parse_args()

@@ -24,7 +24,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import check_search, console, count, duration, machine_line, numbers, parse_options
+from common import check_search, console, count, duration, first_paragraph, machine_line, numbers, parse_options
 from rich.table import Table
 
 from gridfall.samegame import rules
@@ -80,7 +80,7 @@ def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[in
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--set", default="tuning", help="board set (tuning, balanced, dominant, ...)")
     parser.add_argument("--boards", default="31-46", help="board numbers, e.g. 31-46 or 1,5,9")
     parser.add_argument("--base", default="nrpa:60:spare=2", help="how each base line is made: ALGO:SECONDS[:KEY=VALUE...]")

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, duration, machine_line, numbers
+from common import console, count, duration, first_paragraph, machine_line, numbers
 from rich.table import Table
 
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
@@ -43,7 +43,7 @@ def specs_of(text: str) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
     parser.add_argument("--from", dest="results", help="a results file to embed")
     parser.add_argument("--time", type=duration, default=20.0, help="the first turn's limit, seconds (default 20)")

@@ -24,7 +24,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import check_search, console, count, duration, machine_line, parse_options
+from common import check_search, console, count, duration, first_paragraph, machine_line, parse_options
 from rich.table import Table
 from rich.text import Text
 
@@ -33,7 +33,7 @@ from gridfall.samegame.search import solve
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--boards", type=count, default=10, help="boards 1..N of the kind")
     parser.add_argument("--kind", choices=("tuning", "balanced", "dominant"), default="tuning",
                         help="tuning: the random tuning boards; balanced: 45 cells of each colour; "

@@ -124,6 +124,23 @@ def test_a_benchmark_refuses_bad_input_naming_it(script, arguments, named):
 
 
 @pytest.mark.parallel_safe
+def test_each_benchmarks_help_says_its_whole_first_sentence():
+    # the description was the docstring's first line in some scripts, and two of those lines
+    # stopped mid-sentence ("...process start to its first answer, and"); all start at once
+    import ast
+
+    helps = {script: subprocess.Popen([sys.executable, str(BENCHMARKS / script), "--help"], cwd=ROOT,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for script in sorted(SMALLEST)}
+    for script, run in helps.items():
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, f"{script} --help\n{err[-2000:]}"
+        first = ast.get_docstring(ast.parse((BENCHMARKS / script).read_text())).split("\n\n")[0]
+        assert " ".join(first.split()) in " ".join(out.split()), f"{script} --help:\n{out}"
+        assert first.rstrip().endswith((".", "?")), f"{script}: the docstring's first paragraph is not a sentence"
+
+
+@pytest.mark.parallel_safe
 def test_the_readmes_benchmark_commands_name_scripts_and_options_that_exist():
     import re
 
