@@ -1,6 +1,6 @@
-"""Shared by the benchmark scripts: a console that never cuts tables, the machine's name, and the
-games of a pie-rule run and positions from them (the Connect Four benchmarks' source of real
-positions)."""
+"""Shared by the benchmark scripts: a console that never cuts tables, the machine's name, each
+script's --help description, argparse types, and the games of a pie-rule run and positions from
+them (the Connect Four benchmarks' source of real positions)."""
 
 from __future__ import annotations
 
