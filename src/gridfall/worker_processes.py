@@ -57,8 +57,14 @@ def worker_map(workers: int, stoppable: bool = False) -> Iterator[Callable]:
                              initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
 
         def mapped(function, *iterables):
+            # not pool.map: closed early, it cancels the tasks not begun, and a pool whose workers
+            # are then killed fails on them ("InvalidStateError: CANCELLED", from its own thread,
+            # in Python 3.11; 3.12 ignores them).  These tasks are never cancelled: either the
+            # workers are killed, below, or the pool runs them to their end as it closes.
+            futures = [pool.submit(function, *arguments) for arguments in zip(*iterables)]
             try:
-                yield from pool.map(function, *iterables)
+                for future in futures:
+                    yield future.result()
             except BrokenProcessPool:
                 raise WorkerDied("a worker process ended in the middle of its work: killed, by a user or by "
                                  "the system when out of memory") from None
