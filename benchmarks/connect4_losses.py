@@ -25,14 +25,17 @@ from rich.table import Table
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import STEAL, Game, action_text
 from gridfall.connect4.solver import Solver
+from gridfall.text_file import NotText, read_text
 
 
 def read_games(path: Path) -> list[dict]:
     games = []
     try:
-        lines = path.read_text().splitlines()
+        lines = read_text(path).splitlines()
     except OSError as error:
         raise SystemExit(f"{path}: {error.strerror}") from None
+    except NotText as error:
+        raise SystemExit(f"{path}: {error}") from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

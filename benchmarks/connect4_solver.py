@@ -26,7 +26,8 @@ def main() -> None:
     parser.add_argument("--files", default=",".join(FILES), help="the scored files to solve, separated by commas "
                         f"(default: all of {', '.join(FILES)})")
     parser.add_argument("--seconds-per-file", type=duration, default=300.0, help="stop a file after this long (0: no limit)")
-    parser.add_argument("--table-bits", type=whole(10, 30), default=24)
+    parser.add_argument("--table-bits", type=whole(10, 30), default=24,
+                        help="the transposition table holds 2**this entries, 9 bytes each (default 24: 151 MB)")
     args = parser.parse_args()
     unknown = [name for name in args.files.split(",") if name not in FILES]
     if unknown:

@@ -76,18 +76,34 @@ def summarise(title, results, agents, reference="greedy"):
     return table
 
 
+PARTS = ("strong", "referee")
+
+
+def parts_of(text: str) -> set[str]:
+    """An argparse type: parts to skip, separated by commas, each of PARTS (none: the empty text)."""
+    chosen = {part.strip() for part in text.split(",") if part.strip()}
+    unknown = sorted(chosen - set(PARTS))
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{unknown[0]!r} is not a part: give {' or '.join(PARTS)}, "
+                                         "separated by commas")
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
-    parser.add_argument("--seeds", type=count, default=20)
+    parser.add_argument("--seeds", type=count, default=20, help="play seeds 1 to this (default 20)")
     parser.add_argument("--budget", type=duration, default=1.0, help="strong's seconds per move (a ceiling)")
-    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1)
-    parser.add_argument("--skip", default="", help="comma list of parts to skip: strong, referee")
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1,
+                        help="runs at once, each in a process of its own (default: the number of cores; "
+                             "1 for the platform's one-second timing)")
+    parser.add_argument("--skip", type=parts_of, default=set(),
+                        help="parts to skip, separated by commas: strong, referee")
     parser.add_argument("--pythons", default="current,pypy3",
                         help="interpreters that run the exported files (current: this one)")
     args = parser.parse_args()
     seeds = list(range(1, args.seeds + 1))
     out, err = console(), console(stderr=True)
-    skip = set(args.skip.split(","))
+    skip = args.skip
 
     if "referee" not in skip:
         from gridfall.match3.export import export_source

@@ -23,13 +23,15 @@ import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 
 from common import check_search, console, count, duration, first_paragraph, machine_line, numbers, parse_options
 from rich.table import Table
 
 from gridfall.samegame import rules
-from gridfall.samegame.boards import load_board
+from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.search import solve
+from gridfall.text_file import NotText, read_text
 
 
 def parse_entry(text: str, where: str) -> list[tuple[str, float, dict]]:
@@ -55,27 +57,48 @@ def run_chain(board, steps, seed: int, guide=None):
     return solution
 
 
+def read_lines(path: str, made: str) -> dict[str, list[tuple[int, int]]]:
+    """The base lines that ``path`` keeps for boards made as ``made`` (none if it does not exist);
+    exits naming the file and line if it cannot be read or a line is not one this script wrote."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        text = read_text(path)
+    except (OSError, NotText) as e:
+        raise SystemExit(f"--lines {path}: {getattr(e, 'strerror', None) or e}") from None
+    known = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if row["made"] == made:
+                known[row["board"]] = [(int(x), int(y)) for x, y in row["moves"]]
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"--lines {path}:{number}: not a base line of this script ({e!r:.80})") from None
+    return known
+
+
 def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]]:
     """The base line of every board: read from ``path`` when it holds one made the same way,
-    else searched and appended there."""
+    else searched and appended there, each as soon as it is found (a stopped run keeps those)."""
     made = "+".join(":".join([algo, f"{seconds:g}", *(f"{k}={v}" for k, v in sorted(params.items()))])
                     for algo, seconds, params in base) + f":seed={seed}"
-    known = {}
-    if path and os.path.exists(path):
-        with open(path) as f:
-            for row in map(json.loads, filter(str.strip, f)):
-                if row["made"] == made:
-                    known[row["board"]] = [tuple(m) for m in row["moves"]]
+    known = read_lines(path, made) if path else {}
     missing = [spec for spec in specs if spec not in known]
-    if missing:
-        err.print(f"making base lines for {len(missing)} boards ({made})")
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            found = list(pool.map(lambda spec: run_chain(load_board(spec), base, seed), missing))
-        for spec, solution in zip(missing, found):
+    if not missing:
+        return {spec: known[spec] for spec in specs}
+    try:  # opened before the searches, so that a path that cannot be written costs no search
+        keep = open(path, "a", encoding="utf-8") if path else None
+    except OSError as e:
+        raise SystemExit(f"--lines {path}: cannot write it: {e.strerror}") from None
+    err.print(f"making base lines for {len(missing)} boards ({made})")
+    with keep or nullcontext(), ThreadPoolExecutor(max_workers=workers) as pool:
+        for spec, solution in zip(missing, pool.map(lambda spec: run_chain(load_board(spec), base, seed), missing)):
             known[spec] = solution.moves
-            if path:
-                with open(path, "a") as f:
-                    f.write(json.dumps({"board": spec, "made": made, "score": solution.score, "moves": solution.moves}) + "\n")
+            if keep:
+                keep.write(json.dumps({"board": spec, "made": made, "score": solution.score, "moves": solution.moves}) + "\n")
+                keep.flush()
     return {spec: known[spec] for spec in specs}
 
 
@@ -88,13 +111,17 @@ def main() -> None:
                         help="ALGO:SECONDS[:KEY=VALUE...],... each continued from the base line")
     parser.add_argument("--lines", help="a JSON-lines file that keeps the base lines between runs")
     parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="boards at once, one core each")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the base lines' seed; the continuations run with the next one (default 1)")
     args = parser.parse_args()
     specs = [f"{args.set}:{n}" for n in numbers(args.boards, "--boards")]
     base = parse_entry(args.base, "--base")
     entries = [(text, parse_entry(text, "--continue")) for text in args.continuations.split(",")]
     err = console(stderr=True)
-    boards = {spec: load_board(spec) for spec in specs}
+    try:
+        boards = {spec: load_board(spec) for spec in specs}
+    except BoardError as e:
+        parser.error(f"--set {args.set} --boards {args.boards}: {e}")
     for _, steps in entries:  # load kernels outside the clock
         for algo, _, params in steps:
             solve(boards[specs[0]], 0.05, algo=algo, **params)

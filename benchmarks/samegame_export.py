@@ -27,6 +27,7 @@ from gridfall.arena.pool import run_jobs
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.codingame import TURN_SECONDS, referee_game
 from gridfall.samegame.export import export_source, known_from_results
+from gridfall.samegame.store import StoreError
 from gridfall.warmup import warm
 
 
@@ -42,21 +43,39 @@ def specs_of(text: str) -> list[str]:
     return out
 
 
+FLAVOURS = ("turn", "one-turn")
+
+
+def flavours_of(text: str) -> list[str]:
+    """An argparse type: flavours separated by commas, each ``turn`` or ``one-turn``."""
+    chosen = [part.strip() for part in text.split(",")]
+    unknown = [part for part in chosen if part not in FLAVOURS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{unknown[0]!r} is not a flavour: give {' or '.join(FLAVOURS)}, "
+                                         "separated by commas")
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
     parser.add_argument("--from", dest="results", help="a results file to embed")
     parser.add_argument("--time", type=duration, default=20.0, help="the first turn's limit, seconds (default 20)")
-    parser.add_argument("--workers", type=count, default=2)
+    parser.add_argument("--workers", type=count, default=2, help="boards at once, one core each (default 2)")
     parser.add_argument("--numba", action="store_true", help="play gridfall's numba bot beside it")
-    parser.add_argument("--flavours", default="turn,one-turn")
+    parser.add_argument("--flavours", type=flavours_of, default=list(FLAVOURS),
+                        help="the protocols to play, separated by commas: turn (a click a turn), one-turn "
+                             "(the whole line at once) (default turn,one-turn)")
     args = parser.parse_args()
     try:
         specs = specs_of(args.boards)
         boards = {spec: load_board(spec) for spec in specs}
     except (ValueError, BoardError) as e:
         parser.error(f"boards {args.boards!r}: {e}")
-    known = known_from_results(args.results) if args.results else {}
+    try:
+        known = known_from_results(args.results) if args.results else {}
+    except StoreError as e:  # a missing, unreadable or corrupt file, named with its line
+        parser.error(f"--from: {e}")
     folder = Path(tempfile.mkdtemp(prefix="gridfall-export-"))
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
     bare = folder / "venv" / "bin" / "python"
@@ -69,7 +88,7 @@ def main() -> None:
     for column in ("bot", "flavour", "total", "ok boards", "slowest first turn", "slowest later turn"):
         table.add_column(column, justify="right")
     out = console()
-    for flavour in args.flavours.split(","):
+    for flavour in args.flavours:
         one_turn = flavour == "one-turn"
         bot_file = folder / f"bot-{flavour}.py"
         bot_file.write_text(export_source(known, one_turn=one_turn, first_turn_ms=(args.time - margin) * 1000))

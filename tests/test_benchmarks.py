@@ -100,7 +100,13 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_continue.py", "--boards 31-3x", "--boards"),
     ("samegame_continue.py", "--base nrpa:nan", "--base"),
     ("samegame_engine.py", "--set nope", "--set"),
+    ("samegame_continue.py", "--set nope --boards 1", "--set nope --boards 1: nope:1: no such board"),
+    ("samegame_continue.py", "--lines /nonexistent-gridfall/x --boards 31 --base nrpa:0.3 --continue anneal:0.3 "
+                             "--workers 1", "--lines /nonexistent-gridfall/x: cannot write it"),  # before any search
     ("samegame_export.py", "tuning:3-1", "tuning:3-1"),
+    ("samegame_export.py", "tuning:1 --flavours turn,one_turn", "'one_turn' is not a flavour"),
+    ("samegame_export.py", "tuning:1 --from /nonexistent-gridfall", "--from: /nonexistent-gridfall: cannot read"),
+    ("connect4_lines.py", "results/connect4-pie.sqlite", "results/connect4-pie.sqlite: not UTF-8 text"),
     ("connect4_solver.py", "--files nope", "--files"),
     ("connect4_strength.py", "--workers 0", "--workers"),
     ("arena_throughput.py", "--workers 0", "--workers: '0'"),
@@ -109,6 +115,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("connect4_startup.py", "--against nowhere", "--against nowhere: not the src folder"),
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
+    ("match3.py", "--skip stong", "'stong' is not a part"),
     ("match3_listing.py", "--pythons nope", "--pythons nope: no interpreter"),
     ("match3_plan.py", "--against nope.py", "--against nope.py: no such file"),
 ]
@@ -138,6 +145,28 @@ def test_each_benchmarks_help_says_its_whole_first_sentence():
         first = ast.get_docstring(ast.parse((BENCHMARKS / script).read_text())).split("\n\n")[0]
         assert " ".join(first.split()) in " ".join(out.split()), f"{script} --help:\n{out}"
         assert first.rstrip().endswith((".", "?")), f"{script}: the docstring's first paragraph is not a sentence"
+        assert not options_unexplained(out), f"{script} --help: no help for {options_unexplained(out)}"
+
+
+def options_unexplained(help_text: str) -> list[str]:
+    """The options in an argparse --help that have no help text: neither beside the option nor
+    on the line below it (argparse's place for it after a long metavar)."""
+    import re
+
+    lines = help_text.splitlines()
+    bare = []
+    for line, below in zip(lines, lines[1:] + [""]):
+        option = re.match(r"^  (-{1,2}[\w-]+)(?: [A-Z_,{}-]+)?$", line)
+        if option and not re.match(r"^ {8,}\S", below):
+            bare.append(option.group(1))
+    return bare
+
+
+@pytest.mark.parallel_safe
+def test_options_unexplained_finds_an_option_without_help():
+    text = ("options:\n  -h, --help         show this help\n  --seeds SEEDS\n  --budget BUDGET    a ceiling\n"
+            "  --table-bits TABLE_BITS\n                     entries\n  --numba\n")
+    assert options_unexplained(text) == ["--seeds", "--numba"]
 
 
 @pytest.mark.parallel_safe
