@@ -66,6 +66,17 @@ def numbers(text: str, where: str) -> list[int]:
         raise SystemExit(f"{where}: {e}") from None
 
 
+def empty_counts(text: str) -> list[int]:
+    """``--empties`` of the Connect Four scripts: ``40,44`` or ``40-48``, each 1..60 (a 9x7 board's
+    positions before its last few cells, where the side to move can have a choice), ascending;
+    exits naming the option and the value otherwise."""
+    counts = sorted(set(numbers(text, f"--empties {text!r}")))
+    outside = [count for count in counts if not 1 <= count <= 60]
+    if outside:
+        raise SystemExit(f"--empties {text!r}: {outside[0]} empty cells is outside 1..60")
+    return counts
+
+
 def check_search(algo: str, seconds: float, params: dict, where: str) -> None:
     """Exit naming ``where`` unless ``samegame.search.solve`` takes this algorithm and these
     parameters for ``seconds`` (before any board is searched, not after the first)."""

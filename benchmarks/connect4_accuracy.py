@@ -33,13 +33,14 @@ import os
 import sys
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, pie_run_games, sample_positions
+from common import console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, sample_positions
 from connect4_losses import read_games
 from rich.table import Table
 
 from gridfall.connect4 import engine, portable
 from gridfall.connect4.book import position_of
 from gridfall.connect4.rules import Game
+from gridfall.text_file import NotText, read_text
 from gridfall.worker_processes import WorkerDied, worker_map
 
 
@@ -83,7 +84,11 @@ def read_cache(path: Path) -> dict[str, dict[int, int] | None]:
     if not path.exists():
         return {}
     cache = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    try:
+        text = read_text(path)
+    except (OSError, NotText) as error:
+        raise SystemExit(f"--cache {path}: {getattr(error, 'strerror', None) or error}") from None
+    for number, line in enumerate(text.splitlines(), 1):
         try:
             row = json.loads(line)
             values = row["values"]
@@ -137,15 +142,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=duration, default=20.0, help="solver time a move at most (default 20)")
     parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="processes solving (default: the cores)")
     args = parser.parse_args()
+    empties = empty_counts(args.empties)[::-1]
     try:
-        empties = sorted({int(e) for e in args.empties.split(",")}, reverse=True)
         weights = tuple(int(w) for w in args.weights.split(",")) if args.weights else None
     except ValueError:
-        raise SystemExit("--empties and --weights take whole numbers separated by commas") from None
+        raise SystemExit("--weights takes whole numbers separated by commas") from None
     if weights is not None and len(weights) != 3:
         raise SystemExit(f"--weights {args.weights!r}: give three weights, LOWEST,EVEN,THREAT")
-    if args.games < 1 or args.workers < 1 or not all(1 <= e <= 60 for e in empties):
-        raise SystemExit("--games and --workers must be at least 1, --empties within 1..60")
+    if args.games < 1 or args.workers < 1:
+        raise SystemExit("--games and --workers must be at least 1")
     searches = [(spec, searcher(spec, weights)) for spec in args.searches.split(",")]
 
     if args.records:

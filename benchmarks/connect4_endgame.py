@@ -24,7 +24,7 @@ import random
 import time
 
 import numpy as np
-from common import console, count, duration, first_paragraph, machine_line, whole
+from common import console, count, duration, empty_counts, first_paragraph, machine_line, whole
 from rich.table import Table
 
 from gridfall.connect4.agents import make_agent
@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument("--carry-from", type=whole(0), default=44,
                         help="empty cells from which the kept-table solver follows each game")
     args = parser.parse_args()
-    empties = [int(e) for e in args.empties.split(",")]
+    empties = empty_counts(args.empties)
     if len({e % 2 for e in empties}) > 1:
         raise SystemExit("--empties: give counts of one parity (the same player's turns), such as 32,36,40")
     err = console(stderr=True)

@@ -28,7 +28,7 @@ import statistics
 import time
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, pie_run_games, sample_positions
+from common import console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, sample_positions
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
@@ -78,12 +78,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.budget_ms is None:
         args.budget_ms = protocol.TURN_MS if args.search == "numba" else portable_ms
-    try:
-        empties = sorted({int(e) for e in args.empties.split(",")}, reverse=True)
-    except ValueError:
-        raise SystemExit(f"--empties {args.empties!r}: give whole numbers separated by commas") from None
-    if args.games < 1 or args.depth < 1 or args.budget_ms <= 0 or not all(1 <= e <= 60 for e in empties):
-        raise SystemExit("--games and --depth must be at least 1, --budget-ms above 0, --empties within 1..60")
+    empties = empty_counts(args.empties)[::-1]
+    if args.games < 1 or args.depth < 1 or args.budget_ms <= 0:
+        raise SystemExit("--games and --depth must be at least 1, --budget-ms above 0")
 
     games = pie_run_games(args.db)[:args.games]
     positions = sample_positions([game.moves for game in games], empties)

@@ -107,6 +107,10 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_export.py", "tuning:1 --flavours turn,one_turn", "'one_turn' is not a flavour"),
     ("samegame_export.py", "tuning:1 --from /nonexistent-gridfall", "--from: /nonexistent-gridfall: cannot read"),
     ("connect4_lines.py", "results/connect4-pie.sqlite", "results/connect4-pie.sqlite: not UTF-8 text"),
+    ("connect4_accuracy.py", "--cache results/connect4-pie.sqlite --games 1 --empties 38",
+     "--cache results/connect4-pie.sqlite: not UTF-8 text"),
+    ("connect4_endgame.py", "--empties 99", "--empties '99': 99 empty cells is outside 1..60"),  # was an empty table
+    ("connect4_search.py", "--empties 40,x", "--empties '40,x': 'x' is not a number"),
     ("connect4_solver.py", "--files nope", "--files"),
     ("connect4_strength.py", "--workers 0", "--workers"),
     ("arena_throughput.py", "--workers 0", "--workers: '0'"),
