@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from common import console, duration, first_paragraph, machine_line
+from common import console, first_paragraph, machine_line, positive
 from rich.table import Table
 
 
@@ -128,7 +128,7 @@ def rows():
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
-    parser.add_argument("--seconds", type=duration, default=3.0, help="time for each row (default 3)")
+    parser.add_argument("--seconds", type=positive, default=3.0, help="time for each row (default 3)")
     args = parser.parse_args()
     out = console()
     table = Table(title="Random legal steps per second, one core")

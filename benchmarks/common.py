@@ -37,6 +37,15 @@ def duration(text: str) -> float:
     return value
 
 
+def positive(text: str) -> float:
+    """An argparse type for a time that must pass: a finite number above 0 (a rate measured over
+    0 s divides by zero, a search or a turn of 0 s measures nothing)."""
+    value = duration(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not above 0")
+    return value
+
+
 def whole(low: int = 1, high: int | None = None):
     """An argparse type for a whole number from ``low`` (1: a count) to ``high`` (None: no top)."""
 

@@ -24,7 +24,7 @@ import random
 import time
 
 import numpy as np
-from common import console, count, duration, empty_counts, first_paragraph, machine_line, whole
+from common import console, count, empty_counts, first_paragraph, machine_line, positive, whole
 from rich.table import Table
 
 from gridfall.connect4.agents import make_agent
@@ -85,9 +85,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--empties", default="20,24,28,32,36", help="empty-cell counts to sample")
     parser.add_argument("--games", type=count, default=40, help="games to sample positions from")
-    parser.add_argument("--budget-ms", type=duration, default=60.0, help="the share of a turn given to exact play")
-    parser.add_argument("--cap", type=duration, default=2.0, help="seconds before a solve is given up")
-    parser.add_argument("--move-ms", type=duration, default=10.0, help="thinking time of the games that give positions")
+    parser.add_argument("--budget-ms", type=positive, default=60.0, help="the share of a turn given to exact play")
+    parser.add_argument("--cap", type=positive, default=2.0, help="seconds before a solve is given up")
+    parser.add_argument("--move-ms", type=positive, default=10.0, help="thinking time of the games that give positions")
     parser.add_argument("--carry-from", type=whole(0), default=44,
                         help="empty cells from which the kept-table solver follows each game")
     args = parser.parse_args()

@@ -17,7 +17,7 @@ import random
 import time
 
 import numpy as np
-from common import console, duration, first_paragraph, machine_line
+from common import console, first_paragraph, machine_line, positive
 from rich.table import Table
 
 from gridfall.jit import below, new_rng, njit
@@ -109,7 +109,7 @@ def measure_rules(boards, seconds: float, use_tabu: bool) -> tuple[float, float]
 def main() -> None:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--set", default="standard", choices=("standard", "tuning", "codingame"), help="board set")
-    parser.add_argument("--seconds", type=duration, default=3.0, help="seconds per measurement")
+    parser.add_argument("--seconds", type=positive, default=3.0, help="seconds per measurement")
     args = parser.parse_args()
     boards = [load_board(spec) for spec in set_specs(args.set)]
 

@@ -44,6 +44,7 @@ def specs_of(text: str) -> list[str]:
 
 
 FLAVOURS = ("turn", "one-turn")
+MARGIN = 1.5  # seconds of the first turn each bot keeps back, as gridfall's bench does
 
 
 def flavours_of(text: str) -> list[str]:
@@ -67,6 +68,8 @@ def main() -> None:
                         help="the protocols to play, separated by commas: turn (a click a turn), one-turn "
                              "(the whole line at once) (default turn,one-turn)")
     args = parser.parse_args()
+    if args.time <= MARGIN:
+        parser.error(f"--time {args.time:g}: each bot keeps {MARGIN:g} s of its first turn back; give more than that")
     try:
         specs = specs_of(args.boards)
         boards = {spec: load_board(spec) for spec in specs}
@@ -80,7 +83,6 @@ def main() -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
     bare = folder / "venv" / "bin" / "python"
     limits = Limits(args.time, TURN_SECONDS, CODINGAME_MEMORY_MB)  # the platform's, as the referee gives
-    margin = 1.5  # seconds of the first turn each bot keeps back, as gridfall's bench does
     if args.numba:
         warm("samegame")
     table = Table(title=f"SameGame: the exported bot{' and the numba bot' if args.numba else ''} on {args.boards}, "
@@ -91,11 +93,11 @@ def main() -> None:
     for flavour in args.flavours:
         one_turn = flavour == "one-turn"
         bot_file = folder / f"bot-{flavour}.py"
-        bot_file.write_text(export_source(known, one_turn=one_turn, first_turn_ms=(args.time - margin) * 1000))
+        bot_file.write_text(export_source(known, one_turn=one_turn, first_turn_ms=(args.time - MARGIN) * 1000))
         bots = {"export": f"{bare} -I {bot_file}"}
         if args.numba:
             bots["numba"] = (f"{sys.executable} -m gridfall samegame bot --no-store --workers 1 "
-                             f"--first-turn-ms {(args.time - margin) * 1000:.0f}" + (" --one-turn" if one_turn else ""))
+                             f"--first-turn-ms {(args.time - MARGIN) * 1000:.0f}" + (" --one-turn" if one_turn else ""))
         for name, command in bots.items():
             finished = run_jobs(specs, lambda spec: referee_game(command, boards[spec], spec, one_turn=one_turn,
                                                                  limits=limits), workers=args.workers)

@@ -24,11 +24,11 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import check_search, console, count, duration, first_paragraph, machine_line, parse_options
+from common import check_search, console, count, first_paragraph, machine_line, parse_options, positive
 from rich.table import Table
 from rich.text import Text
 
-from gridfall.samegame.boards import load_board
+from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.search import solve
 
 
@@ -38,7 +38,7 @@ def main() -> None:
     parser.add_argument("--kind", choices=("tuning", "balanced", "dominant"), default="tuning",
                         help="tuning: the random tuning boards; balanced: 45 cells of each colour; "
                              "dominant: 65 cells of one colour and 40 of the others")
-    parser.add_argument("--time", type=duration, default=10.0, help="seconds per board")
+    parser.add_argument("--time", type=positive, default=10.0, help="seconds per board")
     parser.add_argument("--algos", default="beam,nmcs,nrpa", help="ALGO[:KEY=VALUE...],... (e.g. nrpa:tabu_rank=0)")
     parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="boards at once, one core each")
     parser.add_argument("--seed", type=int, default=1, help="seed of every search (one seed's total moves by about 1%%)")
@@ -50,7 +50,10 @@ def main() -> None:
         runs[spec] = (algo, parse_options(options, f"--algos {spec}"))
         check_search(algo, args.time, runs[spec][1], f"--algos {spec}")
     specs = [f"{args.kind}:{i}" for i in range(1, args.boards + 1)]
-    boards = [load_board(spec) for spec in specs]
+    try:
+        boards = [load_board(spec) for spec in specs]
+    except BoardError as e:
+        parser.error(f"--boards {args.boards}: {e}")
     for algo, params in runs.values():  # load kernels outside the clock
         solve(boards[0], 0.05, algo=algo, **params)
 

@@ -97,6 +97,8 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_search.py", "--algos nrpa:foo=1 --boards 1", "'foo'"),
     ("samegame_search.py", "--algos nrpa:polish=1.5 --boards 1", "polish must be a share of the time in [0, 1)"),
     ("samegame_search.py", "--boards 0", "--boards"),
+    ("samegame_search.py", "--boards 251", "--boards 251: tuning:251: there is no board 251"),
+    ("samegame_engine.py", "--seconds 0", "--seconds: '0' is not above 0"),  # a rate over 0 s divided by 0
     ("samegame_continue.py", "--boards 31-3x", "--boards"),
     ("samegame_continue.py", "--base nrpa:nan", "--base"),
     ("samegame_engine.py", "--set nope", "--set"),
@@ -104,6 +106,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("samegame_continue.py", "--lines /nonexistent-gridfall/x --boards 31 --base nrpa:0.3 --continue anneal:0.3 "
                              "--workers 1", "--lines /nonexistent-gridfall/x: cannot write it"),  # before any search
     ("samegame_export.py", "tuning:3-1", "tuning:3-1"),
+    ("samegame_export.py", "tuning:1 --time 1", "--time 1: each bot keeps 1.5 s of its first turn back"),
     ("samegame_export.py", "tuning:1 --flavours turn,one_turn", "'one_turn' is not a flavour"),
     ("samegame_export.py", "tuning:1 --from /nonexistent-gridfall", "--from: /nonexistent-gridfall: cannot read"),
     ("connect4_lines.py", "results/connect4-pie.sqlite", "results/connect4-pie.sqlite: not UTF-8 text"),
