@@ -1,6 +1,7 @@
 """Shared by the benchmark scripts: a console that never cuts tables, the machine's name, each
-script's --help description, argparse types, and the games of a pie-rule run and positions from
-them (the Connect Four benchmarks' source of real positions)."""
+script's --help description, argparse types, the games of a pie-rule run and of a
+``connect4_strength.py --record`` file, and positions from them (the Connect Four benchmarks'
+source of real positions)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from gridfall.arena.database import read_only
 from gridfall.cli_output import console  # noqa: F401 - the commands' console: no markup, wide in a pipe
 from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
 from gridfall.samegame.campaign import parse_params
+from gridfall.text_file import NotText, read_text
 
 
 def first_paragraph(doc: str) -> str:
@@ -135,6 +137,30 @@ def pie_run_games(path: Path) -> list[PieRunGame]:
             raise SystemExit(f"{path}: game {job!r} is not a pie-rule game") from None
     if not games:
         raise SystemExit(f"{path}: holds no games")
+    return games
+
+
+def read_games(path: Path, option: str = "") -> list[dict]:
+    """The game records of a ``connect4_strength.py --record`` file; exits naming the file (after
+    ``option``, the option that gave it) and the line that is not one."""
+    where = f"{option} {path}".strip()
+    games = []
+    try:
+        lines = read_text(path).splitlines()
+    except OSError as error:
+        raise SystemExit(f"{where}: {error.strerror}") from None
+    except NotText as error:
+        raise SystemExit(f"{where}: {error}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            game = json.loads(line)
+            game["moves"] = [int(m) for m in game["moves"]]
+            game["seats"], game["winner"] = list(game["seats"]), game["winner"]
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{where}:{number}: not a game record ({error})") from None
+        games.append(game)
     return games
 
 

@@ -33,8 +33,7 @@ import os
 import sys
 from pathlib import Path
 
-from common import console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, sample_positions
-from connect4_losses import read_games
+from common import console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, read_games, sample_positions
 from rich.table import Table
 
 from gridfall.connect4 import engine, portable

@@ -16,8 +16,7 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from common import console, count, first_paragraph, machine_line
-from connect4_losses import read_games
+from common import console, count, first_paragraph, machine_line, read_games
 from rich.table import Table
 
 from gridfall.connect4.rules import action_text

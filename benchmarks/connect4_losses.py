@@ -14,39 +14,16 @@ illegal answer are counted apart and not examined.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-from common import console, duration, first_paragraph, machine_line
+from common import console, duration, first_paragraph, machine_line, read_games
 from rich.table import Table
 
 from gridfall.connect4 import engine
 from gridfall.connect4.rules import STEAL, Game, action_text
 from gridfall.connect4.solver import Solver
-from gridfall.text_file import NotText, read_text
-
-
-def read_games(path: Path) -> list[dict]:
-    games = []
-    try:
-        lines = read_text(path).splitlines()
-    except OSError as error:
-        raise SystemExit(f"{path}: {error.strerror}") from None
-    except NotText as error:
-        raise SystemExit(f"{path}: {error}") from None
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            game = json.loads(line)
-            game["moves"] = [int(m) for m in game["moves"]]
-            game["seats"], game["winner"] = list(game["seats"]), game["winner"]
-        except (ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"{path}:{number}: not a game record ({error})") from None
-        games.append(game)
-    return games
 
 
 def value(solver: Solver, game: Game, seconds: float) -> int | None:

@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line
+from common import console, count, duration, first_paragraph, machine_line, read_games
 from rich.progress import Progress
 from rich.table import Table
 
@@ -142,6 +142,8 @@ def main() -> None:
             raise SystemExit(f"--player: {error}") from None
     if args.record is not None and not args.record.parent.is_dir():
         raise SystemExit(f"--record: {args.record.parent} is not a folder")
+    if args.record is not None and args.record.exists():
+        read_games(args.record, "--record")  # games are appended only to a file of games: not to a README
     limits = LIMITS.scaled(args.time_scale)
     warm("connect4")  # fill the kernel cache before any bot is timed
     export = exported_bot() if args.player == "export" else None

@@ -138,6 +138,18 @@ def test_a_benchmark_refuses_bad_input_naming_it(script, arguments, named):
 
 
 @pytest.mark.parallel_safe
+def test_connect4_strength_appends_games_only_to_a_file_of_games(tmp_path):
+    # --record appends: named a README by mistake, it wrote the games at the README's end
+    notes = tmp_path / "notes.md"
+    notes.write_text("# notes\n")
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "connect4_strength.py"), "--games", "2",
+                          "--opponents", "greedy", "--record", str(notes)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and f"--record {notes}:1: not a game record" in run.stderr, run.stderr[-2000:]
+    assert notes.read_text() == "# notes\n"
+
+
+@pytest.mark.parallel_safe
 def test_each_benchmarks_help_says_its_whole_first_sentence():
     # the description was the docstring's first line in some scripts, and two of those lines
     # stopped mid-sentence ("...process start to its first answer, and"); all start at once
