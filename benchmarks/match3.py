@@ -115,10 +115,13 @@ def main() -> None:
             with open(paths[agent], "w") as f:
                 f.write(export_source(agent))
         agents = ("greedy", "fast", "plan")
+        found = [python for python in args.pythons.split(",") if python == "current" or shutil.which(python)]
         for python in args.pythons.split(","):
-            if python != "current" and shutil.which(python) is None:
-                err.print(f"{python}: not found, skipped")
-                continue
+            if python not in found:
+                err.print(f"--pythons: {python!r}: not found, skipped")
+        if not found:  # as the other scripts' --pythons: a run that measured nothing says so
+            sys.exit(f"--pythons {args.pythons}: no interpreter found to referee the exported files")
+        for python in found:
             jobs = [(a, s, paths[a], python) for s in seeds for a in agents]
             with worker_map(args.workers) as mapped:
                 results = list(mapped(run_referee, jobs))

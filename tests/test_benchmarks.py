@@ -123,6 +123,7 @@ BAD = [  # (script, arguments, what the message must name)
     ("connect4_strength.py", "--player gridfall:12", "--player: gridfall:12"),
     ("match3.py", "--seeds 0", "--seeds"),
     ("match3.py", "--skip stong", "'stong' is not a part"),
+    ("match3.py", "--pythons nope", "--pythons nope: no interpreter found"),  # not 20 minutes of strong alone
     ("match3_listing.py", "--pythons nope", "--pythons nope: no interpreter"),
     ("match3_plan.py", "--against nope.py", "--against nope.py: no such file"),
 ]
