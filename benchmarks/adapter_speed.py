@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from common import console, first_paragraph, machine_line, positive
+from common import console, first_paragraph, machine_line, positive, run_script
 from rich.table import Table
 
 
@@ -148,4 +148,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, first_paragraph, machine_line, numbers
+from common import console, count, first_paragraph, machine_line, numbers, run_script
 from rich.table import Table
 
 from gridfall.warmup import warm
@@ -72,4 +72,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -1,5 +1,5 @@
 """Shared by the benchmark scripts: a console that never cuts tables, the machine's name, each
-script's --help description, argparse types, the games of a pie-rule run and of a
+script's entry (``run_script``) and --help description, argparse types, the games of a pie-rule run and of a
 ``connect4_strength.py --record`` file, and positions from them (the Connect Four benchmarks'
 source of real positions)."""
 
@@ -20,6 +20,43 @@ from gridfall.cli_output import console  # noqa: F401 - the commands' console: n
 from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
 from gridfall.samegame.campaign import parse_params
 from gridfall.text_file import NotText, read_text
+
+
+def run_script(main) -> None:
+    """Every script's entry: ``main()``, whose return is the exit status.  Ctrl-C ends it with
+    one line (the tables printed before it stand; a script that keeps partial results prints
+    them itself) and 130, as a shell counts it; a worker process killed from outside is one
+    line too, never a traceback."""
+    from gridfall.worker_processes import WorkerDied
+
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("stopped (Ctrl-C): only what was printed before counts", file=sys.stderr)
+        sys.exit(130)
+    except WorkerDied as e:  # killed by a user or out of memory: what was printed before stands
+        sys.exit(f"Error: {e}")
+
+
+def each_until_stopped(items, measure, what: str, said) -> tuple[dict, str]:
+    """``{item: measure(item)}`` for the items in order until Ctrl-C, and a line saying where it
+    stopped ('' if it did not); ``said(item, result)`` is printed on stderr as each is kept.  A
+    table compares the items on the same boards, so an item cut short stands for nothing:
+    ``measure`` returns None for one (a run_jobs run interrupted), and a stop between two items
+    is caught here."""
+    results: dict = {}
+    try:
+        for item in items:
+            result = measure(item)
+            if result is None:
+                raise KeyboardInterrupt
+            results[item] = result  # kept before it is told: a stop during the telling loses nothing
+            console(stderr=True).print(said(item, result))
+    except KeyboardInterrupt:
+        left = [str(item) for item in items if item not in results]
+        return results, (f"stopped (Ctrl-C): the tables hold the {what} measured on every board"
+                         + (f"; not {', '.join(left)}" if left else ""))
+    return results, ""
 
 
 def first_paragraph(doc: str) -> str:

@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-from common import console, count, first_paragraph, machine_line
+from common import console, count, first_paragraph, machine_line, run_script
 from rich.progress import Progress
 from rich.table import Table
 
@@ -107,4 +107,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

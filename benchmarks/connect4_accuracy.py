@@ -30,17 +30,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
-from common import console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, read_games, sample_positions
+from common import (
+    console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, read_games, run_script,
+    sample_positions
+)
 from rich.table import Table
 
 from gridfall.connect4 import engine, portable
 from gridfall.connect4.book import position_of
 from gridfall.connect4.rules import Game
 from gridfall.text_file import NotText, read_text
-from gridfall.worker_processes import WorkerDied, worker_map
+from gridfall.worker_processes import worker_map
 
 
 def move_values(moves: list[int], seconds: float) -> dict[int, int] | None:
@@ -203,7 +205,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except WorkerDied as e:  # killed by a user or out of memory: the positions solved so far are in the cache
-        sys.exit(f"Error: {e}")
+    run_script(main)

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from common import console, count, first_paragraph, machine_line
+from common import console, count, first_paragraph, machine_line, run_script
 from rich.table import Table
 
 from gridfall.connect4.agents import check_spec
@@ -72,4 +72,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -24,7 +24,7 @@ import random
 import time
 
 import numpy as np
-from common import console, count, empty_counts, first_paragraph, machine_line, positive, whole
+from common import console, count, empty_counts, first_paragraph, machine_line, positive, run_script, whole
 from rich.table import Table
 
 from gridfall.connect4.agents import make_agent
@@ -133,4 +133,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -23,7 +23,7 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from common import console, first_paragraph, machine_line, pie_run_games, whole
+from common import console, first_paragraph, machine_line, pie_run_games, run_script, whole
 from rich.table import Table
 
 from gridfall.connect4 import engine
@@ -137,4 +137,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

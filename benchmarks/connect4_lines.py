@@ -16,7 +16,7 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from common import console, count, first_paragraph, machine_line, read_games
+from common import console, count, first_paragraph, machine_line, read_games, run_script
 from rich.table import Table
 
 from gridfall.connect4.rules import action_text
@@ -58,4 +58,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from common import console, duration, first_paragraph, machine_line, read_games
+from common import console, duration, first_paragraph, machine_line, read_games, run_script
 from rich.table import Table
 
 from gridfall.connect4 import engine
@@ -94,4 +94,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -28,7 +28,10 @@ import statistics
 import time
 from pathlib import Path
 
-from common import console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, sample_positions
+from common import (
+    console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, run_script,
+    sample_positions
+)
 from rich.table import Table
 
 from gridfall.connect4 import portable, protocol
@@ -107,4 +110,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

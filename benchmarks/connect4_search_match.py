@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, parse_options
+from common import console, count, duration, first_paragraph, machine_line, parse_options, run_script
 from rich.progress import Progress
 from rich.table import Table
 
@@ -130,4 +130,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

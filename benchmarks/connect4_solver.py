@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from importlib import resources
 
-from common import console, duration, first_paragraph, machine_line, whole
+from common import console, duration, first_paragraph, machine_line, run_script, whole
 from rich.table import Table
 
 from gridfall.connect4.solver import Solver
@@ -65,4 +65,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import console, count, first_paragraph, machine_line
+from common import console, count, first_paragraph, machine_line, run_script
 from rich.table import Table
 
 from gridfall.connect4.agents import check_spec
@@ -136,4 +136,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

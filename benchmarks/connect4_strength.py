@@ -36,11 +36,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, read_games
+from common import console, count, duration, first_paragraph, machine_line, read_games, run_script
 from rich.progress import Progress
 from rich.table import Table
 
 from gridfall.arena.pool import run_jobs
+from gridfall.arena.signals import exit_code
 from gridfall.connect4.agents import check_spec
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
 from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
@@ -114,7 +115,7 @@ def start_up_note(records, opponent: str) -> str | None:
             "of the machine.")
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--games", type=count, default=200,
                         help="games against each opponent, seats swapped in pairs (default 200)")
@@ -152,6 +153,7 @@ def main() -> None:
                    "opponent timeouts", "player's first turn", "player's slowest turn", "minutes"):
         table.add_column(column, justify="right")
     notes: list[str] = []
+    stopped = ""
     for opponent, (name, factor) in zip(args.opponents.split(","), specs):
         opponent_limits = limits.scaled(factor)
 
@@ -174,6 +176,12 @@ def main() -> None:
         if finished.fault:
             sys.exit(f"Error: {finished.fault}")
         records = [r for r in finished.results if r is not None]
+        row = opponent
+        if finished.interrupted:  # Ctrl-C: the games finished before it are shown, marked as a part
+            stopped = f"stopped during {opponent}: {len(records)} of its {args.games} games finished"
+            if not records:
+                break
+            row = f"{opponent} ({len(records)} of {args.games})"
         if args.record is not None:
             with args.record.open("a") as out:
                 for r in records:
@@ -188,7 +196,7 @@ def main() -> None:
         elo, low, high = score.elo()
         slowest = max(r.slowest[r.seats.index(PLAYER)] for r in records)
         first_turn = max((first_turn_seconds(r, r.seats.index(PLAYER)) for r in records), default=0.0)
-        table.add_row(opponent, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
+        table.add_row(row, str(score.wins), str(score.draws), str(score.losses), f"{100 * score.share:.1f}%",
                       f"{100 * first.share:.1f}%", f"{100 * second.share:.1f}%",
                       f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]", str(timeouts[PLAYER]), str(timeouts[OPPONENT]),
                       f"{first_turn * 1000:.0f} ms", f"{slowest * 1000:.0f} ms",
@@ -197,11 +205,17 @@ def main() -> None:
         note = start_up_note(records, opponent)
         if note is not None:
             notes.append(note)
+        if stopped:
+            break
     console().print(table)
     for note in notes:
         console().print(note, markup=False, highlight=False)
     console().print(machine_line())
+    if stopped:
+        console(stderr=True).print(stopped)
+        return exit_code(True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -27,10 +27,17 @@ import sys
 import tempfile
 import time
 
-from common import console, count, first_paragraph, machine_line, positive
+from common import console, count, first_paragraph, machine_line, positive, run_script
 from rich.table import Table
 
-from gridfall.worker_processes import WorkerDied, worker_map
+from gridfall.worker_processes import worker_map
+
+
+def stop_if_interrupted(report) -> None:
+    """The referee keeps a stop (Ctrl-C) in its report, with the games so far; a benchmark's run
+    cut short is no measurement, so the stop goes on up (it was lost: the run went on to its end)."""
+    if report.interrupted:
+        raise KeyboardInterrupt
 
 
 def run_in_process(job):
@@ -46,6 +53,7 @@ def run_in_process(job):
 
     start = time.monotonic()
     report = play_challenge(ask, seed=seed, time_limit=None)
+    stop_if_interrupted(report)
     return agent, seed, report.total, sum(g.moves for g in report.games), time.monotonic() - start, ""
 
 
@@ -55,6 +63,7 @@ def run_referee(job):
 
     start = time.monotonic()
     report = referee_file(path, seed=seed, time_limit=1.0, python=None if python == "current" else python)
+    stop_if_interrupted(report)
     return (agent, seed, report.total, sum(g.moves for g in report.games), time.monotonic() - start, report.failed,
             report.seconds)
 
@@ -146,7 +155,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except WorkerDied as e:  # killed by a user or out of memory: the tables printed so far stand
-        sys.exit(f"Error: {e}")
+    run_script(main)

@@ -19,7 +19,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from common import console, count, first_paragraph, machine_line, under_each_python
+from common import console, count, first_paragraph, machine_line, run_script, under_each_python
 from rich.table import Table
 
 import gridfall
@@ -97,4 +97,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, first_paragraph, machine_line, under_each_python
+from common import console, count, first_paragraph, machine_line, run_script, under_each_python
 from rich.table import Table
 
 from gridfall.match3 import portable, rules
@@ -114,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

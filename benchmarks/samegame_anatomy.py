@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from common import console, first_paragraph
+from common import console, first_paragraph, run_script
 from rich.table import Table
 
 from gridfall.samegame import rules
@@ -72,4 +72,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

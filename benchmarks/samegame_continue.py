@@ -22,12 +22,16 @@ import argparse
 import json
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 
-from common import check_search, console, count, duration, first_paragraph, machine_line, numbers, parse_options
+from common import (
+    check_search, console, count, duration, each_until_stopped, first_paragraph, machine_line, numbers,
+    parse_options, run_script
+)
 from rich.table import Table
 
+from gridfall.arena.pool import run_jobs
+from gridfall.arena.signals import exit_code
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.search import solve
@@ -79,9 +83,10 @@ def read_lines(path: str, made: str) -> dict[str, list[tuple[int, int]]]:
     return known
 
 
-def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]]:
+def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[int, int]]] | None:
     """The base line of every board: read from ``path`` when it holds one made the same way,
-    else searched and appended there, each as soon as it is found (a stopped run keeps those)."""
+    else searched and appended there, each as soon as it is found; None if Ctrl-C stopped the
+    searches (the lines found before it are kept)."""
     made = "+".join(":".join([algo, f"{seconds:g}", *(f"{k}={v}" for k, v in sorted(params.items()))])
                     for algo, seconds, params in base) + f":seed={seed}"
     known = read_lines(path, made) if path else {}
@@ -93,16 +98,24 @@ def base_lines(specs, base, seed, path, workers, err) -> dict[str, list[tuple[in
     except OSError as e:
         raise SystemExit(f"--lines {path}: cannot write it: {e.strerror}") from None
     err.print(f"making base lines for {len(missing)} boards ({made})")
-    with keep or nullcontext(), ThreadPoolExecutor(max_workers=workers) as pool:
-        for spec, solution in zip(missing, pool.map(lambda spec: run_chain(load_board(spec), base, seed), missing)):
-            known[spec] = solution.moves
-            if keep:
-                keep.write(json.dumps({"board": spec, "made": made, "score": solution.score, "moves": solution.moves}) + "\n")
-                keep.flush()
+
+    def found(i: int, solution) -> None:
+        known[missing[i]] = solution.moves
+        if keep:
+            keep.write(json.dumps({"board": missing[i], "made": made, "score": solution.score,
+                                   "moves": solution.moves}) + "\n")
+            keep.flush()
+
+    with keep or nullcontext():
+        finished = run_jobs(missing, lambda spec: run_chain(load_board(spec), base, seed), workers, on_done=found)
+    if finished.interrupted:
+        kept = f", kept in {path}" if path else " (--lines keeps them for the next run)"
+        err.print(f"stopped while making the base lines: {len(known)} of {len(specs)} made{kept}")
+        return None
     return {spec: known[spec] for spec in specs}
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--set", default="tuning", help="board set (tuning, balanced, dominant, ...)")
     parser.add_argument("--boards", default="31-46", help="board numbers, e.g. 31-46 or 1,5,9")
@@ -126,17 +139,25 @@ def main() -> None:
         for algo, _, params in steps:
             solve(boards[specs[0]], 0.05, algo=algo, **params)
     lines = base_lines(specs, base, args.seed, args.lines, args.workers, err)
+    if lines is None:
+        return exit_code(True)
     base_scores = {spec: rules.play_sequence(boards[spec], lines[spec])[1] for spec in specs}
-    scores: dict[str, dict[str, int]] = {}
-    for text, steps in entries:
+    steps_of = dict(entries)
+
+    def measure(text: str) -> tuple[dict[str, int], float] | None:
+        """Each board's score continued by the entry ``text`` from its base line, and the seconds."""
+        steps = steps_of[text]
         started = time.monotonic()
+        finished = run_jobs(specs, lambda spec: run_chain(boards[spec], steps, args.seed + 1, lines[spec]).score,
+                            args.workers)
+        if finished.interrupted:
+            return None
+        return dict(zip(specs, finished.results)), time.monotonic() - started
 
-        def run(spec: str) -> int:
-            return run_chain(boards[spec], steps, args.seed + 1, lines[spec]).score
-
-        with ThreadPoolExecutor(max_workers=args.workers) as pool:
-            scores[text] = dict(zip(specs, pool.map(run, specs)))
-        err.print(f"{text}: total {sum(scores[text].values())} ({time.monotonic() - started:.0f} s)")
+    measured, stopped = each_until_stopped([text for text, _ in entries], measure, "continuations",
+                                           said=lambda text, got: f"{text}: total {sum(got[0].values())} ({got[1]:.0f} s)")
+    scores = {text: got[0] for text, got in measured.items()}
+    entries = [(text, steps) for text, steps in entries if text in scores]
 
     base_total = sum(base_scores.values())
     summary = Table(title=f"continuing from {args.base} lines (seed {args.seed}), {args.set} boards {args.boards}, one core a board")
@@ -158,7 +179,11 @@ def main() -> None:
     out.print(summary)
     out.print(per_board)
     out.print(machine_line())
+    if stopped:
+        err.print(stopped)
+        return exit_code(True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -17,7 +17,7 @@ import random
 import time
 
 import numpy as np
-from common import console, first_paragraph, machine_line, positive
+from common import console, first_paragraph, machine_line, positive, run_script
 from rich.table import Table
 
 from gridfall.jit import below, new_rng, njit
@@ -136,4 +136,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

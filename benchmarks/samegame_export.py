@@ -19,11 +19,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, numbers
+from common import console, count, duration, first_paragraph, machine_line, numbers, run_script
 from rich.table import Table
 
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.pool import run_jobs
+from gridfall.arena.signals import exit_code
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.codingame import TURN_SECONDS, referee_game
 from gridfall.samegame.export import export_source, known_from_results
@@ -57,7 +58,7 @@ def flavours_of(text: str) -> list[str]:
     return chosen
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
     parser.add_argument("--from", dest="results", help="a results file to embed")
@@ -89,7 +90,8 @@ def main() -> None:
                         f"{args.time:g} s first turn, {len(known)} boards embedded")
     for column in ("bot", "flavour", "total", "ok boards", "slowest first turn", "slowest later turn"):
         table.add_column(column, justify="right")
-    out = console()
+    out, err = console(), console(stderr=True)
+    stopped = ""
     for flavour in args.flavours:
         one_turn = flavour == "one-turn"
         bot_file = folder / f"bot-{flavour}.py"
@@ -103,14 +105,28 @@ def main() -> None:
                                                                  limits=limits), workers=args.workers)
             if finished.fault:
                 sys.exit(f"Error: {finished.fault}")
-            ok = [r for r in finished.results if r is not None and r.ok]
-            table.add_row(name, flavour, f"{sum(r.score for r in ok):,}", f"{len(ok)} of {len(specs)}",
-                          f"{max(r.first_turn_seconds for r in finished.results if r):.2f} s",
-                          "" if one_turn else f"{max(r.slowest_turn_seconds for r in finished.results if r) * 1000:.1f} ms")
-            console(stderr=True).print(f"{name} {flavour}: {sum(r.score for r in ok):,}")
+            done = [r for r in finished.results if r is not None]
+            if finished.interrupted:  # Ctrl-C: the boards finished before it are shown, marked as a part
+                stopped = f"stopped during {name} {flavour}: {len(done)} of {len(specs)} boards finished"
+                if not done:
+                    break
+            ok = [r for r in done if r.ok]
+            table.add_row(name + (f" ({len(done)} of {len(specs)})" if stopped else ""), flavour,
+                          f"{sum(r.score for r in ok):,}", f"{len(ok)} of {len(done)}",
+                          f"{max(r.first_turn_seconds for r in done):.2f} s",
+                          "" if one_turn else f"{max(r.slowest_turn_seconds for r in done) * 1000:.1f} ms")
+            err.print(f"{name} {flavour}: {sum(r.score for r in ok):,}")
+            if stopped:
+                break
+        if stopped:
+            break
     out.print(table)
     out.print(machine_line())
+    if stopped:
+        err.print(stopped)
+        return exit_code(True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -22,17 +22,21 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 
-from common import check_search, console, count, first_paragraph, machine_line, parse_options, positive
+from common import (
+    check_search, console, count, each_until_stopped, first_paragraph, machine_line, parse_options, positive,
+    run_script
+)
 from rich.table import Table
 from rich.text import Text
 
+from gridfall.arena.pool import run_jobs
+from gridfall.arena.signals import exit_code
 from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.search import solve
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--boards", type=count, default=10, help="boards 1..N of the kind")
     parser.add_argument("--kind", choices=("tuning", "balanced", "dominant"), default="tuning",
@@ -57,17 +61,29 @@ def main() -> None:
     for algo, params in runs.values():  # load kernels outside the clock
         solve(boards[0], 0.05, algo=algo, **params)
 
-    scores: dict[str, list[int]] = {}
-    cleared: dict[str, int] = {}
     err = console(stderr=True)
-    for algo in algos:  # a row name: ALGO[:KEY=VALUE...]
+
+    def measure(algo: str) -> tuple[list[int], int, float] | None:
+        """Each board's score by ``algo`` (a row: ALGO[:KEY=VALUE...]), the boards cleared, the seconds."""
         name, params = runs[algo]
         started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=args.workers) as pool:
-            solutions = list(pool.map(lambda b: solve(b, args.time, algo=name, seed=args.seed, **params), boards))
-        scores[algo] = [s.score for s in solutions]
-        cleared[algo] = sum(s.cleared for s in solutions)
-        err.print(f"{algo}: total {sum(scores[algo])} ({time.monotonic() - started:.0f} s)")
+        # run_jobs: a Ctrl-C stops the searches under way (their lines, short of the time, are
+        # dropped) and starts no more
+        finished = run_jobs(boards, lambda b: solve(b, args.time, algo=name, seed=args.seed, **params),
+                            workers=args.workers)
+        if finished.interrupted:
+            return None
+        solutions = finished.results
+        return [s.score for s in solutions], sum(s.cleared for s in solutions), time.monotonic() - started
+
+    measured, stopped = each_until_stopped(algos, measure, "algorithms",
+                                           said=lambda algo, found: f"{algo}: total {sum(found[0])} ({found[2]:.0f} s)")
+    if not measured:
+        err.print(stopped)
+        return exit_code(True)
+    algos = list(measured)
+    scores = {algo: found[0] for algo, found in measured.items()}
+    cleared = {algo: found[1] for algo, found in measured.items()}
 
     summary = Table(title=f"SameGame search at {args.time:g} s per board, one core each, {args.kind} boards 1-{args.boards}, seed {args.seed}")
     for column in ("algorithm", "total", "mean", "cleared", "best on"):
@@ -87,7 +103,11 @@ def main() -> None:
     out.print(summary)
     out.print(per_board)
     out.print(machine_line())
+    if stopped:
+        err.print(stopped)
+        return exit_code(True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)
