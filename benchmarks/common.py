@@ -1,7 +1,7 @@
 """Shared by the benchmark scripts: a console that never cuts tables, the machine's name, each
-script's entry (``run_script``) and --help description, argparse types, the games of a pie-rule run and of a
-``connect4_strength.py --record`` file, and positions from them (the Connect Four benchmarks'
-source of real positions)."""
+script's entry (``run_script``, and ``each_until_stopped`` for its rows) and --help description,
+argparse types, the games of a pie-rule run and of a ``connect4_strength.py --record`` file, and
+positions from them (the Connect Four benchmarks' source of real positions)."""
 
 from __future__ import annotations
 
