@@ -23,23 +23,29 @@ from gridfall.text_file import NotText, read_text
 
 
 def run_script(main) -> None:
-    """Every script's entry: ``main()``, whose return is the exit status.  Ctrl-C ends it with
-    one line (the tables printed before it stand; a script that keeps partial results prints
-    them itself) and 130, as a shell counts it; a worker process killed from outside is one
-    line too, never a traceback."""
+    """Every script's entry: ``main()``, whose return is the exit status.  Ctrl-C, SIGTERM and
+    SIGHUP end it with one line (the tables printed before stand; a script that keeps partial
+    results prints them itself) and 128 + the signal, as a shell counts it; a worker process
+    killed from outside is one line too, never a traceback."""
+    import signal
+
+    from gridfall.arena.signals import exit_code, stopping_from_the_start
     from gridfall.worker_processes import WorkerDied
 
+    stopping_from_the_start()  # SIGTERM and SIGHUP raise as Ctrl-C does, instead of killing outright
     try:
         sys.exit(main())
-    except KeyboardInterrupt:
-        print("stopped (Ctrl-C): only what was printed before counts", file=sys.stderr)
-        sys.exit(130)
+    except KeyboardInterrupt:  # Ctrl-C, or Stopped: raised here or passed on (a referee's report)
+        code = exit_code(True)  # from the signal received last
+        how = "Ctrl-C" if code - 128 == signal.SIGINT else signal.Signals(code - 128).name
+        print(f"stopped ({how}): only what was printed before counts", file=sys.stderr)
+        sys.exit(code)
     except WorkerDied as e:  # killed by a user or out of memory: what was printed before stands
         sys.exit(f"Error: {e}")
 
 
 def each_until_stopped(items, measure, what: str, said) -> tuple[dict, str]:
-    """``{item: measure(item)}`` for the items in order until Ctrl-C, and a line saying where it
+    """``{item: measure(item)}`` for the items in order until a stop (Ctrl-C, SIGTERM), and a line saying where it
     stopped ('' if it did not); ``said(item, result)`` is printed on stderr as each is kept.  A
     table compares the items on the same boards, so an item cut short stands for nothing:
     ``measure`` returns None for one (a run_jobs run interrupted), and a stop between two items
@@ -54,7 +60,7 @@ def each_until_stopped(items, measure, what: str, said) -> tuple[dict, str]:
             console(stderr=True).print(said(item, result))
     except KeyboardInterrupt:
         left = [str(item) for item in items if item not in results]
-        return results, (f"stopped (Ctrl-C): the tables hold the {what} measured on every board"
+        return results, (f"stopped: the tables hold the {what} measured on every board"
                          + (f"; not {', '.join(left)}" if left else ""))
     return results, ""
 

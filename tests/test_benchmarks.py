@@ -9,6 +9,7 @@ machine line, not what it measured.  Bad arguments get a message naming them, ne
 """
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -150,10 +151,10 @@ def test_connect4_strength_appends_games_only_to_a_file_of_games(tmp_path):
     assert notes.read_text() == "# notes\n"
 
 
-def stopped_with_ctrl_c(script: str, arguments: str, after: str) -> subprocess.CompletedProcess:
-    """Run ``script``, send it SIGINT once its stderr has shown ``after`` (at once if empty), and
-    return what it printed.  Its stderr is read line by line, so the stop lands where the test says."""
-    import signal
+def stopped_with_ctrl_c(script: str, arguments: str, after: str, stop=signal.SIGINT) -> subprocess.CompletedProcess:
+    """Run ``script``, send it ``stop`` (Ctrl-C's SIGINT) once its stderr has shown ``after`` (3 s
+    in if empty), and return what it printed.  Its stderr is read line by line, so the stop lands
+    where the test says."""
     import time
 
     process = subprocess.Popen([sys.executable, str(BENCHMARKS / script), *arguments.split()], cwd=ROOT,
@@ -166,7 +167,7 @@ def stopped_with_ctrl_c(script: str, arguments: str, after: str) -> subprocess.C
                 break
     else:
         time.sleep(3)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     out, err = process.communicate(timeout=120)
     return subprocess.CompletedProcess(process.args, process.returncode, out, "".join(seen) + err)
 
@@ -176,16 +177,18 @@ def test_a_benchmark_stopped_keeps_the_algorithms_that_finished_and_says_where_i
     run = stopped_with_ctrl_c("samegame_search.py", "--boards 2 --time 20 --algos beam:max_width=2,nrpa --workers 1",
                               after="beam:max_width=2: total")
     assert run.returncode == 130 and "Traceback" not in run.stderr, run.stderr[-2000:]
-    assert "stopped (Ctrl-C): the tables hold the algorithms measured on every board; not nrpa" in run.stderr
+    assert "stopped: the tables hold the algorithms measured on every board; not nrpa" in run.stderr
     assert "beam:max_width=2" in run.stdout and "nrpa" not in run.stdout.replace("beam:max_width=2", "")
 
 
-def test_a_benchmark_stopped_inside_the_referee_stops_instead_of_going_on():
+@pytest.mark.parametrize("stop, how", [(signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")])
+def test_a_benchmark_stopped_inside_the_referee_stops_instead_of_going_on(stop, how):
     # the Match-3 referee keeps a stop in its report: the benchmark took the report as a finished
-    # run and played every other seed, exit 0
-    run = stopped_with_ctrl_c("match3.py", "--seeds 20 --skip strong --pythons current --workers 1", after="")
-    assert run.returncode == 130 and "Traceback" not in run.stderr, run.stderr[-2000:]
-    assert "stopped (Ctrl-C): only what was printed before counts" in run.stderr
+    # run and played every other seed, exit 0; SIGTERM killed it outright, without a word
+    run = stopped_with_ctrl_c("match3.py", "--seeds 20 --skip strong --pythons current --workers 1", after="",
+                              stop=stop)
+    assert run.returncode == 128 + stop and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert f"stopped ({how}): only what was printed before counts" in run.stderr
 
 
 @pytest.mark.parallel_safe
