@@ -183,18 +183,23 @@ def pie_run_games(path: Path) -> list[PieRunGame]:
     return games
 
 
+def text_of(path, where: str) -> str:
+    """The text of the file at ``path`` (:func:`gridfall.text_file.read_text`); exits naming
+    ``where`` (the option and the path) and why it cannot be read."""
+    try:
+        return read_text(path)
+    except OSError as error:
+        raise SystemExit(f"{where}: {error.strerror or error}") from None
+    except NotText as error:
+        raise SystemExit(f"{where}: {error}") from None
+
+
 def read_games(path: Path, option: str = "") -> list[dict]:
     """The game records of a ``connect4_strength.py --record`` file; exits naming the file (after
     ``option``, the option that gave it) and the line that is not one."""
     where = f"{option} {path}".strip()
     games = []
-    try:
-        lines = read_text(path).splitlines()
-    except OSError as error:
-        raise SystemExit(f"{where}: {error.strerror}") from None
-    except NotText as error:
-        raise SystemExit(f"{where}: {error}") from None
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(text_of(path, where).splitlines(), 1):
         if not line.strip():
             continue
         try:

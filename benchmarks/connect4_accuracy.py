@@ -34,14 +34,13 @@ from pathlib import Path
 
 from common import (
     console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, read_games, run_script,
-    sample_positions
+    sample_positions, text_of
 )
 from rich.table import Table
 
 from gridfall.connect4 import engine, portable
 from gridfall.connect4.book import position_of
 from gridfall.connect4.rules import Game
-from gridfall.text_file import NotText, read_text
 from gridfall.worker_processes import worker_map
 
 
@@ -85,11 +84,7 @@ def read_cache(path: Path) -> dict[str, dict[int, int] | None]:
     if not path.exists():
         return {}
     cache = {}
-    try:
-        text = read_text(path)
-    except (OSError, NotText) as error:
-        raise SystemExit(f"--cache {path}: {getattr(error, 'strerror', None) or error}") from None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text_of(path, f"--cache {path}").splitlines(), 1):
         try:
             row = json.loads(line)
             values = row["values"]

@@ -26,7 +26,7 @@ from contextlib import nullcontext
 
 from common import (
     check_search, console, count, duration, each_until_stopped, first_paragraph, machine_line, numbers,
-    parse_options, run_script
+    parse_options, run_script, text_of
 )
 from rich.table import Table
 
@@ -35,7 +35,6 @@ from gridfall.arena.signals import exit_code
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.search import solve
-from gridfall.text_file import NotText, read_text
 
 
 def parse_entry(text: str, where: str) -> list[tuple[str, float, dict]]:
@@ -66,12 +65,8 @@ def read_lines(path: str, made: str) -> dict[str, list[tuple[int, int]]]:
     exits naming the file and line if it cannot be read or a line is not one this script wrote."""
     if not os.path.exists(path):
         return {}
-    try:
-        text = read_text(path)
-    except (OSError, NotText) as e:
-        raise SystemExit(f"--lines {path}: {getattr(e, 'strerror', None) or e}") from None
     known = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text_of(path, f"--lines {path}").splitlines(), 1):
         if not line.strip():
             continue
         try:
