@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from common import console, first_paragraph, run_script
+from common import console, first_paragraph, run_script, text_of
 from rich.table import Table
 
 from gridfall.samegame import rules
@@ -43,11 +43,7 @@ def main() -> None:
     parser.add_argument("results", help="a results file: board, score, moves per line, tab-separated")
     parser.add_argument("--set", default="standard", help="the set a bare board number belongs to")
     args = parser.parse_args()
-    try:
-        with open(args.results) as f:
-            lines = f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        parser.error(f"{args.results}: {e}")
+    lines = text_of(args.results, args.results).splitlines()
     table = Table(title=f"where the points come from: {args.results}")
     for name in ("board", "score", "colour counts", "largest groups removed (size/colour)", "largest", "clear", "rest"):
         table.add_column(name, justify="left" if "colour" in name else "right")
