@@ -156,6 +156,8 @@ def test_samegame_offers_each_group_once_and_takes_any_of_its_cells():
     assert state.string_to_action("3 7 a message") == cell_action(3, 7)
     with pytest.raises(IllegalAction, match="outside"):
         state.string_to_action("15 0")
+    with pytest.raises(IllegalAction, match="not properly formatted"):  # as the other games' text errors
+        state.string_to_action("left")
 
 
 # -- Connect Four --------------------------------------------------------------------------

@@ -226,7 +226,7 @@ _ACTION = re.compile(rf"({_INT}){_SPACE}+({_INT})(?:{_SPACE}.*)?", re.DOTALL)
 FORMAT_ERROR = "Action not properly formatted. Should be: 'x y [message]'"
 
 
-class ActionFormatError(ValueError):
+class ActionFormatError(IllegalAction):
     """Text that is not ``x y [message]``; ends the game in both flavours."""
 
 
