@@ -1,5 +1,5 @@
 """Shared by the benchmark scripts: a console that never cuts tables, the machine's name, each
-script's entry (``run_script``, and ``each_until_stopped`` for its rows) and --help description,
+script's entry (``run_script``), rows and end (``each_until_stopped``, ``finish``) and --help description,
 argparse types, the games of a pie-rule run and of a ``connect4_strength.py --record`` file, and
 positions from them (the Connect Four benchmarks' source of real positions)."""
 
@@ -63,6 +63,22 @@ def each_until_stopped(items, measure, what: str, said) -> tuple[dict, str]:
         return results, (f"stopped: the tables hold the {what} measured on every board"
                          + (f"; not {', '.join(left)}" if left else ""))
     return results, ""
+
+
+def finish(stopped: str, *shown) -> int:
+    """A script's last lines and exit status: ``shown`` (tables, notes) and the machine line on
+    stdout; then, if the run was stopped, ``stopped`` (where it stopped) on stderr and 128 + the
+    signal, else 0."""
+    from gridfall.arena.signals import exit_code
+
+    out = console()
+    for thing in shown:
+        out.print(thing)
+    out.print(machine_line())
+    if stopped:
+        console(stderr=True).print(stopped)
+        return exit_code(True)
+    return 0
 
 
 def first_paragraph(doc: str) -> str:

@@ -36,12 +36,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, read_games, run_script
+from common import console, count, duration, finish, first_paragraph, read_games, run_script
 from rich.progress import Progress
 from rich.table import Table
 
 from gridfall.arena.pool import run_jobs
-from gridfall.arena.signals import exit_code
 from gridfall.connect4.agents import check_spec
 from gridfall.connect4.codingame import LIMITS, referee_game, tally
 from gridfall.connect4.protocol import FIRST_TURN_MS, TURN_MS
@@ -207,14 +206,7 @@ def main() -> int:
             notes.append(note)
         if stopped:
             break
-    console().print(table)
-    for note in notes:
-        console().print(note, markup=False, highlight=False)
-    console().print(machine_line())
-    if stopped:
-        console(stderr=True).print(stopped)
-        return exit_code(True)
-    return 0
+    return finish(stopped, table, *notes)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import time
 from contextlib import nullcontext
 
 from common import (
-    check_search, console, count, duration, each_until_stopped, first_paragraph, machine_line, numbers,
+    check_search, console, count, duration, each_until_stopped, finish, first_paragraph, numbers,
     parse_options, run_script, text_of
 )
 from rich.table import Table
@@ -170,14 +170,7 @@ def main() -> int:
         per_board.add_column(text, justify="right")
     for spec in specs:
         per_board.add_row(spec, str(base_scores[spec]), *[str(scores[text][spec]) for text, *_ in entries])
-    out = console()
-    out.print(summary)
-    out.print(per_board)
-    out.print(machine_line())
-    if stopped:
-        err.print(stopped)
-        return exit_code(True)
-    return 0
+    return finish(stopped, summary, per_board)
 
 
 if __name__ == "__main__":

@@ -19,12 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, duration, first_paragraph, machine_line, numbers, run_script
+from common import console, count, duration, finish, first_paragraph, numbers, run_script
 from rich.table import Table
 
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.pool import run_jobs
-from gridfall.arena.signals import exit_code
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.codingame import TURN_SECONDS, referee_game
 from gridfall.samegame.export import export_source, known_from_results
@@ -90,7 +89,7 @@ def main() -> int:
                         f"{args.time:g} s first turn, {len(known)} boards embedded")
     for column in ("bot", "flavour", "total", "ok boards", "slowest first turn", "slowest later turn"):
         table.add_column(column, justify="right")
-    out, err = console(), console(stderr=True)
+    err = console(stderr=True)
     stopped = ""
     for flavour in args.flavours:
         one_turn = flavour == "one-turn"
@@ -120,12 +119,7 @@ def main() -> int:
                 break
         if stopped:
             break
-    out.print(table)
-    out.print(machine_line())
-    if stopped:
-        err.print(stopped)
-        return exit_code(True)
-    return 0
+    return finish(stopped, table)
 
 
 if __name__ == "__main__":

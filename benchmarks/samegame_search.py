@@ -24,7 +24,7 @@ import os
 import time
 
 from common import (
-    check_search, console, count, each_until_stopped, first_paragraph, machine_line, parse_options, positive,
+    check_search, console, count, each_until_stopped, finish, first_paragraph, parse_options, positive,
     run_script
 )
 from rich.table import Table
@@ -99,14 +99,7 @@ def main() -> int:
     for i, spec in enumerate(specs):
         best = max(scores[a][i] for a in algos)
         per_board.add_row(spec, *[Text(str(scores[a][i]), style="bold" if scores[a][i] == best else "") for a in algos])
-    out = console()
-    out.print(summary)
-    out.print(per_board)
-    out.print(machine_line())
-    if stopped:
-        err.print(stopped)
-        return exit_code(True)
-    return 0
+    return finish(stopped, summary, per_board)
 
 
 if __name__ == "__main__":
