@@ -33,6 +33,24 @@ def test_help_lists_the_games_and_commands():
         assert command in result.output
 
 
+def test_tab_completion_offers_commands_options_and_choices_as_the_readme_says():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert 'eval "$(_GRIDFALL_COMPLETE=bash_source gridfall)"' in readme
+
+    def offered(words: str) -> list[str]:
+        env = {"_GRIDFALL_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split(" ")) - 1)}
+        result = CliRunner().invoke(main, [], env=env, prog_name="gridfall")
+        return [line.split(",", 1)[1] for line in result.output.splitlines()]
+
+    assert offered("gridfall samegame so") == ["solve"]
+    assert {"--time", "--algo", "--seed"} <= set(offered("gridfall samegame solve standard:1 --"))
+    assert {"auto", "nrpa", "anneal"} <= set(offered("gridfall samegame solve standard:1 --algo "))
+    assert offered("gridfall conn") == ["connect4"]  # a lazily loaded group's commands complete too
+    assert "league" in offered("gridfall connect4 ")
+    script = CliRunner().invoke(main, [], env={"_GRIDFALL_COMPLETE": "bash_source"}, prog_name="gridfall").output
+    assert "complete " in script and "_gridfall_completion" in script
+
+
 def test_every_commands_help_runs_and_shows_no_python_none():
     """Each command's --help, walked from the top: a range without bounds printed "x<=None"."""
     import click
