@@ -418,7 +418,8 @@ def test_match3_play_greedy_with_a_tiny_budget(tmp_path):
     for agent, flag in (("strong", "--time"), ("greedy", "--turn-ms")):  # the agent's other clock is refused
         result = run("match3", "play", "--agent", agent, flag, "5")
         assert result.exit_code == 2 and f"not a setting of the {agent} agent" in result.output
-    result = run("samegame", "bench", "--bot", "python3 mine.py", "--store", "mine.sqlite")
+    (tmp_path / "mine.py").write_text("print('0 0')\n")
+    result = run("samegame", "bench", "--bot", f"python3 {tmp_path / 'mine.py'}", "--store", "mine.sqlite")
     assert result.exit_code == 2 and "--store: gridfall's own bot only" in result.output
     (tmp_path / "mine.lua").write_text('function suggest(board) return 1, 1, "Q" end\n')
     result = run("match3", "referee", str(tmp_path / "mine.lua"), "--python", sys.executable)

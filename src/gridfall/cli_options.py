@@ -165,17 +165,26 @@ def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory
     return decorate
 
 
-def refuse_blank_command(command: str, hint: str | None = None) -> None:
-    """A bot's command line is refused if blank: ``/bin/sh -c ''`` runs, exits 0 at once, and
-    every game would be lost to a "crash" of a bot that was never named."""
+def refuse_unplayable_command(command: str, hint: str | None = None, *, here: bool = True) -> None:
+    """A bot's command line is refused if blank (``/bin/sh -c ''`` runs, exits 0 at once, and every
+    game would be lost to a "crash" of a bot that was never named), or, when its games are played
+    ``here`` (not on a cluster's workers, whose machines may hold what this one lacks), if it
+    cannot start (:func:`gridfall.arena.bot_command.cannot_start`: a typo in the program or the
+    file), before any game is stored under its name."""
     if not command.strip():
         raise click.BadParameter("an empty command", param_hint=hint)
+    if here:
+        from gridfall.arena.bot_command import cannot_start
+
+        why = cannot_start(command)
+        if why is not None:
+            raise click.BadParameter(f"{command!r} cannot start: {why}", param_hint=hint)
 
 
 def bot_command(ctx, param, value: str | None) -> str | None:
-    """click's callback for a --bot COMMAND option: :func:`refuse_blank_command`."""
+    """click's callback for a --bot COMMAND option: :func:`refuse_unplayable_command`."""
     if value is not None:
-        refuse_blank_command(value)
+        refuse_unplayable_command(value)
     return value
 
 

@@ -306,16 +306,17 @@ def subprocess_in(folder, *args):
 def test_bad_compare_arguments_are_usage_errors(tmp_path):
     real = tmp_path / "real.py"
     real.write_text("def suggest(board):\n    return 1, 1, 'Q'\n")
-    for args, words in [(["samegame", "compare", "--bot", "a=x", "tuning:1"], "give at least two bots (got 1)"),
-                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=z", "--bot", "a=y", "tuning:1"],
+    # the bots' commands are ones that start (`true`): a command that cannot is refused first
+    for args, words in [(["samegame", "compare", "--bot", "a=true", "tuning:1"], "give at least two bots (got 1)"),
+                        (["samegame", "compare", "--bot", "a=true", "--bot", "b=true", "--bot", "a=true", "tuning:1"],
                          "the name 'a' is given twice"),
-                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "--one-turn", "--turn-ms", "100",
+                        (["samegame", "compare", "--bot", "a=true", "--bot", "b=true", "--one-turn", "--turn-ms", "100",
                           "tuning:1"], "--turn-ms: the one-turn flavour has a first turn only"),
-                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "standard", "standard:3"],
+                        (["samegame", "compare", "--bot", "a=true", "--bot", "b=true", "standard", "standard:3"],
                          "standard:3 is given twice"),  # one stored game would count twice
-                        (["samegame", "compare", "--bot", "a=x", "--bot", "b=y", "nowhere:3"], "BOARDS"),
+                        (["samegame", "compare", "--bot", "a=true", "--bot", "b=true", "nowhere:3"], "BOARDS"),
                         # a name is shown in tables, pages and standings: an ESC there reached the terminal
-                        (["samegame", "compare", "--bot", "\x1b[2Ja=x", "--bot", "b=y", "tuning:1"],
+                        (["samegame", "compare", "--bot", "\x1b[2Ja=true", "--bot", "b=true", "tuning:1"],
                          "the name holds '\\x1b'; a name is one line of printable text"),
                         (["match3", "compare", "--bot", f"two\nlines={real}", "--bot", f"b={real}"], "the name holds '\\n'"),
                         (["match3", "compare", "--bot", "a=missing.py", "--bot", "b=missing.py"], "is not a file"),

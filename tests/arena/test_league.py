@@ -253,7 +253,7 @@ def test_a_stored_name_with_an_escape_sequence_is_shown_escaped(tmp_path):
 
 
 def test_bad_bots_are_usage_errors():
-    for args, words in [(["--bot", "x=python3 a.py"], "at least two bots"),
+    for args, words in [(["--bot", "x=greedy"], "at least two bots"),
                         (["--bot", "greedy", "--bot", "greedy"], "given twice; to play a bot against itself, name each copy "
                                                                 "(--bot greedy-a=greedy --bot greedy-b=greedy)"),
                         (["--bot", "x=greedy", "--bot", "x=random"], "the name 'x' is given twice\n"),
@@ -268,8 +268,8 @@ def test_bad_bots_are_usage_errors():
 def test_games_lost_by_a_fault_are_told_apart_from_games_lost_at_play(tmp_path):
     """A leaderboard alone does not tell a weak bot from a broken one: the league counts each bot's
     games lost by a fault and says what went wrong, the bot's words as plain text."""
-    missing = tmp_path / "no-such-bot"
-    args = ["connect4", "league", "--bot", f"broken={missing}", "--bot", f"garbage={sys.executable} -c "
+    crashing = f"{sys.executable} -c \"import sys; sys.exit('out of luck')\""
+    args = ["connect4", "league", "--bot", f"broken={crashing}", "--bot", f"garbage={sys.executable} -c "
             "\"print('[red]x[/red]')\"", "--bot", f"first={pick('first')}", "--games", "6", "--matchmaking",
             "round-robin", "--db", str(tmp_path / "faults.sqlite"), "--workers", "1", *FAST]
     out = gridfall_json(*args)
@@ -277,7 +277,7 @@ def test_games_lost_by_a_fault_are_told_apart_from_games_lost_at_play(tmp_path):
     assert set(faults) == {"broken", "garbage"}  # "first" lost only at play, if at all
     # each plays 4 of the 6 games; between the two, the one to move first loses by its fault
     assert faults["broken"]["games"] == faults["garbage"]["games"] == 3
-    assert all("not found" in reason or "No such file" in reason for reason in faults["broken"]["reasons"])
+    assert all("exited with code 1" in reason and "out of luck" in reason for reason in faults["broken"]["reasons"])
     assert all("[red]x[/red]" in reason for reason in faults["garbage"]["reasons"])
     shown = gridfall(*args)  # the same run again: nothing left to play, the tables from the stored games
     assert shown.returncode == 0, shown.stderr

@@ -1,6 +1,7 @@
 """What a bot's command will run, read without running it: its words as the shell gives them,
 the program after ``env``'s settings (and after a project runner's ``run``: ``uv run python3
-bot.py``), whether it is gridfall, and the files of the module that ``python -m MODULE`` runs.
+bot.py``), whether it is gridfall, the files of the module that ``python -m MODULE`` runs, and
+whether it can start at all (:func:`cannot_start`).
 
 A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
@@ -21,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 from typing import NamedTuple
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
@@ -125,7 +127,7 @@ def python_run(words: list[str]) -> PythonRun | None:
 
 
 def python_options(words: list[str]) -> tuple[set[str], str | None, int]:
-    """The one-letter flags given to python before its module, the module that ``-m`` names
+    """The one-letter flags given to python before its module (``c`` for ``-c`` code), the module that ``-m`` names
     (None when it runs a file, ``-c`` code or nothing), and where the words after the module
     begin.  Short options may be joined (``-Im``)."""
     flags: set[str] = set()
@@ -144,6 +146,7 @@ def python_options(words: list[str]) -> tuple[set[str], str | None, int]:
                         at += 1
                         value = words[at] if at < len(words) else ""
                     if letter == "c":
+                        flags.add("c")  # the words from here are code and its arguments, not a file
                         return flags, None, at
                     if letter == "m":
                         return flags, value or None, at + 1
@@ -151,3 +154,57 @@ def python_options(words: list[str]) -> tuple[set[str], str | None, int]:
                 flags.add(letter)
         at += 1
     return flags, None, at
+
+
+def moves_the_path(prefix: list[str], i: int) -> bool:
+    """Whether word ``i`` of the words before the program changes where the program is looked
+    for: a runner's ``run``, ``env -i`` (``-``, ``--ignore-environment``), ``PATH=...``, or
+    ``env -u PATH`` (``-uPATH``, ``--unset=PATH``)."""
+    word = prefix[i]
+    return word in ("run", "-", "-i", "--ignore-environment", "-uPATH", "--unset=PATH") or \
+        word.startswith("PATH=") or (word == "PATH" and i > 0 and prefix[i - 1] in ("-u", "--unset"))
+
+
+# A command with the shell's own syntax (a pipe, a list, a redirection, a subshell, a glob, a
+# variable) or an assignment or builtin first is the shell's to read: cannot_start leaves it be.
+SHELL_SYNTAX = re.compile(r"[;&|<>()`$*?\[\]{}\n]")
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+SHELL_BUILTINS = {".", ":", "!", "break", "cd", "command", "continue", "eval", "exec", "exit", "export",
+                  "readonly", "return", "set", "shift", "source", "time", "trap", "ulimit", "umask", "unset",
+                  "if", "for", "while", "until", "case"}
+
+
+def cannot_start(command: str) -> str | None:
+    """Why ``command`` cannot start here, read without running it: its program is not on the PATH,
+    or not an executable file at the path it gives, or the file that python (or pypy) is told to
+    run is not there.  None when it can, and when that cannot be told without the shell (see
+    :data:`SHELL_SYNTAX`) or a runner's environment (``uv run``, ``env -i``, ``env PATH=...``).
+
+    Such a bot would lose every game as a crash ("exited with code 127"): a run of a thousand
+    games of a typo, stored in its database under the settings it was started with."""
+    if SHELL_SYNTAX.search(command):
+        return None
+    try:
+        words = shell_words(command)
+    except ValueError:  # an unclosed quote: the shell says so when the bot starts
+        return None
+    at, _, cwd = after_env(words)
+    if at >= len(words) or ASSIGNMENT.match(words[0]) or words[at] in SHELL_BUILTINS \
+            or any(moves_the_path(words[:at], i) for i in range(at)):
+        return None
+    program = words[at]
+    if os.sep in program:
+        path = os.path.join(cwd, program)
+        if not os.path.exists(path):
+            return f"{program}: no such file"
+        if os.path.isdir(path) or not os.access(path, os.X_OK):
+            return f"{program}: not an executable file"
+    elif shutil.which(program) is None:
+        return f"{program}: no such command on the PATH"
+    if not INTERPRETER.fullmatch(os.path.basename(program)):
+        return None
+    flags, module, after = python_options(words[at + 1:])
+    script = words[at + 1 + after] if module is None and "c" not in flags and at + 1 + after < len(words) else "-"
+    if script not in ("-", "--") and not os.path.exists(os.path.join(cwd, script)):
+        return f"{script}: no such file for {program} to run"
+    return None

@@ -49,6 +49,12 @@ def grows_note(option: str, things: str = "games", items: bool = False) -> str:
             f"{option} is refused.")
 
 
+def plays_here(cluster: str | None) -> bool:
+    """Whether a run's bots play on this machine: on its own pool or a ``local:N`` cluster, not on a
+    scheduler's workers (whose machines may hold a program or file that this one lacks)."""
+    return cluster is None or cluster.startswith("local:")
+
+
 def run_options(command):
     """Add --db, --workers and --cluster to an arena command."""
     command = click.option("--cluster", metavar="ADDRESS", callback=_cluster_address,

@@ -23,7 +23,7 @@ import subprocess
 import sys
 from typing import IO, Iterable
 
-from gridfall.arena.bot_command import after_env, gridfall_words
+from gridfall.arena.bot_command import after_env, gridfall_words, moves_the_path
 from gridfall.printable import printable
 
 WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
@@ -46,10 +46,10 @@ def one_spelling(words: list[str]) -> tuple[str, ...]:
     ``python3`` and the path it stands for) read the same.  The program is not followed through
     links: a virtual environment's python is a link to the system's, which runs other packages.
     Under a runner (``uv run``: the project's PATH) or an ``env`` that sets, unsets or clears the
-    PATH (:func:`_moves_the_path`), the words stay as written, and each spelling is warmed on its
-    own."""
+    PATH (:func:`~gridfall.arena.bot_command.moves_the_path`), the words stay as written, and each
+    spelling is warmed on its own."""
     at, _, cwd = after_env(words)
-    if at >= len(words) or any(_moves_the_path(words[:at], i) for i in range(at)):
+    if at >= len(words) or any(moves_the_path(words[:at], i) for i in range(at)):
         return tuple(words)
     program = words[at]
     if os.sep in program:
@@ -57,15 +57,6 @@ def one_spelling(words: list[str]) -> tuple[str, ...]:
     else:
         found = shutil.which(program) or program
     return (*words[:at], found, *words[at + 1:])
-
-
-def _moves_the_path(prefix: list[str], i: int) -> bool:
-    """Whether word ``i`` of the words before the program changes where the program is looked
-    for: a runner's ``run``, ``env -i`` (``-``, ``--ignore-environment``), ``PATH=...``, or
-    ``env -u PATH`` (``-uPATH``, ``--unset=PATH``)."""
-    word = prefix[i]
-    return word in ("run", "-", "-i", "--ignore-environment", "-uPATH", "--unset=PATH") or \
-        word.startswith("PATH=") or (word == "PATH" and i > 0 and prefix[i - 1] in ("-u", "--unset"))
 
 
 def warm_copies(game: str, commands: Iterable[str], log: IO[str] = sys.stderr) -> None:

@@ -14,11 +14,11 @@ from gridfall.arena.compare_cli import check_name
 from gridfall.arena.database import RunDatabaseError, job_order
 from gridfall.arena.executor import JobFailed, drive
 from gridfall.arena.limits import Limits
-from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, plays_here, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.arena.sprt import ELO_LIMIT
 from gridfall.cli_help import CONNECT4_PROTOCOL, with_help
-from gridfall.cli_options import FloatRange, limit_options, refuse_blank_command
+from gridfall.cli_options import FloatRange, limit_options, refuse_unplayable_command
 from gridfall.cli_output import console
 from gridfall.connect4.agents import AGENT_NAMES, check_spec
 from gridfall.connect4.arena_report import (
@@ -58,18 +58,22 @@ def _even(ctx, param, games: int) -> int:
     return games
 
 
-def check_program(spec: str, hint: str) -> None:
-    """A bot's command, refused (naming ``hint``) if empty, or a built-in agent's name with bad parameters."""
-    refuse_blank_command(spec, hint)
-    if spec.partition(":")[0] in AGENT_NAMES:
+def check_program(spec: str, hint: str, *, here: bool = True) -> None:
+    """A bot's command, refused (naming ``hint``) if empty or, played ``here``, if it cannot start
+    (:func:`~gridfall.cli_options.refuse_unplayable_command`), or a built-in agent's name with bad
+    parameters."""
+    if spec.partition(":")[0] not in AGENT_NAMES:
+        refuse_unplayable_command(spec, hint, here=here)
+    else:
         try:
             check_spec(spec)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint=hint) from None
 
 
-def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
-    """``NAME=COMMAND`` (or a built-in agent's name alone) -> [(name, command)], names unique."""
+def _parse_bots(values: tuple[str, ...], here: bool) -> list[tuple[str, str]]:
+    """``NAME=COMMAND`` (or a built-in agent's name alone) -> [(name, command)], names unique;
+    each command checked as :func:`check_program` checks it."""
     bots = []
     for value in values:
         name, sep, command = value.partition("=")
@@ -82,7 +86,7 @@ def _parse_bots(values: tuple[str, ...]) -> list[tuple[str, str]]:
         if not name:
             raise click.BadParameter(f"{value!r}: the name before '=' is empty", param_hint="--bot")
         check_name(name, value)
-        check_program(command, f"--bot {name}")
+        check_program(command, f"--bot {name}", here=here)
         bots.append((name, command))
     names = [n for n, _ in bots]
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -162,7 +166,7 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
 
     from gridfall.arena.schedule import schedule
 
-    bots = _parse_bots(bots)
+    bots = _parse_bots(bots, here=plays_here(cluster))
     given = [name for name, _ in bots]  # every bot of a stored league is among them, or the run refuses them
     unknown = [name for name in retire if name not in given]
     if unknown:
@@ -299,8 +303,8 @@ def sprt(new, base, elo0, elo1, alpha, beta, max_games, as_json, replay_path, se
     from rich.live import Live
     from rich.text import Text
 
-    check_program(new, "--new")
-    check_program(base, "--base")
+    check_program(new, "--new", here=plays_here(cluster))
+    check_program(base, "--base", here=plays_here(cluster))
     if elo1 <= elo0:
         raise click.BadParameter(f"elo1 ({elo1:g}) must be above elo0 ({elo0:g})", param_hint="--elo1")
     if alpha + beta >= 1:

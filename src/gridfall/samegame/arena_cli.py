@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
-from gridfall.arena.runs import RUN_NOTES, grows_note, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, plays_here, run_options
 from gridfall.cli_help import with_help
-from gridfall.cli_options import limit_options
+from gridfall.cli_options import limit_options, refuse_unplayable_command
 from gridfall.samegame.boards import BoardError, expand_specs, load_board, portable_spec
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.viewer.options import replay_option
@@ -46,6 +46,9 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     from gridfall.samegame.match import BUILT_IN, BoardJob, play_board
 
     bots = parse_bots(bots, BUILT_IN)
+    for name, command in bots:
+        if command not in BUILT_IN:
+            refuse_unplayable_command(command, f"--bot {name}", here=plays_here(cluster))
     try:
         specs = expand_specs(list(boards))
         if len(set(specs)) < len(specs):  # one job a board and bot: a board given twice would count twice

@@ -1,0 +1,72 @@
+"""A bot's command that cannot start (a typo in its program or its file) is refused before any
+game, rather than lost game after game as a crash and stored in the run under that name; a
+command the shell must read, or one whose program comes from a runner's environment, is left to
+the shell."""
+
+import sys
+
+import pytest
+
+from gridfall.arena.bot_command import cannot_start
+from gridfall.arena.runs import plays_here
+from tests.arena.arena_cli import gridfall
+
+pytestmark = pytest.mark.parallel_safe  # one core; no bot plays
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A folder holding bot.py, an executable ./bot, a file that is not executable and a folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.py").write_text("print(4)\n")
+    (tmp_path / "bot").write_text("#!/bin/sh\necho 4\n")
+    (tmp_path / "bot").chmod(0o755)
+    (tmp_path / "notes.txt").write_text("not a program\n")
+    (tmp_path / "sub").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize("command,why", [
+    ("no-such-program-here", "no-such-program-here: no such command on the PATH"),
+    ("python3 nobot.py", "nobot.py: no such file for python3 to run"),
+    ("python3 -u -W ignore nobot.py --seed 3", "nobot.py: no such file for python3 to run"),
+    ("env PYTHONPATH=lib python3 -I nobot.py", "nobot.py: no such file for python3 to run"),
+    ("env -C elsewhere python3 bot.py", "bot.py: no such file for python3 to run"),  # bot.py is not in elsewhere/
+    ("./nobot", "./nobot: no such file"),
+    ("./notes.txt", "./notes.txt: not an executable file"),
+    ("./sub", "./sub: not an executable file"),  # a folder
+])
+def test_a_command_that_cannot_start_is_named_with_the_word_at_fault(here, command, why):
+    assert cannot_start(command) == why
+
+
+@pytest.mark.parametrize("command", [
+    "python3 bot.py", "./bot", f"{sys.executable} -m gridfall connect4 bot", "python3 -c 'print(4)'",
+    "sh -c 'exit 3'", "python3 -- bot.py", "python3 - < bot.py", "cd . && ./bot", "exec ./bot", "FOO=1 ./nobot",
+    "uv run nobot", "env -i nobot", "env PATH=/elsewhere nobot", "$HOME/nobot", "python3 'unclosed",
+])
+def test_a_command_that_starts_or_is_the_shells_to_read_is_left_be(here, command):
+    assert cannot_start(command) is None
+
+
+def test_the_referees_and_runs_refuse_it_before_any_game_and_leave_no_database(tmp_path):
+    db = tmp_path / "run.sqlite"
+    for args, hint in [(["connect4", "referee", "--p1", "pyhton3 bot.py", "--p2", "greedy"], "--p1"),
+                       (["connect4", "league", "--bot", "a=./nobot", "--bot", "greedy", "--db", str(db)], "--bot a"),
+                       (["connect4", "sprt", "--new", "pyhton3 bot.py", "--base", "greedy", "--db", str(db)], "--new"),
+                       (["connect4", "play", "--opponent", "pyhton3 bot.py", "--no-browser", "--db", str(db)],
+                        "--opponent"),
+                       (["samegame", "referee", "--bot", "pyhton3 bot.py", "standard:1"], "--bot"),
+                       (["samegame", "compare", "--bot", "a=pyhton3 bot.py", "--bot", "gridfall", "standard:1",
+                         "--db", str(db)], "--bot a"),
+                       (["connect4", "league", "--bot", "a=./nobot", "--bot", "greedy", "--db", str(db),
+                         "--cluster", "local:1"], "--bot a")]:
+        done = gridfall(*args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert hint in done.stderr and "cannot start" in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert not db.exists()
+
+
+def test_only_a_scheduler_elsewhere_plays_where_this_machine_cannot_look():
+    assert plays_here(None) and plays_here("local:2")
+    assert not plays_here("tcp://10.0.0.7:8786")
