@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.arena.arena_cli import gridfall, gridfall_json, pick, start, stored_games, wait_for_games
+from tests.arena.arena_cli import BOTS, gridfall, gridfall_json, pick, start, stored_games, wait_for_games
 from tests.processes import live_commands
 from tests.sqlite_files import changing, rows
 
@@ -141,6 +141,19 @@ def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):
                        (["--retire", "greedy", "--retire", "first"], "at least two bots that play")):
         done = gridfall(*_league(db, 12), *args)
         assert done.returncode == 2 and what in done.stderr, done.stderr
+
+
+def test_a_retired_bot_need_not_start_any_more_but_one_that_plays_must(tmp_path):
+    db, old = tmp_path / "league.sqlite", tmp_path / "old.py"
+    old.write_text((BOTS / "pick.py").read_text())
+    bots = ["--bot", f"old={sys.executable} -I {old} first 0", "--bot", "greedy", "--bot", f"centre={pick('centre')}",
+            "--db", str(db), "--workers", "1", *FAST]
+    gridfall_json("connect4", "league", *bots, "--games", "2")
+    old.unlink()  # its file gone, as a bot that was replaced
+    playing = gridfall("connect4", "league", *bots, "--games", "6")
+    assert playing.returncode == 2 and f"--bot old: '{sys.executable} -I {old} first 0' cannot start" in playing.stderr
+    retired = gridfall("connect4", "league", *bots, "--games", "6", "--retire", "old")
+    assert retired.returncode == 0 and "from pair 1, old no longer plays" in retired.stderr, retired.stderr
 
 
 def test_without_db_a_larger_count_finds_the_same_run(tmp_path):

@@ -71,9 +71,10 @@ def check_program(spec: str, hint: str, *, here: bool = True) -> None:
             raise click.BadParameter(str(e), param_hint=hint) from None
 
 
-def _parse_bots(values: tuple[str, ...], here: bool) -> list[tuple[str, str]]:
+def _parse_bots(values: tuple[str, ...], here: bool, retired: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """``NAME=COMMAND`` (or a built-in agent's name alone) -> [(name, command)], names unique;
-    each command checked as :func:`check_program` checks it."""
+    each command checked as :func:`check_program` checks it, but whether a ``retired`` bot's can
+    start (it plays no more: its program may be gone)."""
     bots = []
     for value in values:
         name, sep, command = value.partition("=")
@@ -86,7 +87,7 @@ def _parse_bots(values: tuple[str, ...], here: bool) -> list[tuple[str, str]]:
         if not name:
             raise click.BadParameter(f"{value!r}: the name before '=' is empty", param_hint="--bot")
         check_name(name, value)
-        check_program(command, f"--bot {name}", here=here)
+        check_program(command, f"--bot {name}", here=here and name not in retired)
         bots.append((name, command))
     names = [n for n, _ in bots]
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -166,7 +167,7 @@ def league(bots, games, matchmaking, retire, as_json, replay_path, seed, opening
 
     from gridfall.arena.schedule import schedule
 
-    bots = _parse_bots(bots, here=plays_here(cluster))
+    bots = _parse_bots(bots, here=plays_here(cluster), retired=retire)
     given = [name for name, _ in bots]  # every bot of a stored league is among them, or the run refuses them
     unknown = [name for name in retire if name not in given]
     if unknown:
