@@ -127,9 +127,9 @@ def python_run(words: list[str]) -> PythonRun | None:
 
 
 def python_options(words: list[str]) -> tuple[set[str], str | None, int]:
-    """The one-letter flags given to python before its module (``c`` for ``-c`` code), the module that ``-m`` names
-    (None when it runs a file, ``-c`` code or nothing), and where the words after the module
-    begin.  Short options may be joined (``-Im``)."""
+    """The one-letter flags given to python before its module (``c`` for ``-c`` code), the module
+    that ``-m`` names (None when it runs a file, ``-c`` code or nothing), and where the words after
+    the module begin.  Short options may be joined (``-Im``)."""
     flags: set[str] = set()
     at = 0
     while at < len(words):
