@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gridfall.arena.bot_command import cannot_start
+from gridfall.arena.bot_command import cannot_start, program_file, shell_words
 from gridfall.arena.runs import plays_here
 from tests.arena.arena_cli import gridfall
 
@@ -24,6 +24,24 @@ def here(tmp_path, monkeypatch):
     (tmp_path / "notes.txt").write_text("not a program\n")
     (tmp_path / "sub").mkdir()
     return tmp_path
+
+
+def test_the_program_file_is_the_one_the_shell_would_run_or_none_where_that_cannot_be_told(here):
+    """One reading for the start check and for warming each copy of gridfall once
+    (warm_bots.one_spelling): a path joined to env -C's folder, a name looked up on the PATH."""
+    def found(command):
+        reading = program_file(shell_words(command))
+        return None if reading is None else (reading.at, reading.path)
+
+    assert found("./bot --seed 3") == (0, str(here / "bot"))
+    assert found("env -C sub ../bot") == (3, str(here / "bot"))  # sub/../bot, not followed through links
+    assert found("env -C sub ./nobot") == (3, str(here / "sub" / "nobot"))  # a path is not checked
+    assert found(f"env PYTHONPATH=lib {sys.executable} -c 1") == (2, sys.executable)
+    assert found("sh -c 'echo 4'")[1].endswith("/sh")
+    assert found("no-such-program-here") == (0, None)
+    for moved in ("uv run python3 bot.py", "env -i python3 bot.py", "env PATH=/opt/bin python3 bot.py",
+                  "env -u PATH python3 bot.py", "env PYTHONPATH=lib", ""):
+        assert found(moved) is None, moved
 
 
 @pytest.mark.parametrize("command,why", [

@@ -1,7 +1,8 @@
 """What a bot's command will run, read without running it: its words as the shell gives them,
 the program after ``env``'s settings (and after a project runner's ``run``: ``uv run python3
-bot.py``), whether it is gridfall, the files of the module that ``python -m MODULE`` runs, and
-whether it can start at all (:func:`cannot_start`).
+bot.py``) and the file the shell would find for it (:func:`program_file`), whether it is
+gridfall, the files of the module that ``python -m MODULE`` runs, and whether it can start at
+all (:func:`cannot_start`).
 
 A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
@@ -165,6 +166,26 @@ def moves_the_path(prefix: list[str], i: int) -> bool:
         word.startswith("PATH=") or (word == "PATH" and i > 0 and prefix[i - 1] in ("-u", "--unset"))
 
 
+class ProgramFile(NamedTuple):
+    """The program of a command's words, as the shell would find it here."""
+
+    at: int  # where the program is in the words
+    cwd: str  # the folder it starts in (``env -C``'s)
+    path: str | None  # a path with a slash joined to ``cwd``, else the PATH's match (None: no match)
+
+
+def program_file(words: list[str]) -> ProgramFile | None:
+    """Where the program of a command's words is and which file the shell would run for it here,
+    not followed through links; None when that cannot be told here: no program, or one found under
+    a runner's or an ``env``'s other PATH (:func:`moves_the_path`).  A path is not checked: it
+    may name no file."""
+    at, _, cwd = after_env(words)
+    if at >= len(words) or any(moves_the_path(words[:at], i) for i in range(at)):
+        return None
+    program = words[at]
+    return ProgramFile(at, cwd, os.path.abspath(os.path.join(cwd, program)) if os.sep in program else shutil.which(program))
+
+
 # A command with the shell's own syntax (a pipe, a list, a redirection, a subshell, a glob, a
 # variable) or an assignment or builtin first is the shell's to read: cannot_start leaves it be.
 SHELL_SYNTAX = re.compile(r"[;&|<>()`$*?\[\]{}\n]")
@@ -188,19 +209,17 @@ def cannot_start(command: str) -> str | None:
         words = shell_words(command)
     except ValueError:  # an unclosed quote: the shell says so when the bot starts
         return None
-    at, _, cwd = after_env(words)
-    if at >= len(words) or ASSIGNMENT.match(words[0]) or words[at] in SHELL_BUILTINS \
-            or any(moves_the_path(words[:at], i) for i in range(at)):
+    found = program_file(words)
+    if found is None or ASSIGNMENT.match(words[0]) or words[found.at] in SHELL_BUILTINS:
         return None
+    at, cwd, path = found
     program = words[at]
-    if os.sep in program:
-        path = os.path.join(cwd, program)
-        if not os.path.exists(path):
-            return f"{program}: no such file"
-        if os.path.isdir(path) or not os.access(path, os.X_OK):
-            return f"{program}: not an executable file"
-    elif shutil.which(program) is None:
+    if path is None:
         return f"{program}: no such command on the PATH"
+    if not os.path.exists(path):
+        return f"{program}: no such file"
+    if os.path.isdir(path) or not os.access(path, os.X_OK):
+        return f"{program}: not an executable file"
     if not INTERPRETER.fullmatch(os.path.basename(program)):
         return None
     flags, module, after = python_options(words[at + 1:])

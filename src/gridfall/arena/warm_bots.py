@@ -17,13 +17,11 @@ a run, however its commands spell it (:func:`one_spelling`).
 from __future__ import annotations
 
 import functools
-import os
-import shutil
 import subprocess
 import sys
 from typing import IO, Iterable
 
-from gridfall.arena.bot_command import after_env, gridfall_words, moves_the_path
+from gridfall.arena.bot_command import gridfall_words, program_file
 from gridfall.printable import printable
 
 WARM_SECONDS = 900  # a copy's warm-up: SameGame's kernels take about a minute, on a slow machine several
@@ -46,17 +44,13 @@ def one_spelling(words: list[str]) -> tuple[str, ...]:
     ``python3`` and the path it stands for) read the same.  The program is not followed through
     links: a virtual environment's python is a link to the system's, which runs other packages.
     Under a runner (``uv run``: the project's PATH) or an ``env`` that sets, unsets or clears the
-    PATH (:func:`~gridfall.arena.bot_command.moves_the_path`), the words stay as written, and each
-    spelling is warmed on its own."""
-    at, _, cwd = after_env(words)
-    if at >= len(words) or any(moves_the_path(words[:at], i) for i in range(at)):
+    PATH (:func:`~gridfall.arena.bot_command.program_file` cannot tell), the words stay as
+    written, and each spelling is warmed on its own."""
+    found = program_file(words)
+    if found is None:
         return tuple(words)
-    program = words[at]
-    if os.sep in program:
-        found = os.path.abspath(os.path.join(cwd, program))
-    else:
-        found = shutil.which(program) or program
-    return (*words[:at], found, *words[at + 1:])
+    at = found.at
+    return (*words[:at], found.path or words[at], *words[at + 1:])
 
 
 def warm_copies(game: str, commands: Iterable[str], log: IO[str] = sys.stderr) -> None:
