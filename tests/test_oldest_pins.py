@@ -53,3 +53,18 @@ def test_the_oldest_python_is_read_from_requires_python(tmp_path):
     assert done.returncode == 1 and "requires-python is not '>=3.N'" in done.stderr
     done = subprocess.run([sys.executable, script, "--python"], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"][2:]
+
+
+def test_a_bound_the_package_gives_its_users_is_the_one_the_oldest_run_pins():
+    """The test extra may not raise a user's requirement (`click>=8.1` beside the tests' `click>=8.2`
+    left 8.1 declared and never run): each bound outside it is pinned as written."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    declared = project["dependencies"] + [r for name, extra in extras.items() if name != "test" for r in extra]
+    pinned = pins()
+    for requirement in declared:
+        if "gridfall[" in requirement:
+            continue
+        name = re.match(r"[A-Za-z0-9_.-]+", requirement)[0].lower().replace("_", "-")
+        bound = re.search(r">=\s*([0-9][0-9.]*)", requirement)[1]
+        assert pinned[name] == bound, f"{requirement!r} is run at {name}=={pinned[name]} only"
