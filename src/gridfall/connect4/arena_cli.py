@@ -73,8 +73,8 @@ def check_program(spec: str, hint: str, *, here: bool = True) -> None:
 
 def _parse_bots(values: tuple[str, ...], here: bool, retired: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """``NAME=COMMAND`` (or a built-in agent's name alone) -> [(name, command)], names unique;
-    each command checked as :func:`check_program` checks it, but whether a ``retired`` bot's can
-    start (it plays no more: its program may be gone)."""
+    each command checked as :func:`check_program` checks it, except that a ``retired`` bot's is
+    not asked to start (it plays no more: its program may be gone)."""
     bots = []
     for value in values:
         name, sep, command = value.partition("=")
