@@ -21,6 +21,7 @@ import pytest
 
 import gridfall
 from gridfall.interface import TERMINAL, IllegalAction
+from gridfall.samegame.rules import IllegalMove as SameGameIllegalMove
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
@@ -291,6 +292,18 @@ def test_load_game_names_parameters_and_string_form():
         other.deserialize_state(state.serialize().replace('"history": []', '"history": null'))
     with pytest.raises(ValueError, match="not a serialised gridfall state: JSON nested too deeply"):
         other.deserialize_state("[" * 100_000)  # was a RecursionError
+    with pytest.raises(ValueError, match=r"it is list \[1, 2\]; one is a JSON object of game, parameters, history"):
+        other.deserialize_state("[1, 2]")  # was "list indices must be integers or slices, not str"
+    with pytest.raises(ValueError, match="it has no 'parameters'"):  # was "not a serialised gridfall state: 'parameters'"
+        other.deserialize_state('{"game": "match3", "history": []}')
+    connect4 = gridfall.load_game("connect4")
+    with pytest.raises(IllegalAction, match="the serialised state's action 8 of 9: column 4 is full"):
+        connect4.deserialize_state('{"game": "connect4", "parameters": {"width": 9, "height": 7, "steal": true}, '
+                                   '"history": [4, 4, 4, 4, 4, 4, 4, 4, 0]}')
+    samegame = gridfall.load_game("samegame")
+    with pytest.raises(SameGameIllegalMove, match=r"action 1 of 1: Region of size 1 \(x=0, y=8\)") as refused:
+        samegame.deserialize_state(samegame.new_initial_state().serialize().replace("[]", "[8]"))  # a lone cell
+    assert refused.value.reason  # the game's own error, still carrying its fields
 
 
 def test_a_samegame_board_from_a_file_or_an_object_is_named_by_its_cells(tmp_path):

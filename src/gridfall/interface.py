@@ -95,21 +95,31 @@ class GameBase(abc.ABC):
 
     def deserialize_state(self, text: str) -> "StateBase":
         """The state that ``state.serialize()`` wrote: the game's parameters must match this game's."""
+        fields = ("game", "parameters", "history")
         try:
             record = json.loads(text)
-            name, parameters, history = record["game"], record["parameters"], record["history"]
         except RecursionError:  # "[[[[..." a few thousand deep (gridfall.json_text; not bundled in exports)
             raise ValueError("not a serialised gridfall state: JSON nested too deeply to read") from None
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, TypeError) as e:
             raise ValueError(f"not a serialised gridfall state: {e}") from None
+        if not isinstance(record, dict) or any(field not in record for field in fields):
+            what = (f"it has no {next(f for f in fields if f not in record)!r}" if isinstance(record, dict)
+                    else f"it is {type(record).__name__} {record!r:.40}")
+            raise ValueError(f"not a serialised gridfall state: {what}; one is a JSON object of "
+                             f"{', '.join(fields)} (state.serialize())")
+        name, parameters, history = (record[field] for field in fields)
         if not isinstance(history, list):
             raise ValueError(f"not a serialised gridfall state: its history is {history!r:.40}, not a list of actions")
         if name != self.short_name or parameters != self.get_parameters():
             raise ValueError(f"the state is of game {name!r:.40} with parameters {parameters!r:.80}, "
                              f"this game is {self}")
         state = self.new_initial_state()
-        for action in history:
-            state.apply_action(action)
+        for number, action in enumerate(history, start=1):
+            try:
+                state.apply_action(action)
+            except IllegalAction as e:  # say which of a long history's actions, keeping the game's own error
+                e.args = (f"the serialised state's action {number} of {len(history)}: {e}",)
+                raise
         return state
 
     def __str__(self) -> str:
