@@ -3,6 +3,8 @@ game, rather than lost game after game as a crash and stored in the run under th
 command the shell must read, or one whose program comes from a runner's environment, is left to
 the shell."""
 
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -67,9 +69,42 @@ def test_a_command_that_starts_or_is_the_shells_to_read_is_left_be(here, command
     assert cannot_start(command) is None
 
 
+def _compiles(python: str, source: str) -> bool:
+    """Whether ``python`` itself compiles ``source``."""
+    return subprocess.run([python, "-c", "import sys; compile(sys.stdin.read(), 'x', 'exec')"], input=source,
+                          capture_output=True, text=True).returncode == 0
+
+
+def test_a_script_that_its_own_python_cannot_compile_is_named_with_the_line_and_the_error(here):
+    """The bot's interpreter judges the syntax (not the referee's): the same text can be valid on
+    one Python and not on another, and nothing of the script runs."""
+    (here / "bad.py").write_text("import sys\nopen('ran', 'w')\nprint('x'\n")
+    (here / "tabs.py").write_text("def f():\n\treturn 1\n        return 2\n")
+    (here / "folder.py").mkdir()
+    assert cannot_start("python3 -u bad.py --seed 3") == ("bad.py, line 3: SyntaxError: '(' was never closed "
+                                                         "(python3 cannot compile it)")
+    assert cannot_start("env -C .. python3 " + here.name + "/bad.py").startswith(here.name + "/bad.py, line 3: ")
+    assert cannot_start("python3 tabs.py").startswith("tabs.py, line 3: TabError: ")
+    assert not (here / "ran").exists()
+    for left in ("python3 bot.py", "python3 folder.py", "python3 - < bad.py", "python3 -c 'print(4' bad.py",
+                 "sh bad.py"):  # compiles; python runs a folder; not the file; no script; not python
+        assert cannot_start(left) is None, left
+    # a match statement is valid from Python 3.10: each interpreter judges it by its own grammar
+    # (Debian's PyPy is 3.9's, and refuses it; the suite runs on 3.10 or later)
+    (here / "matching.py").write_text("match 4:\n    case 4:\n        print(4)\n")
+    for python in (sys.executable, shutil.which("pypy3")):
+        if python is not None:
+            compiles = _compiles(python, (here / "matching.py").read_text())
+            assert (cannot_start(f"{python} matching.py") is None) == compiles, python
+            assert compiles or "matching.py, line 1: SyntaxError" in cannot_start(f"{python} matching.py")
+
+
 def test_the_referees_and_runs_refuse_it_before_any_game_and_leave_no_database(tmp_path):
     db = tmp_path / "run.sqlite"
-    for args, hint in [(["connect4", "referee", "--p1", "pyhton3 bot.py", "--p2", "greedy"], "--p1"),
+    broken = tmp_path / "broken.py"
+    broken.write_text("def play(:\n")
+    for args, hint in [(["connect4", "sprt", "--new", f"python3 {broken}", "--base", "greedy", "--db", str(db)],
+                        "--new"),  # a syntax error(["connect4", "referee", "--p1", "pyhton3 bot.py", "--p2", "greedy"], "--p1"),
                        (["connect4", "league", "--bot", "a=./nobot", "--bot", "greedy", "--db", str(db)], "--bot a"),
                        (["connect4", "sprt", "--new", "pyhton3 bot.py", "--base", "greedy", "--db", str(db)], "--new"),
                        (["connect4", "play", "--opponent", "pyhton3 bot.py", "--no-browser", "--db", str(db)],

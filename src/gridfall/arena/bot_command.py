@@ -2,7 +2,7 @@
 the program after ``env``'s settings (and after a project runner's ``run``: ``uv run python3
 bot.py``) and the file the shell would find for it (:func:`program_file`), whether it is
 gridfall, the files of the module that ``python -m MODULE`` runs, and whether it can start at
-all (:func:`cannot_start`).
+all (:func:`cannot_start`: the one step that runs anything, the bot's Python compiling its script).
 
 A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
@@ -25,6 +25,8 @@ import re
 import shlex
 import shutil
 from typing import NamedTuple
+
+from gridfall.arena.script_syntax import syntax_error
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
 # `uv run COMMAND` runs COMMAND in the project's virtual environment, as do these others; a runner
@@ -196,13 +198,15 @@ SHELL_BUILTINS = {".", ":", "!", "break", "cd", "command", "continue", "eval", "
 
 
 def cannot_start(command: str) -> str | None:
-    """Why ``command`` cannot start here, read without running it: its program is not on the PATH,
-    or not an executable file at the path it gives, or the file that python (or pypy) is told to
-    run is not there.  None when it can, and when that cannot be told without the shell (see
-    :data:`SHELL_SYNTAX`) or a runner's environment (``uv run``, ``env -i``, ``env PATH=...``).
+    """Why ``command`` cannot start here: its program is not on the PATH, or not an executable
+    file at the path it gives, or the file that python (or pypy) is told to run is not there, or
+    that interpreter cannot compile it (:func:`~gridfall.arena.script_syntax.syntax_error`; the
+    only check that runs a program, and it runs the script no further than compiling).  None
+    when it can, and when that cannot be told without the shell (see :data:`SHELL_SYNTAX`) or a
+    runner's environment (``uv run``, ``env -i``, ``env PATH=...``).
 
-    Such a bot would lose every game as a crash ("exited with code 127"): a run of a thousand
-    games of a typo, stored in its database under the settings it was started with."""
+    Such a bot would lose every game as a crash ("exited with code 127", or a SyntaxError): a run
+    of a thousand games of a typo, stored in its database under the settings it was started with."""
     if SHELL_SYNTAX.search(command):
         return None
     try:
@@ -224,6 +228,9 @@ def cannot_start(command: str) -> str | None:
         return None
     flags, module, after = python_options(words[at + 1:])
     script = words[at + 1 + after] if module is None and "c" not in flags and at + 1 + after < len(words) else "-"
-    if script not in ("-", "--") and not os.path.exists(os.path.join(cwd, script)):
+    if script in ("-", "--"):
+        return None
+    if not os.path.exists(os.path.join(cwd, script)):
         return f"{script}: no such file for {program} to run"
-    return None
+    error = syntax_error(path, script, cwd)
+    return None if error is None else f"{error} ({program} cannot compile it)"
