@@ -54,6 +54,10 @@ def output_path(ctx, param, value, kind: str | None = None):
     only a file of that kind that gridfall wrote)."""
     if value is None:
         return value
+    if not value.strip():  # "" is the current folder to os.path, and " " a file named " "
+        dash = " (or - for standard output)" if getattr(param.type, "allow_dash", False) else ""
+        what = "a path of spaces only" if value else "an empty path"
+        raise click.BadParameter(f"{value!r}: {what}; name the file to write{dash}", ctx, param)
     if value == "-":
         if getattr(param.type, "allow_dash", False):
             return value
