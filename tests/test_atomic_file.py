@@ -143,7 +143,8 @@ def test_an_output_where_no_file_can_be_made_is_refused_before_the_work(tmp_path
     assert CliRunner().invoke(main, ["match3", "export", str(tmp_path / "plan.py")]).exit_code == 0
     assert os.listdir(tmp_path) == ["plan.py"]  # the check's probe file is gone
     for args, message in [(["connect4", "export", ""], "'': an empty path; name the file to write (or - for "),
-                          (["view", str(tmp_path / "plan.py"), "-o", "  "], "'  ': a path of spaces only; name the file to write"),
+                          (["view", str(tmp_path / "plan.py"), "-o", "  "],
+                           "'  ': a path of spaces only; name the file to write"),
                           (["connect4", "referee", "--p1", "random", "--p2", "random", "--replay", ""],
                            "'': an empty path; name the file to write\n")]:  # was "Is a directory", at the end
         result = CliRunner().invoke(main, args)
