@@ -102,11 +102,12 @@ class GameBase(abc.ABC):
             raise ValueError("not a serialised gridfall state: JSON nested too deeply to read") from None
         except (ValueError, TypeError) as e:
             raise ValueError(f"not a serialised gridfall state: {e}") from None
-        if not isinstance(record, dict) or any(field not in record for field in fields):
-            what = (f"it has no {next(f for f in fields if f not in record)!r}" if isinstance(record, dict)
-                    else f"it is {type(record).__name__} {record!r:.40}")
-            raise ValueError(f"not a serialised gridfall state: {what}; one is a JSON object of "
-                             f"{', '.join(fields)} (state.serialize())")
+        one_is = f"one is a JSON object of {', '.join(fields)} (state.serialize())"
+        if not isinstance(record, dict):
+            raise ValueError(f"not a serialised gridfall state: it is {type(record).__name__} {record!r:.40}; {one_is}")
+        missing = [field for field in fields if field not in record]
+        if missing:
+            raise ValueError(f"not a serialised gridfall state: it has no {missing[0]!r}; {one_is}")
         name, parameters, history = (record[field] for field in fields)
         if not isinstance(history, list):
             raise ValueError(f"not a serialised gridfall state: its history is {history!r:.40}, not a list of actions")
