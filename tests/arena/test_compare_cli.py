@@ -288,7 +288,7 @@ def test_more_boards_grow_a_comparison_and_leaving_one_out_is_refused(tmp_path):
     count = "SELECT count(*) FROM games"
     assert rows(tmp_path / "c.sqlite", count)[0][0] == 6  # four kept, two played
     refused = subprocess_in(tmp_path, *compare, "tuning:2", "tuning:3", "--db", "c.sqlite")
-    assert refused.returncode == 2 and "not shrink (boards: 1 stored, such as 'tuning:1'" in refused.stderr
+    assert refused.returncode == 2 and "not shrink (boards: tuning:1 is stored but not in the new list)" in refused.stderr
     other = subprocess_in(tmp_path, *compare, "tuning:4")  # other boards, the default --db: a run of their own
     assert other.returncode == 0 and "grows" not in other.stderr, other.stderr
     (made,) = tmp_path.glob("compare-*.sqlite")

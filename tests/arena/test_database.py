@@ -74,8 +74,10 @@ def test_a_list_of_items_named_as_growing_may_gain_items_not_lose_them(tmp_path)
         assert db.settings == {"seeds": [1, 2, 3]}
     with RunDatabase(path, "match3 compare", {"seeds": [2, 3, 1]}, grows=("seeds",)) as db:
         assert db.grew == {} and db.settings == {"seeds": [1, 2, 3]}  # the same items in another order
-    with pytest.raises(RunDatabaseError, match=r"not shrink \(seeds: 1 stored, such as 2, not in the new list\)"):
+    with pytest.raises(RunDatabaseError, match=r"not shrink \(seeds: 2 is stored but not in the new list\)"):
         RunDatabase(path, "match3 compare", {"seeds": [1, 3, 4]}, grows=("seeds",))
+    with pytest.raises(RunDatabaseError, match=r"\(seeds: 1, 2, 3 are stored but not in the new list\)"):
+        RunDatabase(path, "match3 compare", {"seeds": [5]}, grows=("seeds",))
     with pytest.raises(RunDatabaseError, match=r"seeds: was \[1, 2, 3\], now 4"):  # a list does not become a count
         RunDatabase(path, "match3 compare", {"seeds": 4}, grows=("seeds",))
     with RunDatabase(path, "match3 compare", {"seeds": [1, 2, 3]}) as db:
@@ -83,6 +85,22 @@ def test_a_list_of_items_named_as_growing_may_gain_items_not_lose_them(tmp_path)
         db.keep_extra("joins", [[0, 2], [5, 3]])
     with RunDatabase(path, "match3 compare", {"seeds": [1, 2, 3]}) as db:
         assert db.extra("joins") == [[0, 2], [5, 3]]
+
+
+def test_a_shrinking_list_names_what_it_drops_as_the_user_gave_it(tmp_path):
+    """A league's bots are stored as [name, command]: named back as --bot takes them."""
+    path = tmp_path / "run.sqlite"
+    bots = [["a", "python3 a.py"], ["mcts", "mcts"], ["b", "python3 b.py\x1b[2J"], ["c", "c"], ["d", "d"]]
+    RunDatabase(path, "connect4 league", {"bots": bots}, grows=("bots",)).close()
+    with pytest.raises(RunDatabaseError, match=r"\(bots: mcts is stored but not in the new list\)"):
+        RunDatabase(path, "connect4 league", {"bots": bots[:1] + bots[2:]}, grows=("bots",))
+    with pytest.raises(RunDatabaseError) as dropped:  # a command changed: its bot is another one
+        RunDatabase(path, "connect4 league", {"bots": [["a", "python3 a2.py"]] + bots[1:]}, grows=("bots",))
+    assert "(bots: a=python3 a.py is stored but not in the new list)" in str(dropped.value)
+    with pytest.raises(RunDatabaseError) as dropped:  # a shared file's text is shown on one line, escaped
+        RunDatabase(path, "connect4 league", {"bots": [["e", "e"]]}, grows=("bots",))
+    assert ("(bots: a=python3 a.py, mcts, b=python3 b.py\\x1b[2J and 2 more are stored but not in the new list)"
+            in str(dropped.value))
 
 
 def test_the_default_name_leaves_out_a_growing_count_and_finds_a_run_named_before(tmp_path, monkeypatch):

@@ -37,6 +37,7 @@ from gridfall import json_text, lock_file
 from gridfall.fingerprint import fingerprint
 from gridfall.printable import one_line
 from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
+from gridfall.words import counted
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,10 +77,20 @@ def _grown(old, new) -> tuple[object, str]:
     words ("" if nothing).  A list keeps its stored order and gains the new items at its end
     (its order numbers a league's bots), so the same items in another order change nothing."""
     if isinstance(old, list):
-        missing = [item for item in old if item not in new]
-        dropped = f"{len(missing)} stored, such as {missing[0]!r}, not in the new list" if missing else ""
+        missing = [_item_text(item) for item in old if item not in new]
+        shown = ", ".join(missing[:3]) + (f" and {counted(len(missing) - 3, 'more', 'more')}" if len(missing) > 3 else "")
+        dropped = f"{shown} {'is' if len(missing) == 1 else 'are'} stored but not in the new list" if missing else ""
         return old + [item for item in new if item not in old], dropped
     return max(old, new), (f"was {old:,}, now {new:,}" if new < old else "")
+
+
+def _item_text(item) -> str:
+    """A stored list item as the user gave it: a bot's [name, command] as NAME=COMMAND (a built-in
+    bot, named as its command, by its name alone), a board or a seed as it is."""
+    if isinstance(item, list) and len(item) == 2 and all(isinstance(side, str) for side in item):
+        name, command = item
+        return one_line(name if name == command else f"{name}={command}")  # a shared file's text: one line
+    return one_line(str(item))
 
 
 @dataclass
