@@ -87,6 +87,19 @@ def test_a_list_of_items_named_as_growing_may_gain_items_not_lose_them(tmp_path)
         assert db.extra("joins") == [[0, 2], [5, 3]]
 
 
+def test_other_limits_are_named_in_the_options_words(tmp_path):
+    from gridfall.arena.limits import Limits, setting_text
+
+    path = tmp_path / "run.sqlite"
+    RunDatabase(path, "connect4 league", {"limits": Limits(1.0, 0.1, 768).setting()}).close()
+    with pytest.raises(RunDatabaseError, match=r"\(limits: was 1000 ms then 100 ms a turn, now 1000 ms then 50 ms a "
+                                               r"turn with 512 MB on one CPU\)"):
+        RunDatabase(path, "connect4 league", {"limits": Limits(1.0, 0.05, 512, one_cpu=True).setting()})
+    assert setting_text([2.5, 0.1, None]) == "2500 ms then 100 ms a turn with no memory limit"
+    for damaged in ([1.0], {"turn": 1}, [1.0, "x"], [1.0, 0.1, "two CPUs"], [True, 0.1]):
+        assert setting_text(damaged) == repr(damaged)
+
+
 def test_a_shrinking_list_names_what_it_drops_as_the_user_gave_it(tmp_path):
     """A league's bots are stored as [name, command]: named back as --bot takes them."""
     path = tmp_path / "run.sqlite"

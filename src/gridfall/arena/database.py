@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from gridfall import json_text, lock_file
+from gridfall.arena import limits
 from gridfall.fingerprint import fingerprint
 from gridfall.printable import one_line
 from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
@@ -82,6 +83,12 @@ def _grown(old, new) -> tuple[object, str]:
         dropped = f"{shown} {'is' if len(missing) == 1 else 'are'} stored but not in the new list" if missing else ""
         return old + [item for item in new if item not in old], dropped
     return max(old, new), (f"was {old:,}, now {new:,}" if new < old else "")
+
+
+def _setting_text(key: str, value: object) -> str:
+    """A run's setting as a refusal names it: the limits in the options' words, else as Python
+    writes it (a shared file's text escaped)."""
+    return limits.setting_text(value) if key == "limits" else repr(value)
 
 
 def _item_text(item) -> str:
@@ -197,7 +204,8 @@ class RunDatabase:
         changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
         fixed = [k for k in changed if k not in grows or not _growable(old.get(k), settings.get(k))]
         if fixed:
-            detail = "; ".join(f"{k}: was {old.get(k)!r}, now {settings.get(k)!r}" for k in fixed)
+            detail = "; ".join(f"{k}: was {_setting_text(k, old.get(k))}, now {_setting_text(k, settings.get(k))}"
+                               for k in fixed)
             raise RunDatabaseError(f"{self.path}: this run was started with other settings ({detail}). "
                                    "Run it again with the same settings to resume, or give another --db.")
         grown = {k: _grown(old[k], settings[k]) for k in changed}

@@ -37,6 +37,27 @@ class Limits:
         return times if self.memory_mb == CODINGAME_MEMORY_MB else [*times, self.memory_mb]
 
 
+def setting_text(setting: object) -> str:
+    """A run's stored limits (:meth:`Limits.setting`) in words without a comma, to stand in a list
+    of settings: "1000 ms then 100 ms a turn with 512 MB on one CPU"; anything else (a damaged
+    file's) as Python writes it."""
+    parts = setting if isinstance(setting, list) else []
+    times, rest = parts[:2], parts[2:]
+    if len(times) != 2 or not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in times):
+        return repr(setting)
+    words = [f"{times[0] * 1000:g} ms then {times[1] * 1000:g} ms a turn"]
+    for item in rest:
+        if item == "one CPU":
+            words.append("on one CPU")
+        elif item is None:
+            words.append("with no memory limit")
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            words.append(f"with {item:g} MB")
+        else:
+            return repr(setting)
+    return " ".join(words)
+
+
 def fitted_ms(own: float, platform: float, limit: float) -> float | None:
     """A built-in bot's time (ms) under a referee's ``limit`` (ms) tighter than the ``platform``'s,
     where the bot takes ``own``: the limit less the bot's margin on the platform, and at least half
