@@ -220,6 +220,28 @@ def test_one_file_under_two_interpreters_each_bot_its_own(tmp_path):
         assert done.returncode == 2 and says in " ".join(done.stderr.split()), (value, done.stderr)
 
 
+def test_a_suggest_file_that_cannot_load_is_refused_before_the_first_seed(tmp_path):
+    """Its syntax, as the Python that would run it reads it: every seed would fail on it, stored."""
+    (tmp_path / "quit.py").write_text("def suggest(board):\n    return 1, 1, 'Q'\n")
+    (tmp_path / "open.py").write_text("def suggest(board):\n    return (1, 1, 'Q'\n")
+    (tmp_path / "walrus.py").write_text("def suggest(board):\n    return (y := 1), 1, 'Q'\n")
+    db = tmp_path / "m.sqlite"
+    for bot, says in (("open.py", "bot b: cannot load {path}: SyntaxError at line 2: '(' was never closed"),
+                      ("walrus.py", "bot b: {path}, line 2: not Python 3.6 syntax (CodeAbbey runs 3.6)"),
+                      (f"{sys.executable} open.py", "bot b: {path}, line 2: SyntaxError: '(' was never closed "
+                                                    f"({sys.executable} cannot compile it)")):
+        path = tmp_path / bot.split()[-1]
+        value = f"{bot.split()[0]} {path}" if " " in bot else str(path)
+        done = gridfall("match3", "compare", "--bot", f"a={tmp_path / 'quit.py'}", "--bot", f"b={value}",
+                        "--seeds", "1-3", "--db", str(db), "--time", "0")
+        assert done.returncode == 2 and says.format(path=path) in " ".join(done.stderr.split()), (bot, done.stderr)
+        assert not db.exists()
+    # an interpreter of its own judges for itself: 3.8's syntax is not 3.6's
+    done = gridfall_json("match3", "compare", "--bot", f"a={tmp_path / 'quit.py'}", "--bot",
+                         f"b={sys.executable} {tmp_path / 'walrus.py'}", "--seeds", "1", "--db", str(db), "--time", "0")
+    assert done["seeds"][0]["b"]["ok"], done
+
+
 def test_a_broken_bot_is_told_from_a_weak_one(tmp_path):
     """A bot whose games fail scores 0 on them, as a weak one might: the faults table says why."""
     assert gridfall("match3", "export", str(tmp_path / "greedy.py"), "--agent", "greedy").returncode == 0

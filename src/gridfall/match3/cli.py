@@ -358,11 +358,15 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
 
     from gridfall.arena.compare_cli import log2_score, parse_bots, run_comparison
     from gridfall.match3.match import SeedJob, play_seed
-    from gridfall.match3.suggest_files import files_of
+    from gridfall.match3.suggest_files import cannot_load, files_of
 
     if python is not None and shutil.which(python) is None:
         raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
     files = {name: _suggest_bot(name, value) for name, value in parse_bots(bots, ())}
+    for name, (path, own) in files.items():  # before the run's database: it would store a failure a seed
+        problem = cannot_load(path, own or python)
+        if problem:
+            raise click.BadParameter(f"bot {name}: {problem}", param_hint="--bot")
     # a bot of its own interpreter is stored as its command (python3.6 /abs/plan.py), any other as its file
     bots = [(name, path if own is None else shlex.join([own, path])) for name, (path, own) in files.items()]
     numbers = _seeds(seeds)

@@ -1,5 +1,6 @@
-"""A suggest file that asks a player of yours (:func:`gridfall.match3.player_suggest.suggest_for`)
-is also that player's files: what a comparison checks for edits."""
+"""What a comparison checks of a suggest file before its first run: that it loads, and which files
+it is made of (a file that asks a player of yours, :func:`gridfall.match3.player_suggest.suggest_for`,
+is also that player's files), to notice an edit."""
 
 from __future__ import annotations
 
@@ -7,6 +8,25 @@ import ast
 import os
 
 from gridfall.arena.bot_files import modules_of
+
+
+def cannot_load(path: str, interpreter: str | None) -> str | None:
+    """Why the suggest file at ``path`` would fail every run before its first call, its syntax: as
+    the referee checks it for gridfall's own Python (``interpreter`` None: Python 3.6's grammar,
+    :func:`~gridfall.match3.codeabbey.check_syntax`), or as ``interpreter`` compiles it.  None for
+    a Lua file, and when it loads or that cannot be told (a bot with such a fault would lose every
+    seed of a comparison, stored in its database)."""
+    import shutil
+
+    from gridfall.arena.script_syntax import syntax_error
+    from gridfall.match3.codeabbey import check_syntax
+
+    if path.endswith(".lua"):
+        return None
+    if interpreter is None:
+        return check_syntax(path) or None
+    error = syntax_error(shutil.which(interpreter) or interpreter, path, os.getcwd())
+    return None if error is None else f"{error} ({interpreter} cannot compile it)"
 
 
 def files_of(path: str) -> list[str]:
