@@ -63,6 +63,8 @@ FULL = [[0] * 15 for _ in range(15)]
     [
         (lambda r: r.pop(), "expected 15 non-empty lines"),
         (lambda r: r[2].pop(), "line 3: expected 15 numbers, found 14"),
+        (lambda r: r.__setitem__(0, ["012340123401234"]),  # as a rows: spec writes a row
+         "line 1: expected 15 numbers, found 1 (012340123401234: the numbers of a row are written apart, as '0 1 2 ...')"),
         (lambda r: r[4].__setitem__(6, 5), "line 5, column 7: colour 5 is outside 0..4"),
         (lambda r: r[4].__setitem__(6, "a"), "line 5, column 7: 'a' is not a number"),
         (lambda r: r[14].__setitem__(3, -1), "line 14, column 4 (x=3, y=1): a cell above an empty cell"),

@@ -60,7 +60,10 @@ def parse_row(line: str, line_no: int, source: str) -> list[int]:
     """One row of protocol text (``line_no`` counts the board's rows from the top), its faults named."""
     fields = line.split()
     if len(fields) != WIDTH:
-        raise BoardError(f"{source}: line {line_no}: expected {WIDTH} numbers, found {len(fields)}")
+        # a row written as a rows: spec writes it, digits together, is one number to split()
+        together = len(fields) == 1 and len(fields[0]) == WIDTH and fields[0].isascii() and fields[0].isdigit()
+        hint = f" ({fields[0]}: the numbers of a row are written apart, as '{' '.join(fields[0][:3])} ...')" if together else ""
+        raise BoardError(f"{source}: line {line_no}: expected {WIDTH} numbers, found {len(fields)}{hint}")
     row = []
     for col_no, field in enumerate(fields, start=1):
         try:
