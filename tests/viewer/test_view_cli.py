@@ -216,3 +216,38 @@ def test_a_json_that_no_referee_printed_or_that_does_not_replay_gets_an_error_na
         assert told.returncode == 2 and says in told.stderr and "Traceback" not in told.stderr, (arguments, told.stderr)
         assert str(arguments[0]) in told.stderr or "--set" in says
         assert not (tmp_path / "page.html").exists()
+
+
+def test_a_match3_run_that_failed_says_why_on_its_page(tmp_path):
+    """CodeAbbey fails a whole run (a file that cannot load, the run's time over): the page shows
+    the board it stopped on, the first if it stopped before any, and the failure on its last frame."""
+    (tmp_path / "broken.py").write_text("def suggest(board):\n    return (1, 1, 'Q'\n")
+    (tmp_path / "slow.py").write_text("import time\n\ndef suggest(board):\n    time.sleep(0.3)\n    return 1, 1, 'Q'\n")
+    (tmp_path / "quit.py").write_text("def suggest(board):\n    return 1, 1, 'Q'\n")
+
+    def results(path):
+        return [(g["title"].rsplit(", board ", 1)[1], g["frames"][-1]["result"]) for g in page.read_data(
+            path.read_text())["games"]]
+
+    broken = "the run failed: cannot load broken.py: SyntaxError at line 2: '(' was never closed"
+    done = gridfall("match3", "referee", str(tmp_path / "broken.py"), "--replay", str(tmp_path / "broken.html"),
+                    "--json")
+    assert done.returncode == 0 and "replay:" in done.stderr, done.stderr  # no page was written, and none said so
+    assert [(board, text.replace(str(tmp_path) + "/", "")) for board, text in results(tmp_path / "broken.html")] == \
+        [("1 (8x8, 0 moves)", broken)]
+    (tmp_path / "broken.json").write_text(done.stdout)
+    viewed = gridfall("view", str(tmp_path / "broken.json"), "-o", str(tmp_path / "viewed.html"))
+    assert viewed.returncode == 0, viewed.stderr  # was "holds no finished game: its referee was stopped ..."
+    assert results(tmp_path / "viewed.html") == results(tmp_path / "broken.html")
+    slow = gridfall_json("match3", "referee", str(tmp_path / "slow.py"), "--time", "0.5")
+    (tmp_path / "slow.json").write_text(json.dumps(slow))
+    assert gridfall("view", str(tmp_path / "slow.json"), "-o", str(tmp_path / "slow.html")).returncode == 0
+    [*_, (board, said)] = results(tmp_path / "slow.html")  # board 2, unless the machine is slow
+    assert said == f"time limit exceeded; the run failed: {slow['failed']}", said
+    assert slow["failed"].startswith(f"board {board.split()[0]}, move 1: over the time limit"), (board, said)
+    db = tmp_path / "m.sqlite"  # a comparison stores the failure as the run's reason
+    gridfall_json("match3", "compare", "--bot", f"quit={tmp_path / 'quit.py'}", "--bot", f"slow={tmp_path / 'slow.py'}",
+                  "--seeds", "1", "--time", "0.5", "--db", str(db))
+    assert gridfall("view", str(db), "--job", "seed 1 slow", "-o", str(tmp_path / "db.html")).returncode == 0
+    [*_, (board, said)] = results(tmp_path / "db.html")
+    assert said.startswith(f"time limit exceeded; the run failed: board {board.split()[0]}, move 1: over"), said

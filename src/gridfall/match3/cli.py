@@ -119,7 +119,7 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
         report = referee_file(file, seed=seed, time_limit=time_limit or None,
                               per_call=turn_ms / 1000 if turn_ms is not None else None, python=python,
                               memory_mb=memory_mb)
-    if replay_path and report.games:
+    if replay_path:  # a run that failed before its first move shows its first board and why
         from gridfall.match3.replay import replay_report
 
         write_replay(replay_path, "match3", f"gridfall match3 referee: {file}, seed {seed}",

@@ -28,14 +28,18 @@ def _cells(grid) -> str:
 
 def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
                output: list[list[str]] | None = None, times: list[list[float]] | None = None,
-               ends: list[str] | None = None) -> list[dict]:
+               ends: list[str] | None = None, failed: str | None = None) -> list[dict]:
     """One game (page entry) per board of the run; ``actions[b]`` is board b's moves as
     (col, row, dir), ``output[b]`` what the player printed in each call (one more than the moves:
     the call that ended the game, shown on its last frame), ``times[b]`` each move's call in
-    seconds, ``ends[b]`` how the game ended.  IllegalMove if a recorded move is not legal where it
-    was played."""
+    seconds, ``ends[b]`` how the game ended.  ``failed``: why the whole run failed (a file that
+    cannot load, the run's time or memory over), said on the last frame of the board it stopped on,
+    the first if it stopped before any; the boards after it are left out.  IllegalMove if a
+    recorded move is not legal where it was played."""
     gen = Generator(seed)
     output, times, ends = output or [], times or [], ends or []
+    if failed:
+        sizes = sizes[:max(len(actions), 1)]
     games, total = [], 0
     for number, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
@@ -70,6 +74,9 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
             frames[-1]["last_output"] = printed[len(moves)]
         frames[-1]["result"] = ends[number - 1] if number - 1 < len(ends) else None
         games.append({"title": f"{title}, board {number} ({size}x{size}, {counted(len(moves), 'move')})", "frames": frames})
+    if failed:
+        last = games[-1]["frames"][-1]
+        last["result"] = "; ".join(filter(None, (last["result"], f"the run failed: {failed}")))
     return games
 
 
@@ -78,8 +85,10 @@ def replay_report(report: dict, title: str = "") -> list[dict]:
     it (:meth:`~gridfall.match3.codeabbey.RunReport.to_json` and the ``player``, which titles
     it, else ``title``): the referee's own ``--replay`` and ``gridfall view`` of its JSON both
     make it here."""
-    games = report["games"]
+    games, failed = report["games"], report.get("failed")
+    sizes = [game["size"] for game in games] if games or not failed else BOARD_SIZES  # a run that failed to load
     return replay_run(report["seed"], [[tuple(move) for move in game["actions"]] for game in games],
                       str(report.get("player") or title),
-                      sizes=[game["size"] for game in games], output=[game["output"] for game in games],
-                      times=[game.get("times") or [] for game in games], ends=[game.get("end", "") for game in games])
+                      sizes=sizes, output=[game["output"] for game in games],
+                      times=[game.get("times") or [] for game in games], ends=[game.get("end", "") for game in games],
+                      failed=failed)

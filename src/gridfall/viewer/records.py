@@ -90,7 +90,7 @@ def _replay_row(kind: str, row: GameRow) -> list[dict]:
             took = took[len(board_moves):]
         ends = row.messages if len(row.messages) == len(moves) else None  # match3.match stores each game's end
         return replay_run(row.result["seed"], moves, f"{row.job}: {row.seats[0]}", output=output, times=times,
-                          ends=ends)
+                          ends=ends, failed=None if row.reason == "ok" else row.reason)  # match3.match's reason
     raise ValueError(f"no replay for {kind!r} games")
 
 
