@@ -116,6 +116,6 @@ def test_a_time_that_is_not_a_finite_number_of_zero_or_more_is_refused(game):
     player = gridfall.load_player(game, "greedy")
     state = gridfall.load_game(game).new_initial_state()
     for seconds in (-1.0, float("nan"), float("inf"), "1", True):
-        with pytest.raises(ValueError, match="a time of 0 or more"):
+        with pytest.raises(ValueError, match="a finite time of 0 or more"):
             player.act(state, seconds)
     assert player.act(state, 0) in state.legal_actions()  # no time at all: still a move, at once

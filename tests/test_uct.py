@@ -64,6 +64,9 @@ def test_no_time_still_gives_a_move_and_a_bad_budget_is_named():
     assert player.act(state, 0) in state.legal_actions() and player.last_iterations == 1
     with pytest.raises(ValueError, match="seconds=nan: a time of 0 or more"):
         player.act(state, float("nan"))
+    with pytest.raises(ValueError, match="seconds=inf and no iterations: it would never answer"):
+        player.act(state, float("inf"))
+    assert UCTPlayer(seed=1, iterations=5).act(state, float("inf")) in state.legal_actions()  # iterations end it
     with pytest.raises(ValueError, match="iterations=0: at least 1"):
         UCTPlayer(iterations=0)
 

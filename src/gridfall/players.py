@@ -81,7 +81,7 @@ def move_seconds(seconds: float | None, default: float, name: str = "seconds") -
     if seconds is None:
         return default
     if isinstance(seconds, bool) or not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds >= 0):
-        raise ValueError(f"{name}={seconds!r}: a time of 0 or more (None: the player's default)")
+        raise ValueError(f"{name}={seconds!r}: a finite time of 0 or more (None: the player's default)")
     return float(seconds)
 
 

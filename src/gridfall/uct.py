@@ -65,6 +65,8 @@ class UCTPlayer:
             raise ValueError("give seconds, iterations or both")
         if seconds is not None and not seconds >= 0:  # nan too
             raise ValueError(f"seconds={seconds!r}: a time of 0 or more")
+        if seconds == math.inf and self.iterations is None:
+            raise ValueError("seconds=inf and no iterations: it would never answer")
         deadline = None if seconds is None else time.monotonic() + seconds
         root = _Node(state.current_player(), actions, self.rng)
         self._low, self._high = math.inf, -math.inf

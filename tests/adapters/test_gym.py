@@ -322,5 +322,5 @@ def test_connect4_refuses_a_wrong_opponent_seat_or_time_by_name():
     with pytest.raises(ValueError, match="seat 2: 0 \\(first\\), 1 \\(second\\)"):
         gymnasium.make("gridfall/Connect4-v0", seat=2)
     for seconds in (-1, float("nan"), "0.1"):  # at make, not at the opponent's first move
-        with pytest.raises(ValueError, match=f"opponent_seconds={seconds!r}: a time of 0 or more"):
+        with pytest.raises(ValueError, match=f"opponent_seconds={seconds!r}: a finite time of 0 or more"):
             gymnasium.make("gridfall/Connect4-v0", opponent_seconds=seconds)
