@@ -120,7 +120,8 @@ def test_a_bot_joins_a_stored_league_and_catches_up(tmp_path):
                      "--workers", "1", *FAST)  # resumed: nothing to play, nothing grows
     assert again.returncode == 0 and "grows" not in again.stderr and len(_games(db)) == 14
     gone = gridfall(*_league(db, 14))  # alphabeta:1 left out: refused
-    assert gone.returncode == 2 and "not shrink (bots: alphabeta:1 is stored but not in the new list)" in gone.stderr, gone.stderr
+    said = "not shrink (bots: alphabeta:1 is stored but not in the new list)"
+    assert gone.returncode == 2 and said in gone.stderr, gone.stderr
 
 
 def test_a_retired_bot_plays_no_more_and_its_games_still_rate_it(tmp_path):

@@ -79,7 +79,8 @@ def _grown(old, new) -> tuple[object, str]:
     (its order numbers a league's bots), so the same items in another order change nothing."""
     if isinstance(old, list):
         missing = [_item_text(item) for item in old if item not in new]
-        shown = ", ".join(missing[:3]) + (f" and {counted(len(missing) - 3, 'more', 'more')}" if len(missing) > 3 else "")
+        more = f" and {counted(len(missing) - 3, 'more', 'more')}" if len(missing) > 3 else ""
+        shown = ", ".join(missing[:3]) + more
         dropped = f"{shown} {'is' if len(missing) == 1 else 'are'} stored but not in the new list" if missing else ""
         return old + [item for item in new if item not in old], dropped
     return max(old, new), (f"was {old:,}, now {new:,}" if new < old else "")

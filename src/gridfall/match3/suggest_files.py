@@ -11,11 +11,10 @@ from gridfall.arena.bot_files import modules_of
 
 
 def cannot_load(path: str, interpreter: str | None) -> str | None:
-    """Why the suggest file at ``path`` would fail every run before its first call, its syntax: as
-    the referee checks it for gridfall's own Python (``interpreter`` None: Python 3.6's grammar,
-    :func:`~gridfall.match3.codeabbey.check_syntax`), or as ``interpreter`` compiles it.  None for
-    a Lua file, and when it loads or that cannot be told (a bot with such a fault would lose every
-    seed of a comparison, stored in its database)."""
+    """Why the suggest file at ``path`` cannot load, so that every run of it would fail before its
+    first call: its syntax, as the referee checks it for gridfall's own Python (``interpreter``
+    None: Python 3.6's grammar, :func:`~gridfall.match3.codeabbey.check_syntax`), or as
+    ``interpreter`` compiles it.  None for a Lua file, and when it loads or that cannot be told."""
     import shutil
 
     from gridfall.arena.script_syntax import syntax_error
