@@ -40,7 +40,8 @@ def replay_run(seed: int, actions: list[list], title: str, sizes=BOARD_SIZES,
     output, times, ends = output or [], times or [], ends or []
     if failed:
         sizes = sizes[:max(len(actions), 1)]
-    games, total = [], 0
+    games: list[dict] = []
+    total = 0
     for number, size in enumerate(sizes, start=1):
         board = new_board(size, gen)
         moves = actions[number - 1] if number - 1 < len(actions) else []
