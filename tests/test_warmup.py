@@ -208,7 +208,7 @@ def test_warmup_names_the_caches_older_sources_left_and_prune_removes_only_those
 # comes meanwhile is raised inside the callback, where ctypes prints it and drops it
 STOPPED_IN_A_COMPILE = '''
 import ctypes, os, signal, threading, time
-from gridfall.warmup import off_the_main_thread
+from gridfall.main_thread import off_the_main_thread
 signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C's, even under a shell that ignores it
 hook = ctypes.CFUNCTYPE(None)(lambda: time.sleep(0.05))
 
@@ -236,7 +236,7 @@ def test_a_stop_during_a_compile_is_not_lost_in_the_compilers_callbacks(tmp_path
 
 
 def test_a_compile_off_the_main_thread_raises_its_error_in_the_caller():
-    from gridfall.warmup import off_the_main_thread
+    from gridfall.main_thread import off_the_main_thread
 
     def failing():
         raise ValueError("no such kernel")

@@ -11,9 +11,10 @@ ctypes callback, or in a finalizer of llvmlite's), and 0 times in 80 with this m
 which landed it a median 0.07 s after the signal, 0.54 s at most (`python
 benchmarks/compile_stops.py --trials 80`, AMD EPYC, 2026-12-04).
 
-gridfall's commands compile off the main thread (:func:`gridfall.warmup.off_the_main_thread`) and
-stop at once.  A program that calls gridfall's kernels itself compiles them in its own thread;
-in the main thread, this module holds the stop.  numba takes its compiler lock to compile and to
+gridfall's commands compile off the main thread
+(:func:`gridfall.main_thread.off_the_main_thread`) and stop at once.  A program that calls
+gridfall's kernels itself compiles them in its own thread; in the main thread, this module holds
+the stop.  numba takes its compiler lock to compile and to
 load a kernel, and says so in its events (``numba:compiler_lock``, Python code on both sides).
 While the main thread holds the lock, each stop signal with a Python handler (Ctrl-C's
 ``KeyboardInterrupt``, a program's own SIGTERM handler) is only noted; when it lets go, the

@@ -160,7 +160,10 @@ class SameGamePlayer(Player):
             return list(greedy_line(board))
         from gridfall.samegame.search import solve
 
-        return list(solve(board, seconds, algo=self.name, seed=self.seed + self.plans, **self.params).moves)
+        found = solve(board, seconds, algo=self.name, seed=self.seed + self.plans, **self.params)
+        if found.interrupted:  # solve stops its threads on Ctrl-C and returns; the caller is to stop too
+            raise KeyboardInterrupt
+        return list(found.moves)
 
 
 class Match3Player(Player):

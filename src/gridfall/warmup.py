@@ -17,7 +17,9 @@ import sys
 import tempfile
 import threading
 import time
-from typing import IO, Callable, Iterator
+from typing import IO, Iterator
+
+from gridfall.main_thread import off_the_main_thread
 
 
 def compile_bytecode() -> None:
@@ -44,38 +46,6 @@ WARMERS = [
 def _warmer(path: str):
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
-
-
-def off_the_main_thread(work: Callable[[], object]) -> None:
-    """Run ``work`` (a compile) in a thread of its own and wait for it, when called from the main
-    thread, so that a stop is never lost in it.
-
-    numba compiles through LLVM, which calls back into Python as it emits each kernel (llvmlite's
-    object-cache hooks).  A Ctrl-C or SIGTERM that came while LLVM ran was raised at the first
-    Python line after, often inside such a callback, where ctypes prints the exception and drops
-    it: the stop was lost (1 stop in 14 during a first compile; the command ran on and exited 0)
-    and so was that kernel's cache file.  Python runs signal handlers in the main thread only:
-    with the compile elsewhere, the stop lands in the wait below.  The wait polls, because the
-    kernel may hand the signal to the compiling thread, which wakes no one.  A stopped command
-    exits with the compile unfinished (a daemon thread): numba writes each cache file whole, to a
-    temporary name and then renamed."""
-    if threading.current_thread() is not threading.main_thread():
-        work()
-        return
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            work()
-        except BaseException as e:  # noqa: BLE001 - raised again below, in the caller's thread
-            failed.append(e)
-
-    thread = threading.Thread(target=run, name="gridfall-compile", daemon=True)
-    thread.start()
-    while thread.is_alive():
-        thread.join(0.1)
-    if failed:
-        raise failed[0]
 
 
 def warm_everything() -> Iterator[tuple[str, float]]:

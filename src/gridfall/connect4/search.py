@@ -31,8 +31,12 @@ import numpy as np
 from gridfall.connect4 import engine, stopping
 from gridfall.connect4.engine import COLUMN, ORDER, H, W
 from gridfall.jit import cycle_counter, deadline_ticks, njit, popcount, uint64
+from gridfall.main_thread import off_the_main_thread
 
 WIN = 10_000  # a proven win scores WIN + (cells left when it happens)
+# a depth that may run longer than this runs off the main thread, where a Ctrl-C halts it at once
+# (:mod:`gridfall.main_thread`); a shorter one is called here, sparing a bot's turn a thread's start
+LONG_DEPTH_SECONDS = 0.25
 EXACT, LOWER, UPPER = 1, 2, 3
 # fields of the stats array
 NODES, GENERATION, BUDGET, ABORTED, DEADLINE, SEED, VARIETY, VARIETY_CHIPS = 0, 1, 2, 3, 4, 5, 6, 7
@@ -306,7 +310,12 @@ class Searcher:
             stopping.check()  # after the budget is set: a stop from now on lowers it (see stopping)
             t = time.perf_counter()
             first = decision.column if decision else -1
-            x, score = search_root(np.uint64(cur), np.uint64(mask), depth, first, self.g, self.keys, self.data, self.stats)
+            args = (np.uint64(cur), np.uint64(mask), depth, first, self.g, self.keys, self.data, self.stats)
+            may_take = left if nodes is None else left / self.rate  # seconds, at most (depth 1: none)
+            if decision is not None and may_take > LONG_DEPTH_SECONDS:
+                x, score = off_the_main_thread(lambda: search_root(*args), halt=self.halt)
+            else:
+                x, score = search_root(*args)
             took = time.perf_counter() - t
             total_nodes += int(self.stats[NODES])
             if took > 0.003:

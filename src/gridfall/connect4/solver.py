@@ -42,7 +42,7 @@ from gridfall.connect4 import engine, stopping
 from gridfall.connect4.engine import H, W
 from gridfall.connect4.rules import Game
 from gridfall.jit import cycle_counter, deadline_ticks, njit, uint64
-from gridfall.warmup import off_the_main_thread
+from gridfall.main_thread import off_the_main_thread
 
 BOUND_RANGE = 64  # scores lie in [-32, 32]; tt values: 1..65 upper bounds, 66..130 lower bounds
 OFFSET = 33
