@@ -4,7 +4,6 @@ in the helper itself and in a library caller's own loop over gridfall's players.
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 
@@ -70,6 +69,9 @@ try:
     print("played on")
 except KeyboardInterrupt:
     print(f"stopped {time.monotonic() - sent[0]:.3f} s after Ctrl-C")
+start = time.monotonic()  # the halted searcher plays its next move as any other
+action = player.act(state, 0.3)
+print(f"then {action in state.legal_actions()} in {time.monotonic() - start:.2f} s")
 '''
 
 
@@ -79,16 +81,6 @@ def test_a_library_callers_ctrl_c_stops_a_long_move_at_once(game, player):
                           timeout=120)
     assert done.stdout.startswith("stopped"), (done.stdout, done.stderr[-2000:])
     assert float(done.stdout.split()[1]) < 1.0, done.stdout  # the wait's step, and a kernel's way out
+    then = done.stdout.splitlines()[1].split()
+    assert then[1] == "True" and float(then[3]) < 2.0, done.stdout
 
-
-def test_a_connect4_search_halted_by_ctrl_c_plays_on_afterwards():
-    """The stopped depth leaves the searcher usable: its next move is searched as any other."""
-    import gridfall
-
-    game = gridfall.load_game("connect4")
-    player = gridfall.load_player(game, "gridfall", seed=1)
-    state = game.new_initial_state()
-    state.apply_action(4)
-    first = player.act(state, 0.3)
-    start = time.monotonic()
-    assert player.act(state, 0.3) == first and time.monotonic() - start < 2
