@@ -6,6 +6,7 @@ another test run on the same machine (a second clone, CI) is never taken for a l
 """
 
 import os
+import signal
 
 SESSION = "GRIDFALL_TEST_SESSION"
 
@@ -87,3 +88,12 @@ def stopped(process, signum: int, settle: float = 3.0) -> tuple[str, float]:
     finally:
         process.kill()
         process.communicate()
+
+
+def as_in_a_terminal() -> None:
+    """A child's stop signals as in a terminal (``preexec_fn=``): a test run started in the
+    background by a non-interactive shell ignores SIGINT (and under nohup SIGHUP), and a child
+    would inherit that, so a test's Ctrl-C would reach a deaf process; in a terminal a command
+    has Python's Ctrl-C handler, and a hangup ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)

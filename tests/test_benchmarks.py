@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import as_in_a_terminal
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -158,7 +160,8 @@ def stopped_with_ctrl_c(script: str, arguments: str, after: str, stop=signal.SIG
     import time
 
     process = subprocess.Popen([sys.executable, str(BENCHMARKS / script), *arguments.split()], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=as_in_a_terminal)  # not deaf to Ctrl-C under a background run
     seen = []
     if after:
         for line in process.stderr:

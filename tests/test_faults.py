@@ -18,7 +18,7 @@ import pytest
 
 from tests.sqlite_files import rows
 
-from .processes import describe, live_commands, stopped
+from .processes import as_in_a_terminal, describe, live_commands, stopped
 
 # The faulty bots answer at once or never, and each test's clocks are far longer than an answer
 # takes on a busy core, so these tests share the machine (machine_sharing.py); the few whose
@@ -171,18 +171,10 @@ def test_match3_referee(fault):
 # -- signals: the finished games are printed and kept, nothing is left, exit 128 + the signal ---------
 
 
-def _as_in_a_terminal():
-    # a test run started in the background by a non-interactive shell ignores SIGINT (and under
-    # nohup SIGHUP), and a child would inherit that; a referee run by a user in a terminal has
-    # Python's Ctrl-C handler, and a hangup ends it
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-
-
 def start(*args, env=None):
     return subprocess.Popen([sys.executable, "-m", "gridfall", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})},
-                            preexec_fn=_as_in_a_terminal)
+                            preexec_fn=as_in_a_terminal)
 
 
 def stop_when(run, ready, signum):
@@ -214,7 +206,7 @@ def _signalled_after(function: str, signum: int, argv: list[str]) -> subprocess.
             "from gridfall.cli import run\n"
             "run()\n")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          preexec_fn=_as_in_a_terminal)
+                          preexec_fn=as_in_a_terminal)
 
 
 @pytest.mark.alone  # two greedy bots at CodinGame's limits
@@ -262,7 +254,7 @@ def test_a_signal_before_the_work_stops_the_command_as_ctrl_c_does(signum):
 def test_a_gridfall_bot_ends_at_once_on_sigterm_as_a_platform_bot_does(game):
     # a bot's turn may be in a kernel, where a stop raised in Python waits for it to return
     bot = subprocess.Popen([sys.executable, "-m", "gridfall", game, "bot"], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_in_a_terminal)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_in_a_terminal)
     err, _ = stopped(bot, signal.SIGTERM, settle=2.0)  # waiting for its first input
     assert bot.returncode == -signal.SIGTERM and "Aborted!" not in err, (bot.returncode, err)
 

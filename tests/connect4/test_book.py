@@ -246,13 +246,13 @@ def test_a_stopped_build_ends_its_workers_at_once_and_writes_nothing(tmp_path, s
     import subprocess
     import sys
 
-    from tests.processes import stopped
+    from tests.processes import as_in_a_terminal, stopped
 
     out = tmp_path / "book.json"
     build_command = [sys.executable, "-m", "gridfall", "connect4", "book", "--rebuild", "--depth", "26", "--turns", "1",
                      "--workers", str(workers), "--out", str(out)]
     process = subprocess.Popen(build_command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not ignored
+                               preexec_fn=as_in_a_terminal)
     while "actions 0:" not in process.stderr.readline():  # the walk's first level: the searches begin
         if process.poll() is not None:
             pytest.fail(f"the build ended before it searched: {process.communicate()[1]}")
