@@ -3,7 +3,7 @@
 import pytest
 
 from gridfall.samegame import boards
-from gridfall.samegame.boards import BoardError, load_board, parse_board
+from gridfall.samegame.boards import BoardError, load_board, parse_board, parse_row
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
@@ -77,6 +77,12 @@ def test_malformed_boards_name_line_and_column(mutate, message):
         parse_board(rows_text(rows), "my.txt")
     assert message in str(e.value)
     assert str(e.value).startswith("my.txt")
+
+
+def test_a_row_of_no_numbers_is_named_as_such():
+    # parse_row is the bot's reader too: an empty row is a BoardError, never an IndexError
+    with pytest.raises(BoardError, match="line 3: expected 15 numbers, found 0$"):
+        parse_row("", 3, "my.txt")
 
 
 def test_floating_column_is_refused():

@@ -62,8 +62,8 @@ def parse_row(line: str, line_no: int, source: str) -> list[int]:
     if len(fields) != WIDTH:
         # a row written as a rows: spec writes it, digits together, is one number to split()
         together = len(fields) == 1 and len(fields[0]) == WIDTH and fields[0].isascii() and fields[0].isdigit()
-        apart = " ".join(fields[0][:3])
-        hint = f" ({fields[0]}: the numbers of a row are written apart, as '{apart} ...')" if together else ""
+        hint = (f" ({fields[0]}: the numbers of a row are written apart, as '{' '.join(fields[0][:3])} ...')"
+                if together else "")
         raise BoardError(f"{source}: line {line_no}: expected {WIDTH} numbers, found {len(fields)}{hint}")
     row = []
     for col_no, field in enumerate(fields, start=1):
