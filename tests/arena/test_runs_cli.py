@@ -77,6 +77,20 @@ def test_a_run_stored_under_any_name_is_listed_and_other_files_are_not_read(tmp_
     assert [other["file"].rsplit("/", 1)[-1] for other in listed["not_runs"]] == ["solutions"]
 
 
+def test_a_pipe_or_a_broken_link_named_as_a_run_is_called_what_it_is(tmp_path):
+    """SQLite calls a pipe's failure "disk I/O error" and a broken link's "unable to open": both
+    were shown as "a damaged SQLite file", which sends a user to look for damage that is not there."""
+    os.mkfifo(tmp_path / "pipe.sqlite")
+    (tmp_path / "moved.sqlite").symlink_to(tmp_path / "gone" / "league.sqlite")
+    listed = gridfall_json("runs", str(tmp_path))
+    why = {entry["file"].rsplit("/", 1)[-1]: entry["why"] for entry in listed["not_runs"]}
+    assert "not a regular file (a device, a pipe or a socket)" in why["pipe.sqlite"]
+    assert why["moved.sqlite"].endswith(f"a link to {tmp_path / 'gone' / 'league.sqlite'}, which does not exist")
+    assert not any("damaged" in text for text in why.values())
+    standings = gridfall("standings", str(tmp_path / "pipe.sqlite"))
+    assert standings.returncode == 2 and "not a regular file" in standings.stderr and "Traceback" not in standings.stderr
+
+
 def test_runs_of_an_empty_folder_and_a_missing_path(tmp_path):
     assert json.loads(gridfall("runs", str(tmp_path), "--json").stdout) == {"runs": [], "not_runs": []}
     empty = gridfall("runs", str(tmp_path))

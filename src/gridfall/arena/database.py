@@ -384,6 +384,10 @@ def _shape_fault(fields: dict) -> str:
 def read_only(path: Path):
     """A connection that only reads the database at ``path``; sqlite3's errors (a damaged page, a
     table of another shape) and a damaged run row as ValueError naming the file."""
+    if reason := not_a_file(path):  # SQLite would say "disk I/O error" of a pipe, as of a failing disk
+        raise ValueError(f"{path}: {reason}")
+    if path.is_symlink() and not path.exists():  # in a folder `runs` lists; SQLite: "unable to open"
+        raise ValueError(f"{path}: a link to {path.readlink()}, which does not exist")
     try:
         with contextlib.closing(_reader(path)) as connection:
             yield connection
