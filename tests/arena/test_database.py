@@ -136,6 +136,10 @@ def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
         RunDatabase(tmp_path, "k", {})
     with pytest.raises(RunDatabaseError, match="does not exist"):
         RunDatabase(tmp_path / "missing" / "run.sqlite", "k", {})
+    (tmp_path / "moved.sqlite").symlink_to(tmp_path / "unmounted" / "run.sqlite")  # was "unable to open database file"
+    with pytest.raises(RunDatabaseError, match="a link to .*run.sqlite, and the folder .*unmounted does not exist"):
+        RunDatabase(tmp_path / "moved.sqlite", "k", {})
+    (tmp_path / "moved.sqlite").unlink()
     with pytest.raises(RunDatabaseError, match="cannot be a database file: File name too long"):
         RunDatabase("x" * 5000, "k", {})  # was an internal error (OSError)
     pipe = tmp_path / "pipe"

@@ -212,6 +212,22 @@ def test_a_store_named_in_a_missing_folder_is_refused_and_the_default_ones_folde
     assert (tmp_path / "data" / "s.sqlite").is_file()
 
 
+def test_a_store_linked_to_a_missing_folder_names_the_link_and_the_folder(tmp_path, monkeypatch):
+    """A store kept on a disk that is not mounted now: SQLite said only "unable to open database
+    file"; and a default path under a file, where making its folder said only "File exists"."""
+    (tmp_path / "solutions.sqlite").symlink_to(tmp_path / "unmounted" / "solutions.sqlite")
+    monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path / "solutions.sqlite"))
+    for opening in (lambda: SolutionStore(tmp_path / "solutions.sqlite"), SolutionStore):
+        with pytest.raises(StoreError, match=f"a link to {tmp_path / 'unmounted' / 'solutions.sqlite'}, and the "
+                                             f"folder {tmp_path / 'unmounted'} does not exist"):
+            opening()
+    assert not (tmp_path / "unmounted").exists()
+    (tmp_path / "notes").write_text("a file")
+    monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path / "notes" / "s.sqlite"))
+    with pytest.raises(StoreError, match=f"{tmp_path / 'notes'} is a file, not a folder"):
+        SolutionStore()
+
+
 def test_a_device_or_a_pipe_given_as_the_store_is_named(tmp_path):
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)

@@ -37,7 +37,7 @@ from gridfall import json_text, lock_file
 from gridfall.arena import limits
 from gridfall.fingerprint import fingerprint
 from gridfall.printable import one_line
-from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
+from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, missing_folder, not_a_file, refuse_other_tables, tables
 from gridfall.words import counted
 
 SCHEMA = """
@@ -138,15 +138,15 @@ class RunDatabase:
         self.grew: dict[str, tuple] = {}
         self.lock = threading.Lock()
         try:
-            is_dir, folder_exists = self.path.is_dir(), self.path.parent.exists()
+            is_dir, no_folder = self.path.is_dir(), missing_folder(self.path)
         except OSError as e:  # a name too long for the file system, say
             raise RunDatabaseError(f"{self.path}: cannot be a database file: {e.strerror}") from None
         if is_dir:
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
         if reason := not_a_file(self.path):
             raise RunDatabaseError(f"{self.path}: {reason}")
-        if not folder_exists:
-            raise RunDatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")
+        if no_folder:
+            raise RunDatabaseError(f"{self.path}: {no_folder}")
         self.held = hold_run(self.path) if exclusive else None
         self.created = not self.path.exists()  # by this open: a run that never starts leaves no file (discard)
         try:
