@@ -142,6 +142,12 @@ def test_an_output_where_no_file_can_be_made_is_refused_before_the_work(tmp_path
     assert not (tmp_path / "s.sqlite").exists()
     assert CliRunner().invoke(main, ["match3", "export", str(tmp_path / "plan.py")]).exit_code == 0
     assert os.listdir(tmp_path) == ["plan.py"]  # the check's probe file is gone
+    # a link to a disk not mounted: "cannot write in TMP: No such file or directory", of a folder that is there
+    (tmp_path / "bot.py").symlink_to(tmp_path / "unmounted" / "bot.py")
+    result = CliRunner().invoke(main, ["connect4", "export", str(tmp_path / "bot.py")])
+    assert result.exit_code == 2 and f"a link to {tmp_path / 'unmounted' / 'bot.py'}, and the folder " \
+                                     f"{tmp_path / 'unmounted'} does not exist" in result.output, result.output
+    (tmp_path / "bot.py").unlink()
     for args, message in [(["connect4", "export", ""], "'': an empty path; name the file to write (or - for "),
                           (["view", str(tmp_path / "plan.py"), "-o", "  "],
                            "'  ': a path of spaces only; name the file to write"),

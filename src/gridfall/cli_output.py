@@ -19,6 +19,8 @@ from pathlib import Path
 
 import click
 
+from gridfall.folders import missing_folder
+
 PIPED_WIDTH = 200  # columns of a table written to a pipe or a file: wide rows stay one line each
 
 
@@ -62,14 +64,14 @@ def output_path(ctx, param, value, kind: str | None = None):
         if getattr(param.type, "allow_dash", False):
             return value
         raise click.BadParameter("-: this writes a file, not standard output: name one", ctx, param)
-    folder = Path(value).absolute().parent
-    if not os.path.isdir(folder):  # False, not an OSError, for a name too long
-        raise click.BadParameter(f"{value}: the folder {folder} does not exist", ctx, param)
+    if no_folder := missing_folder(Path(value).absolute()):  # a link is followed (a disk not mounted)
+        raise click.BadParameter(f"{value}: {no_folder}", ctx, param)
     from gridfall.atomic_file import can_make_files_in, why_not_replace
 
     if not os.path.exists(value) or os.path.isfile(value):  # a device or a pipe is written in place
+        folder = os.path.dirname(os.path.realpath(value))  # where the file is made: a link's target's
         try:
-            can_make_files_in(os.path.dirname(os.path.realpath(value)))
+            can_make_files_in(folder)
         except OSError as e:
             raise click.BadParameter(f"{value}: cannot write in {folder}: {e.strerror}", ctx, param) from None
     try:

@@ -44,18 +44,6 @@ def not_a_file(path: Path) -> str | None:
     return None
 
 
-def missing_folder(path: Path) -> str | None:
-    """Why no database file can be made at ``path`` because its folder is missing, or None.  A
-    link is followed: a store linked to a disk that is not mounted now would get SQLite's "unable
-    to open database file"."""
-    target = path.resolve() if path.is_symlink() else path  # a broken link resolves to where it points
-    folder = target.parent
-    if folder.is_dir():
-        return None
-    missing = f"{folder} is a file, not a folder" if folder.exists() else f"the folder {folder} does not exist"
-    return missing if target is path else f"a link to {target}, and {missing}"
-
-
 def tables(connection: sqlite3.Connection) -> set[str]:
     """The file's own tables (SQLite's internal ``sqlite_*`` ones left out)."""
     return {name for (name,) in connection.execute(

@@ -37,7 +37,8 @@ from gridfall import json_text, lock_file
 from gridfall.arena import limits
 from gridfall.fingerprint import fingerprint
 from gridfall.printable import one_line
-from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, missing_folder, not_a_file, refuse_other_tables, tables
+from gridfall.folders import missing_folder
+from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
 from gridfall.words import counted
 
 SCHEMA = """

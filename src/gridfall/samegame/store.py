@@ -32,7 +32,8 @@ from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
 from gridfall.numerals import ascii_digits
-from gridfall.sqlite_kinds import damaged, missing_folder, not_a_file, refuse_other_tables
+from gridfall.folders import missing_folder
+from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
 from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
 
