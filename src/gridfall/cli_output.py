@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from gridfall.folders import missing_folder
+from gridfall.folders import cannot_make
 
 PIPED_WIDTH = 200  # columns of a table written to a pipe or a file: wide rows stay one line each
 
@@ -64,8 +64,8 @@ def output_path(ctx, param, value, kind: str | None = None):
         if getattr(param.type, "allow_dash", False):
             return value
         raise click.BadParameter("-: this writes a file, not standard output: name one", ctx, param)
-    if no_folder := missing_folder(Path(value).absolute()):  # a link is followed (a disk not mounted)
-        raise click.BadParameter(f"{value}: {no_folder}", ctx, param)
+    if why := cannot_make(Path(value).absolute()):  # a link is followed (a disk not mounted)
+        raise click.BadParameter(f"{value}: {why}", ctx, param)
     from gridfall.atomic_file import can_make_files_in, why_not_replace
 
     if not os.path.exists(value) or os.path.isfile(value):  # a device or a pipe is written in place

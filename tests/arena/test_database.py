@@ -140,6 +140,11 @@ def test_bad_paths_and_corrupt_files_get_clear_errors(tmp_path):
     with pytest.raises(RunDatabaseError, match="a link to .*run.sqlite, and the folder .*unmounted does not exist"):
         RunDatabase(tmp_path / "moved.sqlite", "k", {})
     (tmp_path / "moved.sqlite").unlink()
+    (tmp_path / "loop.sqlite").symlink_to(tmp_path / "loop.sqlite")  # was "unable to open", and the link deleted
+    with pytest.raises(RunDatabaseError, match="a link in a loop of links"):
+        RunDatabase(tmp_path / "loop.sqlite", "k", {})
+    assert (tmp_path / "loop.sqlite").is_symlink()
+    (tmp_path / "loop.sqlite").unlink()
     with pytest.raises(RunDatabaseError, match="cannot be a database file: File name too long"):
         RunDatabase("x" * 5000, "k", {})  # was an internal error (OSError)
     pipe = tmp_path / "pipe"

@@ -82,10 +82,15 @@ def test_a_pipe_or_a_broken_link_named_as_a_run_is_called_what_it_is(tmp_path):
     were shown as "a damaged SQLite file", which sends a user to look for damage that is not there."""
     os.mkfifo(tmp_path / "pipe.sqlite")
     (tmp_path / "moved.sqlite").symlink_to(tmp_path / "gone" / "league.sqlite")
+    (tmp_path / "loop.sqlite").symlink_to(tmp_path / "loop.sqlite")
+    (tmp_path / "lost.sqlite").symlink_to(tmp_path / "lost-target.sqlite")  # its folder is there
     listed = gridfall_json("runs", str(tmp_path))
     why = {entry["file"].rsplit("/", 1)[-1]: entry["why"] for entry in listed["not_runs"]}
     assert "not a regular file (a device, a pipe or a socket)" in why["pipe.sqlite"]
-    assert why["moved.sqlite"].endswith(f"a link to {tmp_path / 'gone' / 'league.sqlite'}, which does not exist")
+    assert why["moved.sqlite"].endswith(f"a link to {tmp_path / 'gone' / 'league.sqlite'}, and the folder "
+                                        f"{tmp_path / 'gone'} does not exist")
+    assert "a link in a loop of links" in why["loop.sqlite"]
+    assert why["lost.sqlite"].endswith(f"a link to {tmp_path / 'lost-target.sqlite'}, which does not exist")
     assert not any("damaged" in text for text in why.values())
     standings = gridfall("standings", str(tmp_path / "pipe.sqlite"))
     assert standings.returncode == 2 and "not a regular file" in standings.stderr and "Traceback" not in standings.stderr

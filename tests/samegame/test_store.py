@@ -222,6 +222,9 @@ def test_a_store_linked_to_a_missing_folder_names_the_link_and_the_folder(tmp_pa
                                              f"folder {tmp_path / 'unmounted'} does not exist"):
             opening()
     assert not (tmp_path / "unmounted").exists()
+    (tmp_path / "loop.sqlite").symlink_to(tmp_path / "loop.sqlite")  # was an internal error (RuntimeError)
+    with pytest.raises(StoreError, match="a link in a loop of links"):
+        SolutionStore(tmp_path / "loop.sqlite")
     (tmp_path / "notes").write_text("a file")
     monkeypatch.setenv("GRIDFALL_STORE", str(tmp_path / "notes" / "s.sqlite"))
     with pytest.raises(StoreError, match=f"{tmp_path / 'notes'} is a file, not a folder"):

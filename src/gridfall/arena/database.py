@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shlex
 import socket
@@ -37,7 +38,7 @@ from gridfall import json_text, lock_file
 from gridfall.arena import limits
 from gridfall.fingerprint import fingerprint
 from gridfall.printable import one_line
-from gridfall.folders import missing_folder
+from gridfall.folders import cannot_make
 from gridfall.sqlite_kinds import damaged, is_sqlite, kind_of, not_a_file, refuse_other_tables, tables
 from gridfall.words import counted
 
@@ -139,15 +140,15 @@ class RunDatabase:
         self.grew: dict[str, tuple] = {}
         self.lock = threading.Lock()
         try:
-            is_dir, no_folder = self.path.is_dir(), missing_folder(self.path)
+            is_dir, why = self.path.is_dir(), cannot_make(self.path)
         except OSError as e:  # a name too long for the file system, say
             raise RunDatabaseError(f"{self.path}: cannot be a database file: {e.strerror}") from None
         if is_dir:
             raise RunDatabaseError(f"{self.path}: is a directory, not a database file")
         if reason := not_a_file(self.path):
             raise RunDatabaseError(f"{self.path}: {reason}")
-        if no_folder:
-            raise RunDatabaseError(f"{self.path}: {no_folder}")
+        if why:
+            raise RunDatabaseError(f"{self.path}: {why}")
         self.held = hold_run(self.path) if exclusive else None
         self.created = not self.path.exists()  # by this open: a run that never starts leaves no file (discard)
         try:
@@ -387,8 +388,8 @@ def read_only(path: Path):
     table of another shape) and a damaged run row as ValueError naming the file."""
     if reason := not_a_file(path):  # SQLite would say "disk I/O error" of a pipe, as of a failing disk
         raise ValueError(f"{path}: {reason}")
-    if path.is_symlink() and not path.exists():  # in a folder `runs` lists; SQLite: "unable to open"
-        raise ValueError(f"{path}: a link to {path.readlink()}, which does not exist")
+    if os.path.islink(path) and not os.path.exists(path):  # in a folder `runs` lists; SQLite: "unable to open"
+        raise ValueError(f"{path}: {cannot_make(path) or f'a link to {os.readlink(path)}, which does not exist'}")
     try:
         with contextlib.closing(_reader(path)) as connection:
             yield connection

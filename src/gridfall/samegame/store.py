@@ -32,7 +32,7 @@ from gridfall.samegame import rules
 from gridfall.samegame.line import Line
 from gridfall.samegame.boards import SETS, BoardError, board_key, load_board, parse_board, set_specs
 from gridfall.numerals import ascii_digits
-from gridfall.folders import missing_folder
+from gridfall.folders import cannot_make
 from gridfall.sqlite_kinds import damaged, not_a_file, refuse_other_tables
 from gridfall.text_file import NotText, read_text
 from gridfall.words import counted
@@ -175,11 +175,12 @@ class SolutionStore:
                 raise OSError(errno.EINVAL, reason)
             if not path and not self.path.parent.exists():  # the user's data directory, made on first use
                 self.path.parent.mkdir(parents=True, exist_ok=True)  # exist_ok: another process made it just now
-            if no_folder := missing_folder(self.path):  # a path typed with a slip makes no folder, and no store in it
-                raise FileNotFoundError(errno.ENOENT, no_folder)
-            if not self.path.exists() and not os.access(self.path.resolve().parent, os.W_OK | os.X_OK):
+            if refused := cannot_make(self.path):  # a path typed with a slip makes no folder, and no store in it
+                raise FileNotFoundError(errno.ENOENT, refused)
+            folder = os.path.dirname(os.path.realpath(self.path))  # where the file is, a link followed
+            if not self.path.exists() and not os.access(folder, os.W_OK | os.X_OK):
                 # said here: sqlite3 would say only "unable to open database file"
-                raise PermissionError(errno.EACCES, f"cannot make a file in {self.path.resolve().parent}")
+                raise PermissionError(errno.EACCES, f"cannot make a file in {folder}")
             db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             refuse_other_tables(db, self.path, "store")
             db.execute(SCHEMA)
