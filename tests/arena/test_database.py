@@ -319,6 +319,15 @@ def test_a_run_that_never_started_is_discarded_and_one_with_games_is_kept(tmp_pa
         assert path.exists() and again.done() == {"pair 0 game 0"}
 
 
+def test_a_discarded_run_through_a_link_deletes_the_file_it_made_and_keeps_the_link(tmp_path):
+    """The user's link (to a disk of runs, say) is theirs: only the file behind it was this open's."""
+    (tmp_path / "disk").mkdir()
+    link = tmp_path / "run.sqlite"
+    link.symlink_to(tmp_path / "disk" / "run.sqlite")
+    RunDatabase(link, "connect4 league", {"games": 4}).discard()  # deleted the link, and left the file
+    assert link.is_symlink() and list((tmp_path / "disk").iterdir()) == []
+
+
 def test_a_file_that_cannot_be_opened_is_not_left_behind_if_the_open_made_it(tmp_path, monkeypatch):
     """A full disk at the start: SQLite makes the file, then fails to write its journal."""
     from gridfall.arena import database

@@ -292,7 +292,8 @@ class RunDatabase:
         self._let_go()
 
     def _delete_files(self) -> None:
-        for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+        made = os.path.realpath(self.path)  # through a link: the file SQLite made, and its journals beside it
+        for leftover in (Path(made), Path(f"{made}-wal"), Path(f"{made}-shm")):
             with contextlib.suppress(OSError):
                 leftover.unlink(missing_ok=True)
 
