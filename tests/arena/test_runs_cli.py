@@ -117,6 +117,31 @@ def test_a_named_file_that_is_not_a_run_fails_the_listing(tmp_path):
     assert listed.returncode == 0 and "notes.sqlite: not an SQLite file" in listed.stdout
 
 
+def test_a_file_name_that_holds_an_escape_or_a_line_break_is_listed_on_one_line_as_text(tmp_path):
+    """A shared folder's names are data: ESC would recolour or clear the user's terminal, and a
+    newline would split a name over two lines of the listing."""
+    (tmp_path / "a\x1b[2Jb\nc.sqlite").write_text("not a database")
+    listed = gridfall("runs", str(tmp_path))
+    assert listed.returncode == 0 and "\x1b" not in listed.stdout
+    assert "a\\x1b[2Jb\\nc.sqlite: not an SQLite file" in listed.stdout
+
+
+def test_a_stored_kind_is_shown_as_text_not_as_markup_or_an_escape(tmp_path):
+    """A run's kind is read from its file, which may come from elsewhere or be edited: "[red]"
+    would be rich's markup, and ESC would reach the terminal."""
+    from gridfall.arena.database import RunDatabase
+
+    path = tmp_path / "run.sqlite"
+    with RunDatabase(path, "connect4 league", {"games": 2}):
+        pass
+    with changing(path) as connection:
+        connection.execute("UPDATE run SET value = ? WHERE key = 'kind'", ("[red]odd\x1b[2J",))
+    listed = gridfall("runs", str(tmp_path))
+    assert listed.returncode == 0 and "\x1b" not in listed.stdout, listed.stdout
+    assert "[red]odd" in listed.stdout and "\\x1b[2J" in listed.stdout.replace("\n", ""), listed.stdout
+    assert gridfall_json("runs", str(tmp_path))["runs"][0]["kind"] == "[red]odd\\x1b[2J"
+
+
 def test_a_row_of_the_wrong_shape_is_named_by_every_reader(tmp_path):
     """A game row whose result is JSON but not an object: `view` once failed on it with an
     internal error, and `standings` blamed the run's settings.  Each now names the row."""

@@ -460,7 +460,7 @@ def read_run(path: Path) -> StoredRun:
             raise ValueError(f"{path}: its run's settings are missing or damaged")
         rows = [dataclasses.replace(row, job=one_line(row.job), seats=_shown(row.seats), commands=_shown(row.commands))
                 for row in stored_rows(connection, path)]
-        return StoredRun(stored.get("kind", ""), _shown(settings), rows, _shown(extras),
+        return StoredRun(one_line(stored.get("kind", "")), _shown(settings), rows, _shown(extras),
                          [one_line(str(word)) for word in command], started)
 
 

@@ -16,6 +16,7 @@ import click
 
 from gridfall import json_text
 from gridfall.cli_output import console
+from gridfall.printable import one_line
 from gridfall.sqlite_kinds import is_sqlite
 from gridfall.words import counted
 
@@ -72,7 +73,7 @@ def runs(paths: tuple[str, ...], as_json: bool) -> None:
     where = ", ".join(paths) or "."
     out.print(_table(found, where) if found else Text(f"No runs in {where}."))
     for other in others:
-        out.print(Text(f"{other['file']}: {other['why']}"))
+        out.print(Text(one_line(f"{other['file']}: {other['why']}")))  # a shared folder's names are data
     if found:
         out.print("`gridfall standings FILE` prints where a run stands, `gridfall view FILE` replays its games.")
     raise SystemExit(1 if failed else 0)
@@ -86,10 +87,10 @@ def _table(found: list[dict[str, Any]], where: str) -> Any:
     for column in ("file", "kind", "games", "started", "last game", "the command that resumes it"):
         table.add_column(column, justify="right" if column == "games" else "left")
     for run in found:
-        command = Text(run["command"])  # Text: a bot's command is not markup
+        command = Text(one_line(run["command"]))  # Text: a bot's command is not markup; one_line: nor ESC
         for change in run["edited"]:  # its games were played by the earlier file: the command is refused
-            command.append(f"\nedited since its games: {change['file']} (bot {change['bot']})", "red")
-        table.add_row(Text(run["file"]), run["kind"], f"{run['games']:,}", _when(run["started"]),
+            command.append(f"\nedited since its games: {one_line(change['file'])} (bot {one_line(change['bot'])})", "red")
+        table.add_row(Text(one_line(run["file"])), Text(run["kind"]), f"{run['games']:,}", _when(run["started"]),
                       _when(run["last_game"]), command)
     return table
 
