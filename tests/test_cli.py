@@ -827,10 +827,11 @@ def test_store_list_shows_text_from_a_store_as_text_never_terminal_control(tmp_p
     with SolutionStore(str(path)) as store:
         store.import_file(str(imported))
     with changing(path) as connection:
-        connection.execute("UPDATE solutions SET algo = ?", ("nrpa\x1b[2J\x1b]0;pwned\x07",))
+        connection.execute("UPDATE solutions SET algo = ?", ("nrpa\x1b[2J\x1b]0;pwned\x07\nbeam",))
     result = run("samegame", "store", "list", "--store", str(path))
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "nrpa\\x1b[2J" in result.output
+    assert "\\nbeam" in result.output  # a line break too: the row stays one line
 
 
 def test_a_number_list_cannot_name_more_numbers_than_a_run_could_play(tmp_path):

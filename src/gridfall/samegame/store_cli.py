@@ -12,7 +12,7 @@ from gridfall import json_text
 from gridfall.atomic_file import replacing
 from gridfall.cli_options import refuse_given
 from gridfall.cli_output import cannot_write, console, output_path
-from gridfall.printable import printable
+from gridfall.printable import one_line
 from gridfall.words import counted
 
 
@@ -102,7 +102,7 @@ def store_list(store_path: str | None, as_json: bool) -> None:
         table.add_column(column)
     for e, ok in zip(entries, sound):
         table.add_row(", ".join(e.names()) or "(other)", str(e.score), str(e.moves.count(";") + 1 if e.moves else 0),
-                      Text(printable(e.algo)), f"{e.seconds:.0f}", str(e.seed), Text(printable(str(e.found))),
+                      Text(one_line(e.algo)), f"{e.seconds:.0f}", str(e.seed), Text(one_line(str(e.found))),
                       "ok" if ok else Text("does not replay to its score: ignored, and replaced by any line found", "red"))
     console().print(table)
 
