@@ -20,11 +20,11 @@ def cannot_make(path: str | os.PathLike) -> str | None:
     target = path
     if os.path.islink(path):
         try:
-            os.path.realpath(path, strict=True)
+            target = Path(os.path.realpath(path, strict=True))
         except OSError as e:  # strict: a loop raises ELOOP, where the default returns a path in it
             if e.errno == errno.ELOOP:
                 return f"a link in a loop of links ({path} -> {os.readlink(path)})"
-        target = Path(os.path.realpath(path))  # a broken link: where it points
+            target = Path(os.path.realpath(path))  # a broken link: where it points
     folder = target.parent
     if os.path.isdir(folder):
         return None

@@ -87,9 +87,9 @@ def _table(found: list[dict[str, Any]], where: str) -> Any:
     for column in ("file", "kind", "games", "started", "last game", "the command that resumes it"):
         table.add_column(column, justify="right" if column == "games" else "left")
     for run in found:
-        command = Text(one_line(run["command"]))  # Text: a bot's command is not markup; one_line: nor ESC
+        command = Text(one_line(run["command"]))  # Text: not markup; one_line: its --db is the file's name
         for change in run["edited"]:  # its games were played by the earlier file: the command is refused
-            command.append(f"\nedited since its games: {one_line(change['file'])} (bot {one_line(change['bot'])})", "red")
+            command.append(f"\nedited since its games: {change['file']} (bot {change['bot']})", "red")
         table.add_row(Text(one_line(run["file"])), Text(run["kind"]), f"{run['games']:,}", _when(run["started"]),
                       _when(run["last_game"]), command)
     return table
