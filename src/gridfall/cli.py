@@ -7,7 +7,7 @@ import io
 
 import click
 
-from gridfall import __version__
+from gridfall import __version__, shell_completion  # noqa: F401  (bash completion that keeps colons)
 from gridfall.lazy_group import LazyGroup
 
 

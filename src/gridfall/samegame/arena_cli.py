@@ -10,6 +10,7 @@ from gridfall.cli_help import with_help
 from gridfall.cli_options import limit_options, refuse_unplayable_command
 from gridfall.samegame.boards import BoardError, expand_specs, load_board, portable_spec
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
+from gridfall.samegame.spec_completion import complete_board
 from gridfall.viewer.options import replay_option
 
 
@@ -18,7 +19,7 @@ from gridfall.viewer.options import replay_option
               help="A bot: its name and the command that runs it (gridfall alone: gridfall's bot without the "
                    "solution store, planning within a --first-turn-ms shorter than CodinGame's).  Twice or more: "
                    "more bots are ranked.")
-@click.argument("boards", nargs=-1, required=True)
+@click.argument("boards", nargs=-1, required=True, shell_complete=complete_board)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @limit_options(FIRST_TURN_SECONDS, TURN_SECONDS)
 @click.option("--seed", type=int, default=0, show_default=True,

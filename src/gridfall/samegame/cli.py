@@ -18,6 +18,7 @@ from gridfall.lazy_group import LazyGroup
 from gridfall.samegame import rules
 from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.line import Line
+from gridfall.samegame.spec_completion import complete_board
 from gridfall.samegame.store_cli import open_store, store, store_options
 from gridfall.text_file import MOST_BYTES, NotText, read_text
 from gridfall.viewer.options import replay_option, write_replay
@@ -52,7 +53,7 @@ def samegame() -> None:
 
 
 @samegame.command()
-@click.argument("board")
+@click.argument("board", shell_complete=complete_board)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows (top first), colour counts and moves as JSON.")
 def show(board: str, as_json: bool) -> None:
     """Render BOARD in colour, with its axes and a summary."""
@@ -71,7 +72,7 @@ def show(board: str, as_json: bool) -> None:
 
 
 @samegame.command()
-@click.argument("board")
+@click.argument("board", shell_complete=complete_board)
 @click.argument("moves")
 @click.option("--strict", is_flag=True, help="Judge under the turn rules: the first illegal click ends the game.")
 @click.option("--groups", "show_groups", is_flag=True,
@@ -144,7 +145,7 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
 
 
 @samegame.command()
-@click.argument("board")
+@click.argument("board", shell_complete=complete_board)
 @click.option("--time", "seconds", type=FloatRange(min=0.01), default=10.0, show_default=True,
               help="Seconds to search (the search kernels load before the clock starts; "
                    "the first use compiles them).")

@@ -15,6 +15,7 @@ from gridfall.cli_options import WORKERS, FloatRange, bot_command, limit_options
 from gridfall.cli_output import console
 from gridfall.samegame.boards import BoardError, expand_specs, load_board
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
+from gridfall.samegame.spec_completion import complete_board
 from gridfall.samegame.store_cli import store_options
 from gridfall.viewer.options import json_option, replay_option, write_replay
 from gridfall.words import counted
@@ -30,7 +31,7 @@ def one_turn_limits(one_turn: bool) -> None:
 @click.option("--bot", "command", required=True, callback=bot_command,
               help='The bot\'s command line, e.g. "python3 mybot.py" (gridfall alone: gridfall\'s bot without the '
                    "solution store, as `samegame compare` plays it).")
-@click.argument("boards", nargs=-1, required=True)
+@click.argument("boards", nargs=-1, required=True, shell_complete=complete_board)
 @click.option("--one-turn", is_flag=True, help="Referee the one-turn flavour.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Boards refereed at once (each runs its own bot process).")

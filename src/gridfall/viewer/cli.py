@@ -8,6 +8,7 @@ import click
 
 from gridfall.cli_options import refuse_given
 from gridfall.cli_output import output_path_for, tell_written, write_file
+from gridfall.samegame.spec_completion import complete_board
 from gridfall.words import counted
 
 
@@ -24,7 +25,7 @@ UNUSED_WITH = {"run": (("boards", "set_name"), "run database"), "store": (("jobs
               help='A game of a run database, by its job ("pair 3 game 0", "tuning:4 A", "seed 7 fast"), or of '
                    'a Connect Four or Match-3 referee\'s JSON ("game 3", "board 2"); again for more (default: '
                    "every game, up to 100).")
-@click.option("--board", "boards", multiple=True, metavar="SPEC",
+@click.option("--board", "boards", multiple=True, metavar="SPEC", shell_complete=complete_board,
               help="A board of a solution store, a results file or a SameGame referee's JSON (standard:1); "
                    "again for more (default for a results file or JSON: every board).")
 @click.option("--set", "set_name", type=click.Choice(["standard", "codingame", "tuning"]), default="standard",

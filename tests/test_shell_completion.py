@@ -1,0 +1,118 @@
+"""Tab completion of board specs, in Python and in a real bash that splits words at colons."""
+
+import os
+import pty
+import select
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gridfall.cli import main
+from gridfall.samegame.spec_completion import complete_board
+
+
+def values(incomplete: str) -> list[tuple[str, str]]:
+    return [(item.type, item.value) for item in complete_board(None, None, incomplete)]
+
+
+def test_a_board_completes_its_kind_then_its_number_and_anything_else_is_a_file():
+    assert [v for _, v in values("")] == ["standard:", "codingame:", "tuning:", "random:", "balanced:",
+                                          "dominant:", "rows:"]
+    assert values("st") == [("plain", "standard:")]
+    assert [v for _, v in values("standard:")] == [f"standard:{i}" for i in range(1, 21)]
+    assert [v for _, v in values("standard:1")] == ["standard:1"] + [f"standard:{i}" for i in range(10, 20)]
+    assert [v for _, v in values("tuning:25")] == ["tuning:25", "tuning:250"]
+    assert values("codingame:51") == [] and values("standard:x") == []
+    assert values("random:") == [] and values("rows:0") == []  # a seed, the rows: nothing to offer
+    assert values("./b") == [("file", "./b")] and values("boards/x") == [("file", "boards/x")]
+    assert values("results:1") == [("file", "results:1")]  # not a kind: a path with a colon
+
+
+def bash_offers(line: str, point: int | None = None, breaks: str = " \t\n\"'><=;|&(:") -> list[str]:
+    """What gridfall answers the bash script for the line typed so far."""
+    env = {"_GRIDFALL_COMPLETE": "bash_complete", "COMP_LINE": line, "COMP_POINT": str(len(line) if point is None
+                                                                                         else point),
+           "COMP_WORDBREAKS": breaks, "COMP_WORDS": "", "COMP_CWORD": "0"}
+    result = CliRunner().invoke(main, [], env=env, prog_name="gridfall")
+    assert result.exit_code == 0, result.output
+    return [line.split(",", 1)[1] for line in result.output.splitlines()]
+
+
+def test_bash_is_answered_only_what_follows_the_last_colon():
+    assert bash_offers("gridfall samegame solve sta") == ["standard:"]
+    assert bash_offers("gridfall samegame solve standard:1") == ["1"] + [str(i) for i in range(10, 20)]
+    assert bash_offers("gridfall samegame solve 'standard:1") == ["standard:1"] + [f"standard:{i}" for i in
+                                                                                   range(10, 20)]  # one word
+    assert bash_offers("gridfall samegame solve standard:1", breaks=" \t\n") == bash_offers(
+        "gridfall samegame solve 'standard:1")  # a COMP_WORDBREAKS without a colon keeps the word whole
+    # the words before the cursor are the line's, a colon and all, and what follows it is not read
+    assert {"--time", "--algo"} <= set(bash_offers("gridfall samegame solve standard:1 --"))
+    typed = "gridfall samegame referee --bot x standard:1 cod"
+    assert bash_offers(typed + " --json", point=len(typed)) == ["codingame:"]
+    assert bash_offers("gridfall view --board tuning:24") == ["24"] + [str(i) for i in range(240, 250)]
+    assert bash_offers("gridfall samegame so") == ["solve"]
+
+
+# How each shell starts with no user settings, loads gridfall's completion, and makes ``gridfall`` a
+# function that prints its arguments: what the shell would have run.  ('' splits the markers the
+# test waits for, so that the shell's echo of the typed line does not hold them.)
+SHELLS = {
+    "bash": (["bash", "--norc", "--noprofile", "-i"],
+             'eval "$(_GRIDFALL_COMPLETE=bash_source gridfall)"; '
+             "gridfall() { printf 'ARG<%s>' \"$@\"; echo ' E''ND'; }; echo LOA''DED"),
+    "zsh": (["zsh", "-f", "-i"],
+            'autoload -Uz compinit && compinit -u -D; eval "$(_GRIDFALL_COMPLETE=zsh_source gridfall)"; '
+            "gridfall() { printf 'ARG<%s>' \"$@\"; echo ' E''ND'; }; echo LOA''DED"),
+    "fish": (["fish", "--no-config", "-i"],
+             "_GRIDFALL_COMPLETE=fish_source gridfall | source; "
+             "function gridfall; printf 'ARG<%s>' $argv; echo ' E''ND'; end; echo LOA''DED"),
+}
+
+
+def typed_in(shell: str, keys: str, tmp_path: Path) -> str:
+    """What ``shell`` prints, from the loaded completion on, when ``keys`` are typed on its terminal."""
+    bin_dir = Path(sys.executable).parent
+    if shutil.which(shell) is None or not (bin_dir / "gridfall").exists():
+        if os.environ.get("CI", "").lower() == "true":  # .ci/run installs the shells
+            pytest.fail(f"CI=true and {shell} or the gridfall command is missing", pytrace=False)
+        pytest.skip(f"needs {shell} and an installed gridfall command")
+    argv, setup = SHELLS[shell]
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(tmp_path),
+           "INPUTRC": "/dev/null", "TERM": "dumb", "PS1": "> "}
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the shell, on the pseudo-terminal
+        os.execvpe(argv[0], argv, env)
+    seen = b""
+
+    def read_until(marker: bytes, seconds: float = 60) -> None:
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while marker not in seen and time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:  # the shell has gone
+                    break
+        assert marker in seen, seen.decode(errors="replace")[-2000:]
+
+    try:
+        os.write(fd, setup.encode() + b"\n")
+        read_until(b"LOADED")
+        os.write(fd, keys.encode())  # typed ahead: the shell reads each key once the last completion is done
+        read_until(b" END")
+        return seen.decode(errors="replace").rsplit("LOADED", 1)[1]
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+def test_a_real_shell_completes_board_specs_whole(shell, tmp_path):
+    out = typed_in(shell, "gridfall samegame referee --bot x stan\t9\tcodi\t50\t--js\t\n", tmp_path)
+    assert "ARG<samegame>ARG<referee>ARG<--bot>ARG<x>ARG<standard:9>ARG<codingame:50>ARG<--json> END" in out, out
