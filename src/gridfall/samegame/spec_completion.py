@@ -16,9 +16,11 @@ from gridfall.samegame.boards import GENERATED, ROWS, SETS, set_specs
 def complete_board(ctx: Any, param: Any, incomplete: str) -> list[CompletionItem]:
     """Click's ``shell_complete`` for an argument or option that takes board specs."""
     kind, colon, _ = incomplete.partition(":")
-    if colon and kind in SETS:
+    if not colon:
+        kinds = [name + ":" for name in (*SETS, *GENERATED, ROWS) if name.startswith(incomplete)]
+        return [CompletionItem(k) for k in kinds] or [CompletionItem(incomplete, type="file")]
+    if kind in SETS:
         return [CompletionItem(spec) for spec in set_specs(kind) if spec.startswith(incomplete)]
-    if colon and (kind in GENERATED or kind == ROWS):  # a seed, or the rows themselves: anything goes
+    if kind in GENERATED or kind == ROWS:  # a seed, or the rows themselves: anything goes
         return []
-    kinds = [] if colon else [name + ":" for name in (*SETS, *GENERATED, ROWS) if name.startswith(incomplete)]
-    return [CompletionItem(k) for k in kinds] or [CompletionItem(incomplete, type="file")]
+    return [CompletionItem(incomplete, type="file")]  # no kind: a path with a colon in it
