@@ -58,6 +58,17 @@ def test_bash_is_answered_only_what_follows_the_last_colon():
     assert bash_offers("gridfall samegame so") == ["solve"]
 
 
+def test_bash_keeps_the_option_of_a_value_written_after_an_equals_sign():
+    # bash replaces what follows the word's last break, the "=" or the colon
+    assert bash_offers("gridfall view r.json --board=sta") == ["standard:"]
+    assert bash_offers("gridfall view r.json --board=standard:2") == ["2", "20"]
+    assert bash_offers("gridfall samegame solve standard:1 --algo=nr") == ["nrpa"]
+    # without "=" among the breaks, bash replaces the whole word: the option goes in front
+    assert bash_offers("gridfall samegame solve standard:1 --algo=nr", breaks=" \t\n:") == ["--algo=nrpa"]
+    assert bash_offers("gridfall view r.json --board=standard:2", breaks=" \t\n") == ["--board=standard:2",
+                                                                                   "--board=standard:20"]
+
+
 # How each shell starts with no user settings, loads gridfall's completion, and makes ``gridfall`` a
 # function that prints its arguments: what the shell would have run.  ('' splits the markers the
 # test waits for, so that the shell's echo of the typed line does not hold them.)
@@ -113,6 +124,13 @@ def typed_in(shell: str, keys: str, tmp_path: Path) -> str:
 
 
 @pytest.mark.parametrize("shell", sorted(SHELLS))
-def test_a_real_shell_completes_board_specs_whole(shell, tmp_path):
-    out = typed_in(shell, "gridfall samegame referee --bot x stan\t9\tcodi\t50\t--js\t\n", tmp_path)
-    assert "ARG<samegame>ARG<referee>ARG<--bot>ARG<x>ARG<standard:9>ARG<codingame:50>ARG<--json> END" in out, out
+@pytest.mark.parametrize("keys, ran", [
+    ("gridfall samegame referee --bot x stan\t9\tcodi\t50\t--js\t\n",
+     "ARG<samegame>ARG<referee>ARG<--bot>ARG<x>ARG<standard:9>ARG<codingame:50>ARG<--json> END"),
+    # a value written after "=": zsh wrote "standard:9" without its option, fish offered nothing
+    ("gridfall view r.json --board=stan\t9\t--set=tu\t\n",
+     "ARG<view>ARG<r.json>ARG<--board=standard:9>ARG<--set=tuning> END"),
+], ids=["words", "option=value"])
+def test_a_real_shell_completes_board_specs_whole(shell, keys, ran, tmp_path):
+    out = typed_in(shell, keys, tmp_path)
+    assert ran in out, out

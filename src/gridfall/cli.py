@@ -7,7 +7,7 @@ import io
 
 import click
 
-from gridfall import __version__, shell_completion  # noqa: F401  (bash completion that keeps colons)
+from gridfall import __version__, shell_completion  # noqa: F401  (its scripts replace click's)
 from gridfall.lazy_group import LazyGroup
 
 

@@ -1,14 +1,22 @@
-"""Tab completion of words with a colon (``standard:1``) in bash and zsh.
+"""Tab completion that keeps a word whole in bash, zsh and fish: ``standard:1``, ``--board=standard:1``.
 
-Bash splits the words it completes at every character of ``COMP_WORDBREAKS``, which holds ``:``,
-so click's own bash script hands ``standard``, ``:`` and ``1`` over as three words, and a
-completion of ``standard:1`` would be written after the colon as ``standard:standard:1``.  This
-script sends the line itself (``COMP_LINE`` up to the cursor), which Python splits as a shell
-would, and trims each answer back to what bash replaces: the text after the last colon.
+Each shell replaces a different part of the word being completed, and click's scripts answer each
+as if it replaced the whole word:
+
+* Bash splits the words it completes at every character of ``COMP_WORDBREAKS``, which holds ``:``
+  and ``=``, so click's own bash script hands ``standard``, ``:`` and ``1`` over as three words,
+  and a completion of ``standard:1`` would be written after the colon as ``standard:standard:1``.
+  This script sends the line itself (``COMP_LINE`` up to the cursor), which Python splits as a
+  shell would, and trims each answer back to what bash replaces: the text after the word's last
+  break (``1`` of ``--board=standard:1``).
+* Zsh and fish keep the word whole, ``--algo=nr`` too, while click completes only the value after
+  the ``=`` (``nrpa``): zsh then replaced the whole word with the value, losing ``--algo=``, and
+  fish, which offers only answers that begin with the word, offered nothing.  Their scripts here
+  set the ``--option=`` part aside before they offer click's values or the shell's own paths.
 
 Bash and zsh put a space after a word completed whole; a word that ends in a colon (a board's
-kind, ``standard:``) wants its number next, so both scripts here leave the space out.  Fish
-does that by itself, and keeps its words whole: it uses click's script.
+kind, ``standard:``) wants its number next, so both scripts here leave the space out.  Fish does
+that by itself.
 """
 
 from __future__ import annotations
@@ -16,11 +24,11 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
-from click.shell_completion import (BashComplete, CompletionItem, ZshComplete, add_completion_class,
+from click.shell_completion import (BashComplete, CompletionItem, FishComplete, ZshComplete, add_completion_class,
                                     split_arg_string)
 
-# Both scripts read the replies of click's protocol: lines "plain,WORD" (zsh: "plain", WORD, a help or
-# "_"), or "file" and "dir" for the shell's own completion of paths.
+# The three scripts read the replies of click's protocol: lines "plain,WORD" (zsh: "plain", WORD, a help
+# or "_"; fish: "plain,WORD<tab>HELP"), or "file" and "dir" for the shell's own completion of paths.
 _BASH_SOURCE = """\
 %(complete_func)s() {
     local IFS=$'\\n'
@@ -71,11 +79,25 @@ class BashKeepingColons(BashComplete):
 
     def format_completion(self, item: CompletionItem) -> str:
         value = item.value
-        breaks = os.environ.get("COMP_WORDBREAKS", ":")
-        if item.type == "plain" and ":" in breaks and ":" in self.typed and not self.in_quotes:
-            done = self.typed[:self.typed.rindex(":") + 1]  # bash replaces only what follows the last colon
-            value = value[len(done):] if value.startswith(done) else value
+        if item.type == "plain":  # "file" and "dir" leave the word to bash's own completion of paths
+            value = self._what_bash_replaces(option_written_with(self.typed) + value)
         return f"{item.type},{value}"
+
+    def _what_bash_replaces(self, word: str) -> str:
+        """The part of a completed ``word`` after the typed word's last break (``:`` or ``=``): bash
+        keeps what comes before it.  A word in quotes has no break."""
+        if self.in_quotes:
+            return word
+        breaks = set(os.environ.get("COMP_WORDBREAKS", "")) - set(" \t\n\"'")  # quotes: split_arg_string took them
+        kept = self.typed[:max((self.typed.rfind(c) for c in breaks), default=-1) + 1]
+        return word[len(kept):] if word.startswith(kept) else word
+
+
+def option_written_with(word: str) -> str:
+    """``--board=`` of ``--board=sta``: the part of a word that click sets aside to complete the value
+    after it (as click's ``_resolve_incomplete`` does: a word that begins with ``-`` and holds an
+    ``=``, up to the first ``=``); empty for every other word."""
+    return word[:word.index("=") + 1] if word.startswith("-") and "=" in word else ""
 
 
 _ZSH_SOURCE = """\
@@ -85,6 +107,12 @@ _ZSH_SOURCE = """\
     local -a reply words_helped words_spaced words_open
     local type word help
     (( $+commands[%(prog_name)s] )) || return 1
+    # --board=sta: click completes what follows the "=", so "--board=" moves to the ignored prefix,
+    # which compadd and _path_files leave as it is ($words still holds the whole word, for click)
+    if [[ $PREFIX == -*=* ]]; then
+        IPREFIX+="${PREFIX%%%%=*}="
+        PREFIX="${PREFIX#*=}"
+    fi
     reply=("${(@f)$(env COMP_WORDS="${words[*]}" COMP_CWORD=$((CURRENT-1)) \
 %(complete_var)s=zsh_complete %(prog_name)s)}")
     for type word help in ${reply}; do
@@ -97,9 +125,10 @@ _ZSH_SOURCE = """\
             file) _path_files -f ;;
         esac
     done
-    (( $#words_helped )) && _describe -V unsorted words_helped -U
-    (( $#words_spaced )) && compadd -U -V unsorted -a words_spaced
-    (( $#words_open )) && compadd -U -V unsorted -S '' -a words_open
+    # -U: the words replace what was typed as they are, and -i keeps the ignored prefix (-U drops it)
+    (( $#words_helped )) && _describe -V unsorted words_helped -U -i "$IPREFIX"
+    (( $#words_spaced )) && compadd -U -i "$IPREFIX" -V unsorted -a words_spaced
+    (( $#words_open )) && compadd -U -i "$IPREFIX" -V unsorted -S '' -a words_open
     return 0
 }
 
@@ -112,10 +141,45 @@ fi
 
 
 class ZshLeavingColonsOpen(ZshComplete):
-    """Click's zsh completion, with no space after a word that ends in a colon."""
+    """Click's zsh completion, with no space after a word that ends in a colon, and the option of
+    ``--board=sta`` kept."""
 
     source_template: ClassVar[str] = _ZSH_SOURCE
 
 
+# Fish offers only the answers that begin with the word being completed, the whole of it: the
+# --option= part that click sets aside is put back in front of each (fish 3's string match prints
+# nothing when there is none: "; or echo" makes it one empty word, else $opt$word would be none).
+_FISH_SOURCE = """\
+function %(complete_func)s;
+    set -l word (commandline -t)
+    set -l opt (string match -r -- '^-[^=]*=' $word; or echo)
+    set -l response (env %(complete_var)s=fish_complete COMP_WORDS=(commandline -cp) \
+COMP_CWORD=$word %(prog_name)s);
+
+    for completion in $response;
+        set -l metadata (string split -m 1 "," $completion);
+        switch $metadata[1]
+            case dir
+                for path in (__fish_complete_directories $metadata[2]); echo $opt$path; end;
+            case file
+                for path in (__fish_complete_path $metadata[2]); echo $opt$path; end;
+            case plain
+                echo $opt$metadata[2];
+        end;
+    end;
+end;
+
+complete --no-files --command %(prog_name)s --arguments "(%(complete_func)s)";
+"""
+
+
+class FishKeepingOptions(FishComplete):
+    """Click's fish completion, with the option of ``--board=sta`` kept in front of each answer."""
+
+    source_template: ClassVar[str] = _FISH_SOURCE
+
+
 add_completion_class(BashKeepingColons, "bash")
 add_completion_class(ZshLeavingColonsOpen, "zsh")
+add_completion_class(FishKeepingOptions, "fish")
