@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from gridfall.cli import main
+from gridfall.shell_completion import open_quote_at
 from gridfall.samegame.spec_completion import complete_board
 
 
@@ -67,6 +68,16 @@ def test_bash_keeps_the_option_of_a_value_written_after_an_equals_sign():
     assert bash_offers("gridfall samegame solve standard:1 --algo=nr", breaks=" \t\n:") == ["--algo=nrpa"]
     assert bash_offers("gridfall view r.json --board=standard:2", breaks=" \t\n") == ["--board=standard:2",
                                                                                    "--board=standard:20"]
+    # inside an open quote bash breaks nothing: it replaces what follows the quote
+    assert bash_offers('gridfall view r.json --board="standard:2') == ["standard:2", "standard:20"]
+    assert bash_offers("gridfall view r.json '--board=standard:2") == ["--board=standard:2", "--board=standard:20"]
+
+
+def test_the_open_quote_is_found_as_a_shell_reads_the_line():
+    assert open_quote_at('a "b') == 2 and open_quote_at("a 'b") == 2
+    assert open_quote_at('a "b" c') is None and open_quote_at('a \\"b') is None  # closed, escaped
+    assert open_quote_at('a "b\\"c') == 2 and open_quote_at("a 'b\\'") is None  # no escape in single quotes
+    assert open_quote_at("a \"it's") == 2  # an apostrophe inside double quotes opens nothing
 
 
 # How each shell starts with no user settings, loads gridfall's completion, and makes ``gridfall`` a
@@ -130,7 +141,9 @@ def typed_in(shell: str, keys: str, tmp_path: Path) -> str:
     # a value written after "=": zsh wrote "standard:9" without its option, fish offered nothing
     ("gridfall view r.json --board=stan\t9\t--set=tu\t\n",
      "ARG<view>ARG<r.json>ARG<--board=standard:9>ARG<--set=tuning> END"),
-], ids=["words", "option=value"])
+    # in quotes: bash wrote the whole word inside them, fish offered nothing
+    ('gridfall view r.json --board="standard:1\t7\t\n', "ARG<view>ARG<r.json>ARG<--board=standard:17> END"),
+], ids=["words", "option=value", "quoted"])
 def test_a_real_shell_completes_board_specs_whole(shell, keys, ran, tmp_path):
     out = typed_in(shell, keys, tmp_path)
     assert ran in out, out

@@ -63,7 +63,7 @@ class BashKeepingColons(BashComplete):
 
     source_template: ClassVar[str] = _BASH_SOURCE
     typed = ""  # the word under the cursor, colons and all
-    in_quotes = False
+    quoted: str | None = None  # the part of it inside a quote still open, which bash replaces whole
 
     def get_completion_args(self) -> tuple[list[str], str]:
         line = os.environ.get("COMP_LINE")
@@ -74,7 +74,8 @@ class BashKeepingColons(BashComplete):
         # still empty (after a space) or inside an open quote; then the letter comes off again.
         words = split_arg_string(before + "x")
         self.typed = words[-1][:-1]
-        self.in_quotes = before.count('"') % 2 == 1 or before.count("'") % 2 == 1  # bash breaks no quoted word
+        at = open_quote_at(before)
+        self.quoted = None if at is None else before[at + 1:]
         return words[1:-1], self.typed
 
     def format_completion(self, item: CompletionItem) -> str:
@@ -84,13 +85,30 @@ class BashKeepingColons(BashComplete):
         return f"{item.type},{value}"
 
     def _what_bash_replaces(self, word: str) -> str:
-        """The part of a completed ``word`` after the typed word's last break (``:`` or ``=``): bash
-        keeps what comes before it.  A word in quotes has no break."""
-        if self.in_quotes:
-            return word
-        breaks = set(os.environ.get("COMP_WORDBREAKS", "")) - set(" \t\n\"'")  # quotes: split_arg_string took them
-        kept = self.typed[:max((self.typed.rfind(c) for c in breaks), default=-1) + 1]
+        """The part of a completed ``word`` that bash replaces: after the typed word's last break
+        (``:`` or ``=``), or inside its open quote, where nothing breaks (``--board="standard:1``)."""
+        if self.quoted is not None:
+            kept = self.typed[:len(self.typed) - len(self.quoted)] if self.typed.endswith(self.quoted) else ""
+        else:
+            breaks = set(os.environ.get("COMP_WORDBREAKS", "")) - set(" \t\n\"'")  # split_arg_string took the quotes
+            kept = self.typed[:max((self.typed.rfind(c) for c in breaks), default=-1) + 1]
         return word[len(kept):] if word.startswith(kept) else word
+
+
+def open_quote_at(line: str) -> int | None:
+    """Where the quote still open at the end of ``line`` begins, as a shell reads it (a backslash
+    escapes the next character, except inside single quotes); None if every quote is closed."""
+    quote, start, i = "", 0, 0
+    while i < len(line):
+        c = line[i]
+        if c == "\\" and quote != "'":
+            i += 1  # the escaped character is no quote
+        elif quote == "" and c in "'\"":
+            quote, start = c, i
+        elif c == quote:
+            quote = ""
+        i += 1
+    return start if quote else None
 
 
 def option_written_with(word: str) -> str:
@@ -148,12 +166,13 @@ class ZshLeavingColonsOpen(ZshComplete):
 
 
 # Fish offers only the answers that begin with the word being completed, the whole of it: the
-# --option= part that click sets aside is put back in front of each (fish 3's string match prints
-# nothing when there is none: "; or echo" makes it one empty word, else $opt$word would be none).
+# --option= part that click sets aside (after an opening quote too) is put back in front of each
+# (fish 3's string match prints nothing when there is none: "; or echo" makes it one empty word,
+# else $opt$word would be none).
 _FISH_SOURCE = """\
 function %(complete_func)s;
     set -l word (commandline -t)
-    set -l opt (string match -r -- '^-[^=]*=' $word; or echo)
+    set -l opt (string replace -r -- '^[\\'"]' '' $word | string match -r -- '^-[^=]*='; or echo)
     set -l response (env %(complete_var)s=fish_complete COMP_WORDS=(commandline -cp) \
 COMP_CWORD=$word %(prog_name)s);
 
