@@ -198,6 +198,16 @@ class FishKeepingOptions(FishComplete):
 
     source_template: ClassVar[str] = _FISH_SOURCE
 
+    def get_completion_args(self) -> tuple[list[str], str]:
+        """The words before the one being completed, and that one unquoted, as the newest click
+        reads them: click 8.2 left fish's quote on it, so ``"--board=sta`` was no option."""
+        args = split_arg_string(os.environ["COMP_WORDS"])[1:]
+        word = os.environ["COMP_CWORD"]
+        incomplete = (split_arg_string(word) or [""])[0] if word else ""
+        if word and args and args[-1] == incomplete:
+            args.pop()  # fish sends the word being completed with the others too (a lone quote as "")
+        return args, incomplete
+
 
 add_completion_class(BashKeepingColons, "bash")
 add_completion_class(ZshLeavingColonsOpen, "zsh")
