@@ -73,6 +73,20 @@ def test_bash_keeps_the_option_of_a_value_written_after_an_equals_sign():
     assert bash_offers("gridfall view r.json '--board=standard:2") == ["--board=standard:2", "--board=standard:20"]
 
 
+def test_fish_is_answered_for_the_word_unquoted():
+    def fish_offers(line: str, word: str) -> list[str]:
+        env = {"_GRIDFALL_COMPLETE": "fish_complete", "COMP_WORDS": line, "COMP_CWORD": word}
+        result = CliRunner().invoke(main, [], env=env, prog_name="gridfall")
+        assert result.exit_code == 0, result.output
+        return [line.split(",", 1)[1].split("\t")[0] for line in result.output.splitlines()]
+
+    # click answers for the value; the fish script puts the option back in front of each answer
+    assert fish_offers('gridfall view r.json "--board=sta', '"--board=sta') == ["standard:"]
+    assert fish_offers('gridfall samegame solve "', '"') == fish_offers("gridfall samegame solve ", "")
+    assert fish_offers("gridfall samegame solve 'tuning:24", "'tuning:24") == ["tuning:24"] + [
+        f"tuning:{i}" for i in range(240, 250)]
+
+
 def test_the_open_quote_is_found_as_a_shell_reads_the_line():
     assert open_quote_at('a "b') == 2 and open_quote_at("a 'b") == 2
     assert open_quote_at('a "b" c') is None and open_quote_at('a \\"b') is None  # closed, escaped
