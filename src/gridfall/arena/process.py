@@ -109,6 +109,7 @@ class BotTimeout(BotFailure):
 
 NO_LINE = "no answer line in time"
 LATE_WAIT = 0.5  # seconds at most that a late answer is waited for, to say how late it came
+LATE = "answered after {ms} ms, over the limit of {limit} ms"  # a timeout's detail, when the answer came late
 
 
 class BotExited(BotFailure):
@@ -482,7 +483,7 @@ class BotProcess:
         except BotFailure:
             return NO_LINE
         took = time.monotonic() - start
-        return f"answered after {took * 1000:.0f} ms, over the limit of {timeout * 1000:g} ms"
+        return LATE.format(ms=f"{took * 1000:.0f}", limit=f"{timeout * 1000:g}")
 
     def ask(self, text: str, timeout: float, how_late: bool = True) -> tuple[str, float]:
         """Send text, then read one answer line within ``timeout`` seconds in all.
