@@ -104,7 +104,10 @@ def test_settled_partial_board_is_accepted():
     ("standard:0", "boards 1..20"),
     ("codingame:51", "boards 1..50"),
     ("tuning:x", "must be an integer"),
-    ("standard:1-5", r"integer 1\.\.20 \(one board a spec, standard:1 standard:2 \.\.\.; standard alone names them all\)"),
+    ("standard:1-5", r"integer 1\.\.20 \(one board a spec, standard:1 standard:2 \.\.\.: standard:\{1\.\.5\} in bash "
+                     r"or zsh types them; standard alone names them all\)"),
+    ("tuning:3,7", r"tuning:\{3,7\} in bash or zsh types them"),
+    ("tuning:1-3,7", r"tuning:\{1\.\.5\} in bash or zsh types them"),
     ("random:x", "seed must be an integer"),
     ("nowhere/board.txt", "no such board file"),
     ("x" * 5000, "no such board file"),  # too long a name for the file system: was an OSError

@@ -219,6 +219,22 @@ def portable_spec(spec: str, board: Board) -> str:
     return spec if (kind in SETS or kind in GENERATED or kind == ROWS) and arg else rows_spec(board)
 
 
+def _one_a_spec(kind: str, arg: str) -> str:
+    """The hint for a list or a range of boards where one number goes (``standard:1-5``): the shell's
+    braces type the specs one by one (``standard:{1..5}`` in bash and zsh)."""
+    if "-" not in arg and "," not in arg:
+        return ""
+    low, dash, high = arg.partition("-")
+    if dash and low.isdigit() and high.isdigit():
+        braces = f"{kind}:{{{low}..{high}}}"
+    elif all(number.isdigit() for number in arg.split(",")):
+        braces = f"{kind}:{{{arg}}}"
+    else:
+        braces = f"{kind}:{{1..5}}"
+    return (f" (one board a spec, {kind}:1 {kind}:2 ...: {braces} in bash or zsh types them; "
+            f"{kind} alone names them all)")
+
+
 def load_board(spec: str) -> Board:
     """The board a spec names (see the module docstring); BoardError if none."""
     if not spec.strip():  # Path("") is the current directory: it was refused as "a directory"
@@ -228,7 +244,7 @@ def load_board(spec: str) -> Board:
         try:
             number = int(arg)
         except ValueError:
-            hint = f" (one board a spec, {kind}:1 {kind}:2 ...; {kind} alone names them all)" if "-" in arg or "," in arg else ""
+            hint = _one_a_spec(kind, arg)
             raise BoardError(f"{spec}: the board number must be an integer 1..{SETS[kind]}{hint}") from None
         if not 1 <= number <= SETS[kind]:
             raise BoardError(f"{spec}: there is no board {number}; the {kind} set has boards 1..{SETS[kind]}")
