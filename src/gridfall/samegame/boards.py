@@ -219,22 +219,6 @@ def portable_spec(spec: str, board: Board) -> str:
     return spec if (kind in SETS or kind in GENERATED or kind == ROWS) and arg else rows_spec(board)
 
 
-def _one_a_spec(kind: str, arg: str) -> str:
-    """The hint for a list or a range of boards where one number goes (``standard:1-5``): the shell's
-    braces type the specs one by one (``standard:{1..5}`` in bash and zsh)."""
-    if "-" not in arg and "," not in arg:
-        return ""
-    low, dash, high = arg.partition("-")
-    if dash and low.isdigit() and high.isdigit():
-        braces = f"{kind}:{{{low}..{high}}}"
-    elif all(number.isdigit() for number in arg.split(",")):
-        braces = f"{kind}:{{{arg}}}"
-    else:
-        braces = f"{kind}:{{1..5}}"
-    return (f" (one board a spec, {kind}:1 {kind}:2 ...: {braces} in bash or zsh types them; "
-            f"{kind} alone names them all)")
-
-
 def load_board(spec: str) -> Board:
     """The board a spec names (see the module docstring); BoardError if none."""
     if not spec.strip():  # Path("") is the current directory: it was refused as "a directory"
@@ -244,8 +228,7 @@ def load_board(spec: str) -> Board:
         try:
             number = int(arg)
         except ValueError:
-            hint = _one_a_spec(kind, arg)
-            raise BoardError(f"{spec}: the board number must be an integer 1..{SETS[kind]}{hint}") from None
+            raise BoardError(f"{spec}: the board number must be an integer 1..{SETS[kind]}") from None
         if not 1 <= number <= SETS[kind]:
             raise BoardError(f"{spec}: there is no board {number}; the {kind} set has boards 1..{SETS[kind]}")
         return parse_board(_set_text(kind, number), spec)
@@ -303,8 +286,21 @@ def set_specs(set_name: str) -> list[str]:
 
 
 def expand_specs(specs: list[str]) -> list[str]:
-    """Specs with bare set names (``standard``) expanded to every board of the set."""
+    """Specs with bare set names (``standard``) expanded to every board of the set.  A range or a
+    list where one number goes (``standard:1-5``) is refused with the shell's braces that type
+    the specs one by one (``standard:{1..5}`` in bash and zsh)."""
     out: list[str] = []
     for spec in specs:
+        kind, _, arg = spec.partition(":")
+        if kind in SETS and ("-" in arg or "," in arg):
+            low, dash, high = arg.partition("-")
+            if dash and low.isdigit() and high.isdigit():
+                braces = f"{kind}:{{{low}..{high}}}"
+            elif all(number.isdigit() for number in arg.split(",")):
+                braces = f"{kind}:{{{arg}}}"
+            else:
+                braces = f"{kind}:{{1..5}}"
+            raise BoardError(f"{spec}: one board a spec ({kind}:1 {kind}:2 ...): {braces} in bash or zsh types "
+                             f"them, and {kind} alone names every board of the set")
         out.extend(set_specs(spec) if spec in SETS else [spec])
     return out
