@@ -24,7 +24,8 @@ from rich.table import Table
 
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
 from gridfall.arena.pool import run_jobs
-from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.board_args import expand_specs
+from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.codingame import TURN_SECONDS, referee_game
 from gridfall.samegame.export import export_source, known_from_results
 from gridfall.samegame.store import StoreError

@@ -8,7 +8,8 @@ import click
 from gridfall.arena.runs import RUN_NOTES, grows_note, plays_here, run_options
 from gridfall.cli_help import with_help
 from gridfall.cli_options import limit_options, refuse_unplayable_command
-from gridfall.samegame.boards import BoardError, expand_specs, load_board, portable_spec
+from gridfall.samegame.board_args import expand_specs
+from gridfall.samegame.boards import BoardError, load_board, portable_spec
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.samegame.spec_completion import complete_board
 from gridfall.viewer.options import replay_option
@@ -31,6 +32,7 @@ from gridfall.viewer.options import replay_option
 def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, workers, cluster) -> None:
     """Compare two SameGame bots (or rank more) on the same BOARDS, under the referee.
 
+    BOARDS are read as `samegame referee` reads them (standard, standard:1-5,8, a file, ...).
     Prints each board's scores (a failed board scores 0, as on the platform)
     and the difference, how many boards each bot won, and the paired
     bootstrap 95% interval of the mean difference: it says which bot is

@@ -283,24 +283,3 @@ def set_specs(set_name: str) -> list[str]:
     if set_name not in SETS:
         raise BoardError(f"unknown board set {set_name!r}; choose from {', '.join(SETS)}")
     return [f"{set_name}:{i}" for i in range(1, SETS[set_name] + 1)]
-
-
-def expand_specs(specs: list[str]) -> list[str]:
-    """Specs with bare set names (``standard``) expanded to every board of the set.  A range or a
-    list where one number goes (``standard:1-5``) is refused with the shell's braces that type
-    the specs one by one (``standard:{1..5}`` in bash and zsh)."""
-    out: list[str] = []
-    for spec in specs:
-        kind, _, arg = spec.partition(":")
-        if kind in SETS and ("-" in arg or "," in arg):
-            low, dash, high = arg.partition("-")
-            if dash and low.isdigit() and high.isdigit():
-                braces = f"{kind}:{{{low}..{high}}}"
-            elif all(number.isdigit() for number in arg.split(",")):
-                braces = f"{kind}:{{{arg}}}"
-            else:
-                braces = f"{kind}:{{1..5}}"
-            raise BoardError(f"{spec}: one board a spec ({kind}:1 {kind}:2 ...): {braces} in bash or zsh types "
-                             f"them, and {kind} alone names every board of the set")
-        out.extend(set_specs(spec) if spec in SETS else [spec])
-    return out

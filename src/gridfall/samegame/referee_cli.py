@@ -13,7 +13,8 @@ from gridfall.arena.fallback import said_loading, summary
 from gridfall.cli_help import REFEREE_NOTES, SAMEGAME_PROTOCOL, with_help
 from gridfall.cli_options import WORKERS, FloatRange, bot_command, limit_options, refuse_given
 from gridfall.cli_output import console
-from gridfall.samegame.boards import BoardError, expand_specs, load_board
+from gridfall.samegame.board_args import expand_specs
+from gridfall.samegame.boards import BoardError, load_board
 from gridfall.samegame.protocol import FIRST_TURN_SECONDS, TURN_SECONDS
 from gridfall.samegame.spec_completion import complete_board
 from gridfall.samegame.store_cli import store_options
@@ -46,7 +47,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
     """Referee the bot program --bot on BOARDS under the CodinGame rules and limits.
 
     BOARDS are board specs; a set name (standard, codingame, tuning) means
-    every board of the set.  Prints per board the score, the actions, the
+    every board of the set, and standard:1-5,8 those boards of it.  Prints per board the score, the actions, the
     outcome (ok, or the verdict: Timeout, Selected empty tile, Region of size
     1, a format error, Bot crashed, ...) and the total over the boards that
     ended ok (a failed board scores 0, as a failed validator).
