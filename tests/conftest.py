@@ -4,7 +4,7 @@ Every numba kernel is warmed once per session, as `gridfall warmup` does after
 install: bots under test run as subprocesses with timed first turns and must
 load compiled kernels from the cache, not compile them on the clock.
 
-The suite runs on pytest-xdist's workers, one a core, and they share the machine by
+The suite runs on pytest-xdist's workers, two a core, and they share the machine by
 the rule machine_sharing.py keeps: a test marked `parallel_safe` runs beside others,
 and every other test runs alone.
 """

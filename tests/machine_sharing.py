@@ -3,7 +3,7 @@ others run alone.
 
 A test (or a module) marked `parallel_safe` uses one core and runs no bot against a clock, or
 gives its bots far more time than they need (a faulty bot that answers at once or never), so it
-can run beside others, a worker on each core.  Every other test starts bots that must answer in
+can run beside others, two workers a core.  Every other test starts bots that must answer in
 time, or uses several cores (a referee's two games, a Dask cluster): it runs by itself, with the
 other cores idle, as in a serial run.  `alone` marks such a test in a `parallel_safe` module.
 
@@ -11,6 +11,14 @@ The tests that may share run first, while every worker is busy, the `long` ones 
 before the rest; the others then take the machine one at a time.  A file lock keeps the rule:
 shared (flock's LOCK_SH) around a test that may run beside others, exclusive around one that runs
 alone.
+
+Two workers a core, not one: a test that may share spends much of its time waiting, on a bot's
+answer, on a search's deadline or on a timeout the test provokes, and a search given a deadline
+takes that long however little of a core it gets.  On 2 cores (2026-12-07, AMD EPYC) the whole
+suite took 762 s with two workers, 647 s with three and 550 s with four: the tests that run alone
+took the same time (297, 303 and 268 s), and the shared ones went from about 445 s to about 260 s.
+Only the shared tests were then run three times with six workers (three a core): one test failed
+once, one that timed its own search's deadline (now marked `alone`).
 
 Two things keep a core from idling at the turn from the first kind to the second.  A worker is
 sent one test at a time (xdist's ``--maxschedchunk 1``): with the default chunks, a worker that
@@ -25,6 +33,7 @@ import tempfile
 
 import pytest
 
+WORKERS_A_CORE = 2
 MAX_WORKERS = 4
 # One lock file for all of a run's workers: each worker imports this module again, and inherits
 # the first import's (the controller's) name for it.
@@ -34,9 +43,10 @@ os.environ.setdefault(LOCK, os.path.join(tempfile.mkdtemp(prefix="gridfall-test-
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: a worker for each core this process may run on (its affinity, which a container's
-    or `taskset`'s limit narrows; psutil's count of the machine's cores does not), at most four."""
-    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+    """`-n auto`: two workers for each core this process may run on (its affinity, which a
+    container's or `taskset`'s limit narrows; psutil's count of the machine's cores does not), at
+    most four."""
+    return max(1, min(WORKERS_A_CORE * len(os.sched_getaffinity(0)), MAX_WORKERS))
 
 
 def pytest_configure(config):

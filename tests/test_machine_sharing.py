@@ -93,3 +93,19 @@ def test_parallel_safe_tests_run_first_and_side_by_side_and_the_others_alone(tmp
 def test_a_worker_is_sent_one_test_at_a_time(request):
     if request.config.pluginmanager.hasplugin("xdist"):
         assert request.config.getoption("maxschedchunk") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="a process's CPUs are set on Linux")
+def test_auto_starts_two_workers_a_core_of_the_cpus_the_run_may_use(tmp_path):
+    """On one CPU (a container's or taskset's limit, not the machine's count), `-n auto` starts two
+    workers: the shared tests spend much of their time waiting (machine_sharing.py's figures)."""
+    (tmp_path / "conftest.py").write_text("from tests.machine_sharing import pytest_xdist_auto_num_workers\n")
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "GRIDFALL_TEST_LOCK"))}
+    env.update(PYTHONPATH=str(ROOT))
+    one_cpu = min(os.sched_getaffinity(0))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "auto", str(tmp_path)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.sched_setaffinity(0, {one_cpu}))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "created: 2/2 workers" in done.stdout, done.stdout[-3000:]

@@ -423,6 +423,7 @@ def test_deadline_is_respected(algo, params, workers):
     assert solution.score == replayed_score(board, solution.moves)
 
 
+@pytest.mark.alone  # it times how far past its deadline the search runs: a shared core would stretch that
 @pytest.mark.parametrize("width, playouts", [(2048, 4), (64, 4096)])
 def test_mcbs_stops_in_the_middle_of_a_wide_level_or_a_long_child(width, playouts):
     """At width 2,048 one beam level is some 400,000 playouts (many seconds), and at 4,096
