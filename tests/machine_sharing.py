@@ -14,7 +14,7 @@ alone.
 
 Two workers a core, not one: a test that may share spends much of its time waiting, on a bot's
 answer, on a search's deadline or on a timeout the test provokes, and a search given a deadline
-takes that long however little of a core it gets.  On 2 cores (2026-12-07, AMD EPYC) the whole
+takes that long however little of a core it gets.  On 2 cores (2026-12-07, Intel Xeon) the whole
 suite took 762 s with two workers, 647 s with three and 550 s with four: the tests that run alone
 took the same time (297, 303 and 268 s), and the shared ones went from about 445 s to about 260 s.
 Only the shared tests were then run three times with six workers (three a core): one test failed
