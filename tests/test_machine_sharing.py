@@ -56,13 +56,18 @@ SUITE = {
 }
 
 
+def child_env(**more: str) -> dict[str, str]:
+    """The environment of a pytest run inside this one: without this run's xdist variables and its
+    lock (the inner suite has its own), with the repository importable."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "GRIDFALL_TEST_LOCK"))}
+    return {**env, "PYTHONPATH": str(ROOT), **more}
+
+
 @pytest.mark.long
 def test_parallel_safe_tests_run_first_and_side_by_side_and_the_others_alone(tmp_path):
     for name, text in SUITE.items():
         (tmp_path / name).write_text(textwrap.dedent(text))
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTEST_", "GRIDFALL_TEST_LOCK"))}  # the suite's own lock, not this run's
-    env.update(RECORD=str(tmp_path / "record.txt"), PYTHONPATH=str(ROOT))
+    env = child_env(RECORD=str(tmp_path / "record.txt"))
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
                            "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
@@ -101,8 +106,7 @@ def test_auto_starts_two_workers_a_core_of_the_cpus_the_run_may_use(tmp_path):
     workers: the shared tests spend much of their time waiting (machine_sharing.py's figures)."""
     (tmp_path / "conftest.py").write_text("from tests.machine_sharing import pytest_xdist_auto_num_workers\n")
     (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "GRIDFALL_TEST_LOCK"))}
-    env.update(PYTHONPATH=str(ROOT))
+    env = child_env()
     one_cpu = min(os.sched_getaffinity(0))
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "auto", str(tmp_path)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
