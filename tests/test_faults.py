@@ -98,6 +98,9 @@ def test_samegame_referee(fault):
         run = gridfall("samegame", "referee", "standard:1", "--bot", f"{PROTOCOL_BOT} {fault}", *FAST)
         text = " ".join(run.stdout.replace("│", " ").split())  # a long cell wraps: compare words
         assert run.returncode == 0 and detail in text and "\x1b" not in run.stdout, run.stdout
+    if fault == "hang":  # a first turn never answered has no time to show (the table said 0.00 s)
+        run = gridfall("samegame", "referee", "standard:1", "--bot", f"{PROTOCOL_BOT} {fault}", *FAST)
+        assert run.returncode == 0 and "Timeout" in run.stdout and " s " not in run.stdout, run.stdout
 
 
 CONNECT4_FAULTS = {
@@ -134,6 +137,10 @@ def test_connect4_referee(fault):
     assert game["winner"] == 1 and CONNECT4_FAULTS[fault] in game["reason"], game
     assert data["losses"] == 1 and data["points"] == [0, 10]
     no_leftovers()
+    if fault == "hang":  # lost at its first turn: no later turn, so no slowest one (the table said 0 ms)
+        run = gridfall("connect4", "referee", "--p1", f"{PROTOCOL_BOT} {fault}", "--p2", "greedy", "--games", "1",
+                       *FAST)
+        assert run.returncode == 0 and "timeout" in run.stdout and " ms " not in run.stdout, run.stdout
 
 
 MATCH3_FAULTS = {  # FAULT -> (what the run's failure says, what a game's end says)

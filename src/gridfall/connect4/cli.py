@@ -315,8 +315,10 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
         table.add_column(column)
     for i, r in enumerate(done, start=1):
         result = "draw" if r.winner is None else f"{r.seats[r.winner][:1]} wins"
+        # a game lost at a first turn had no later one: blank, not "0 ms" (an answer takes some time)
+        slowest = f"{max(r.slowest) * 1000:.0f} ms" if any(r.slowest) else ""
         table.add_row(str(i), Text(r.seats[0]), Text(r.seats[1]), Text(result), Text(r.reason), str(len(r.moves)),
-                      f"{max(r.slowest) * 1000:.0f} ms")
+                      slowest)
     out.print(table)
     out.print(f"A: {score.describe()}")
     out.print(f"points A {points[0]}, B {points[1]}" + ("; interrupted" if interrupted else ""))

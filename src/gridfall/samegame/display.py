@@ -39,7 +39,8 @@ def summary_line(board: rules.Board) -> str:
 
 
 def reports_table(reports, title: str, one_turn: bool = False) -> Table:
-    """Per-board referee results.  A one-turn game has no later turns: its slowest turn is blank."""
+    """Per-board referee results.  A one-turn game has no later turns: its slowest turn is blank.
+    So is the first turn of a bot that never answered it (a timeout, a crash): it has no time."""
     table = Table(title=Text(printable(title)))  # the bot's command: text, never markup or a terminal command
     table.add_column("board")
     table.add_column("score", justify="right")
@@ -53,11 +54,9 @@ def reports_table(reports, title: str, one_turn: bool = False) -> Table:
         outcome = Text("ok") if r.ok else Text(rules.verdict_text(r.outcome, r.detail), "red")  # as the viewer says it
         if r.warnings:
             outcome.append(f" ({len(r.warnings)} warnings)")
-        table.add_row(
-            Text(r.board), str(r.score), str(r.actions), "yes" if r.cleared else "",
-            f"{r.first_turn_seconds:.2f} s", f"{r.slowest_turn_seconds * 1000:.1f} ms" if r.actions > 1 and not one_turn else "",
-            outcome,
-        )
+        first = f"{r.first_turn_seconds:.2f} s" if r.times else ""
+        slowest = f"{r.slowest_turn_seconds * 1000:.1f} ms" if r.actions > 1 and not one_turn else ""
+        table.add_row(Text(r.board), str(r.score), str(r.actions), "yes" if r.cleared else "", first, slowest, outcome)
     return table
 
 
