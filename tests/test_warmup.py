@@ -243,3 +243,70 @@ def test_a_compile_off_the_main_thread_raises_its_error_in_the_caller():
 
     with pytest.raises(ValueError, match="no such kernel"):
         off_the_main_thread(failing)
+
+
+GROUPS_MODULE = '''
+import os, sys, time
+
+def _note(name, seconds):
+    began = time.monotonic()
+    time.sleep(seconds)
+    with open(os.environ["GROUPS_LOG"], "a") as log:
+        log.write(f"{name} {os.getpid()} {began} {time.monotonic()}\\n")
+
+def quick():
+    _note("quick", 0)
+
+def slow_a():
+    _note("slow_a", 1.0)
+
+def slow_b():
+    _note("slow_b", 1.0)
+
+def endless():
+    with open(os.environ["GROUPS_LOG"], "a") as log:
+        log.write(f"endless {os.getpid()}\\n")
+    time.sleep(600)
+
+def fails():
+    sys.exit("no such kernel")
+'''
+
+
+@pytest.fixture
+def groups_module(tmp_path, monkeypatch):
+    """A module of stand-in groups the children import, which note their process and times in a
+    log; and two cores to share them on, whatever this test may use."""
+    import gridfall.warmup
+
+    (tmp_path / "stand_in_groups.py").write_text(GROUPS_MODULE)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("GROUPS_LOG", str(tmp_path / "log"))
+    monkeypatch.setattr(gridfall.warmup.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    return tmp_path / "log"
+
+
+def test_a_cold_caches_groups_compile_in_children_two_at_once_and_a_failed_one_is_left_to_the_caller(groups_module):
+    from gridfall.warmup import compiled_apart
+
+    groups = [(name, "game", f"stand_in_groups:{name}") for name in ("slow_a", "fails", "slow_b")]
+    assert [name for name, _seconds in compiled_apart(groups)] == ["slow_a", "slow_b"]  # "fails": the caller's
+    ran = {name: (int(pid), float(began), float(ended))
+           for name, pid, began, ended in (line.split() for line in groups_module.read_text().splitlines())}
+    assert set(ran) == {"slow_a", "slow_b"} and ran["slow_a"][0] != ran["slow_b"][0] != os.getpid()
+    assert ran["slow_b"][1] < ran["slow_a"][2], ran  # slow_b started (in fails' place) while slow_a slept
+    assert list(compiled_apart(groups[:1])) == []  # one group: no child, the caller compiles it
+
+
+def test_a_caller_that_stops_asking_kills_the_children_still_compiling(groups_module):
+    from gridfall.warmup import compiled_apart
+
+    apart = compiled_apart([(name, "game", f"stand_in_groups:{name}") for name in ("quick", "endless")])
+    assert next(apart)[0] == "quick"
+    deadline = time.monotonic() + 30
+    while "endless" not in groups_module.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(groups_module.read_text().split("endless ")[1].split()[0])
+    assert _running(str(pid))
+    apart.close()  # as a stop does: the generator's finally
+    assert not _running(str(pid))

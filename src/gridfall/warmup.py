@@ -1,7 +1,9 @@
 """Warm every game's kernels (`gridfall warmup`, and the test session's start).
 
-Each game has its own ``warmup.warm()``; this module only lists them, writes the package's
-Python bytecode, which a bot's start reads too, and stamps the cache of a game warmed whole.
+Each game has its own ``warmup.warm()``; this module lists them and their groups, compiles a
+cold cache's groups in child processes on the cores there are (:func:`compiled_apart`), writes
+the package's Python bytecode, which a bot's start reads too, and stamps the cache of a game
+warmed whole.
 A bot reads the stamp to choose how to get its kernels: loaded in a thread of its own, or, from
 a cold cache, compiled by a child process at idle priority while the bot plays in pure Python
 (:func:`in_background`, :func:`compile_in_a_child`).
@@ -34,13 +36,15 @@ def compile_bytecode() -> None:
     compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=2)
 
 
-WARMERS = [
-    ("python bytecode", "gridfall.warmup:compile_bytecode"),
-    ("samegame engine", "gridfall.samegame.warmup:warm_engine"),
-    ("samegame search", "gridfall.samegame.warmup:warm_search"),
-    ("connect4 solver and bots", "gridfall.connect4.warmup:warm"),
-    ("match3 engine and strong", "gridfall.match3.warmup:warm"),
+# Each game's kernels in groups that compile apart, the longest to compile first.
+GROUPS = [  # (name, game, "module:function")
+    ("samegame NRPA and annealing", "samegame", "gridfall.samegame.warmup:warm_nrpa_and_annealing"),
+    ("samegame beam, NMCS and MCBS", "samegame", "gridfall.samegame.warmup:warm_tree_searches"),
+    ("connect4 solver and bots", "connect4", "gridfall.connect4.warmup:warm"),
+    ("samegame engine", "samegame", "gridfall.samegame.warmup:warm_engine"),
+    ("match3 engine and strong", "match3", "gridfall.match3.warmup:warm"),
 ]
+GAMES = ("samegame", "connect4", "match3")
 
 
 def _warmer(path: str):
@@ -49,20 +53,35 @@ def _warmer(path: str):
 
 
 def warm_everything() -> Iterator[tuple[str, float]]:
-    """Warm each group of kernels in turn; yield (name, seconds it took)."""
-    for name, path in WARMERS:
+    """Warm every game's kernels; yield (what, seconds it took) as each group is ready.
+
+    From a cold cache the groups compile in child processes (:func:`compiled_apart`); then this
+    process loads them all, in silence, which also compiles here what a child's cache lost."""
+    start = time.monotonic()
+    compile_bytecode()
+    yield "python bytecode", time.monotonic() - start
+    apart = set()
+    for name, seconds in compiled_apart([group for group in GROUPS if not is_warm(group[1])]):
+        apart.add(name)
+        yield name, seconds
+    for name, _game, path in GROUPS:
         start = time.monotonic()
         off_the_main_thread(_warmer(path))
-        yield name, time.monotonic() - start
-    for game in {path.split(".")[1] for _, path in WARMERS if path.count(".") == 2}:
+        if name not in apart:
+            yield name, time.monotonic() - start
+    for game in GAMES:
         _stamp_warm(game)
 
 
-def warm(game: str) -> None:
+def warm(game: str, apart: bool = True) -> None:
     """Warm the kernels of one game ("samegame", "connect4", "match3"): referees call it before
     they time gridfall's own bots, since a bot that compiles on its first turn times out and is
-    killed before it can write the cache, so every later game would fail the same way."""
+    killed before it can write the cache, so every later game would fail the same way.  A cold
+    cache is compiled in children (:func:`compiled_apart`), unless ``apart`` is False."""
     compile_bytecode()
+    if apart and not is_warm(game):
+        for _ in compiled_apart([group for group in GROUPS if group[1] == game]):
+            pass
     off_the_main_thread(importlib.import_module(f"gridfall.{game}.warmup").warm)
     _stamp_warm(game)
 
@@ -74,6 +93,50 @@ def warm_saying(game: str) -> None:
         print(f"gridfall: compiling the {game} kernels on their first use (about a minute; then cached)",
               file=sys.stderr, flush=True)
     warm(game)
+
+
+def compiled_apart(groups: list[tuple[str, str, str]]) -> Iterator[tuple[str, float]]:
+    """Compile the kernels of ``groups`` in child processes, as many at once as this process may
+    use cores, in the order given; yield each group's name and seconds as its child ends.
+
+    numba compiles on one core: every game's kernels from a cold cache took 48-49 s one group
+    after another, and 34-36 s in two children (`gridfall warmup`, 2 cores, AMD EPYC, 2026-12-07).  With fewer than two
+    cores or groups there are no children, and the caller compiles as it loads.  A group whose
+    child failed is not yielded: the caller compiles it too, and meets its error itself.  The
+    caller must load every kernel afterwards anyway: numba writes a function's index of compiled
+    signatures whole, so of two children that add different signatures to one function's, the
+    last one's stays, and the caller's load compiles the other.  A stop (or a caller that stops
+    asking) kills the children; what they cached by then stays."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    workers = min(cores, len(groups))
+    if workers < 2:
+        return
+    waiting = list(groups)
+    running: dict[subprocess.Popen, tuple[str, float]] = {}
+    try:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                name, _game, path = waiting.pop(0)
+                try:  # what a child says (a stop's traceback) is not the user's: a failed group is compiled again
+                    child = subprocess.Popen([sys.executable, "-c", f"from gridfall.warmup import _warmer; "
+                                              f"_warmer({path!r})()"], stdin=subprocess.DEVNULL,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                except OSError:  # no process to be had: the caller compiles what is left
+                    waiting.clear()
+                    break
+                running[child] = (name, time.monotonic())
+            time.sleep(0.05)  # in the main thread: a stop lands here
+            for child in [child for child in running if child.poll() is not None]:
+                name, began = running.pop(child)
+                if child.returncode == 0:
+                    yield name, time.monotonic() - began
+    finally:
+        for child in running:
+            child.kill()
+            child.wait()
 
 
 # --- the stamp of a warm cache, and a bot's kernels without a pause ----------
@@ -179,7 +242,7 @@ def warm_when_idle(game: str) -> None:
             pass
     with _alone(game) as alone:
         if alone:
-            warm(game)
+            warm(game, apart=False)  # in this one process, which ends with the bot's tree; no hurry here
 
 
 @contextlib.contextmanager

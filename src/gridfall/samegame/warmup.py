@@ -25,24 +25,34 @@ def warm_engine() -> None:
     engine.random_playout(b.copy(), new_rng(1), most_common_colour(b), moves)
 
 
-def warm_search() -> None:
+def warm_nrpa_and_annealing() -> None:
+    """What the bots and `solve`'s default (`auto`) run: NRPA, its replay of a guide, annealing."""
     from gridfall.samegame import engine
     from gridfall.samegame.boards import random_board
     from gridfall.samegame.search.anneal import anneal_solve
-    from gridfall.samegame.search.beam import beam_solve
-    from gridfall.samegame.search.mcbs import mcbs_solve
-    from gridfall.samegame.search.nmcs import nmcs_solve
     from gridfall.samegame.search.portfolio import nrpa_solve
 
     start = engine.from_board(random_board(2))
-    beam_solve(start, time.monotonic() + 1e9, max_width=2)
-    nmcs_solve(start, time.monotonic(), level=1)
-    mcbs_solve(start, 0.0, width=2, playouts=1, widen=False)
     _, line, _ = nrpa_solve(start, time.monotonic() + 1e9, level=2, iterations=2, max_runs=1)
     nrpa_solve(start, time.monotonic() + 1e9, level=1, iterations=2, max_runs=1, guide=line)  # the replay kernel
     anneal_solve(start, time.monotonic() + 1e9, guide=line, max_edits=2, sweep=2)
 
 
+def warm_tree_searches() -> None:
+    """The other solvers: beam search, NMCS and MCBS."""
+    from gridfall.samegame import engine
+    from gridfall.samegame.boards import random_board
+    from gridfall.samegame.search.beam import beam_solve
+    from gridfall.samegame.search.mcbs import mcbs_solve
+    from gridfall.samegame.search.nmcs import nmcs_solve
+
+    start = engine.from_board(random_board(2))
+    beam_solve(start, time.monotonic() + 1e9, max_width=2)
+    nmcs_solve(start, time.monotonic(), level=1)
+    mcbs_solve(start, 0.0, width=2, playouts=1, widen=False)
+
+
 def warm() -> None:
     warm_engine()
-    warm_search()
+    warm_nrpa_and_annealing()
+    warm_tree_searches()
