@@ -99,14 +99,14 @@ def compiled_apart(groups: list[tuple[str, str, str]]) -> Iterator[tuple[str, fl
     """Compile the kernels of ``groups`` in child processes, as many at once as this process may
     use cores, in the order given; yield each group's name and seconds as its child ends.
 
-    numba compiles on one core: every game's kernels from a cold cache took 48-49 s one group
-    after another, and 34-36 s in two children (`gridfall warmup`, 2 cores, AMD EPYC, 2026-12-07).  With fewer than two
-    cores or groups there are no children, and the caller compiles as it loads.  A group whose
-    child failed is not yielded: the caller compiles it too, and meets its error itself.  The
-    caller must load every kernel afterwards anyway: numba writes a function's index of compiled
-    signatures whole, so of two children that add different signatures to one function's, the
-    last one's stays, and the caller's load compiles the other.  A stop (or a caller that stops
-    asking) kills the children; what they cached by then stays."""
+    numba compiles on one core: every game's kernels from a cold cache took 48-49 s one group after
+    another, and 34-36 s in two children (`gridfall warmup`, 2 cores, AMD EPYC, 2026-12-07).  With
+    fewer than two cores or groups there are no children, and the caller compiles as it loads.  A
+    group whose child failed is not yielded: the caller compiles it too, and meets its error itself.
+    The caller must load every kernel afterwards anyway: numba writes a function's index of compiled
+    signatures whole, so of two children that add different signatures to one function's, the last
+    one's stays, and the caller's load compiles the other.  A stop (or a caller that stops asking)
+    kills the children; what they cached by then stays."""
     try:
         cores = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except AttributeError:  # not Linux
