@@ -117,6 +117,9 @@ def test_warmup_of_one_game_warms_that_game_alone(monkeypatch):
     assert result.exit_code == 0 and warmed == ["match3"], result.output
     assert result.output.startswith("match3") and "ready in" in result.output and "numba cache:" in result.output
     assert CliRunner().invoke(main, ["warmup", "--game", "chess"]).exit_code == 2
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="unknown game 'chess'; the games are samegame, connect4, match3"):
+        gridfall.warmup.warm("chess")
 
 
 @pytest.mark.parametrize("cold", [True, False])

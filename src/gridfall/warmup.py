@@ -1,7 +1,7 @@
 """Warm every game's kernels (`gridfall warmup`, and the test session's start).
 
-Each game has its own ``warmup.warm()``; this module lists them and their groups, compiles a
-cold cache's groups in child processes on the cores there are (:func:`compiled_apart`), writes
+Each game's ``warmup`` module calls its kernels once; this module lists them in groups, compiles
+a cold cache's groups in child processes on the cores there are (:func:`compiled_apart`), writes
 the package's Python bytecode, which a bot's start reads too, and stamps the cache of a game
 warmed whole.
 A bot reads the stamp to choose how to get its kernels: loaded in a thread of its own, or, from
@@ -36,7 +36,7 @@ def compile_bytecode() -> None:
     compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=2)
 
 
-# Each game's kernels in groups that compile apart, the longest to compile first.
+# Every kernel, in groups that compile apart, the longest to compile first: the one list of them.
 GROUPS = [  # (name, game, "module:function")
     ("samegame NRPA and annealing", "samegame", "gridfall.samegame.warmup:warm_nrpa_and_annealing"),
     ("samegame beam, NMCS and MCBS", "samegame", "gridfall.samegame.warmup:warm_tree_searches"),
@@ -78,11 +78,15 @@ def warm(game: str, apart: bool = True) -> None:
     they time gridfall's own bots, since a bot that compiles on its first turn times out and is
     killed before it can write the cache, so every later game would fail the same way.  A cold
     cache is compiled in children (:func:`compiled_apart`), unless ``apart`` is False."""
+    groups = [group for group in GROUPS if group[1] == game]
+    if not groups:
+        raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
     compile_bytecode()
     if apart and not is_warm(game):
-        for _ in compiled_apart([group for group in GROUPS if group[1] == game]):
+        for _ in compiled_apart(groups):
             pass
-    off_the_main_thread(importlib.import_module(f"gridfall.{game}.warmup").warm)
+    for _name, _game, path in groups:  # loads what children compiled, and compiles what they did not
+        off_the_main_thread(_warmer(path))
     _stamp_warm(game)
 
 

@@ -1,4 +1,5 @@
-"""Call every SameGame kernel once, so that numba compiles and caches it before anything is timed."""
+"""Call every SameGame kernel once, so that numba compiles and caches it before anything is timed:
+in three groups, which ``gridfall.warmup.GROUPS`` lists and a cold cache compiles apart."""
 
 from __future__ import annotations
 
@@ -50,9 +51,3 @@ def warm_tree_searches() -> None:
     beam_solve(start, time.monotonic() + 1e9, max_width=2)
     nmcs_solve(start, time.monotonic(), level=1)
     mcbs_solve(start, 0.0, width=2, playouts=1, widen=False)
-
-
-def warm() -> None:
-    warm_engine()
-    warm_nrpa_and_annealing()
-    warm_tree_searches()
