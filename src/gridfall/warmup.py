@@ -44,7 +44,7 @@ GROUPS = [  # (name, game, "module:function")
     ("samegame engine", "samegame", "gridfall.samegame.warmup:warm_engine"),
     ("match3 engine and strong", "match3", "gridfall.match3.warmup:warm"),
 ]
-GAMES = ("samegame", "connect4", "match3")
+GAMES = tuple(dict.fromkeys(game for _name, game, _path in GROUPS))  # samegame, connect4, match3
 
 
 def _warmer(path: str):
@@ -132,7 +132,7 @@ def compiled_apart(groups: list[tuple[str, str, str]]) -> Iterator[tuple[str, fl
                     waiting.clear()
                     break
                 running[child] = (name, time.monotonic())
-            time.sleep(0.05)  # in the main thread: a stop lands here
+            time.sleep(0.05)  # called in the main thread, a stop lands here
             for child in [child for child in running if child.poll() is not None]:
                 name, began = running.pop(child)
                 if child.returncode == 0:
