@@ -49,7 +49,8 @@ def warmup(game: str | None, prune: bool) -> None:
 
     The first use of a kernel compiles it (seconds); the cache then makes every
     later start fast.  Run this once after installing, so that no bot spends
-    its first turn compiling.  It also writes the package's Python bytecode
+    its first turn compiling.  A cold cache compiles its groups of kernels side
+    by side, one process on each core, and each is listed as it is ready.  It also writes the package's Python bytecode
     where Python has not (an install in place under PYTHONDONTWRITEBYTECODE),
     and keeps the Connect Four book as the bot reads it.
 
