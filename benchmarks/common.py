@@ -17,7 +17,7 @@ from pathlib import Path
 
 from gridfall.arena.database import read_only
 from gridfall.cli_output import console  # noqa: F401 - the commands' console: no markup, wide in a pipe
-from gridfall.machine import cpu_name, machine_line  # noqa: F401 - the benchmarks' one import of both
+from gridfall.machine import cpu_name, machine_line, usable_cores  # noqa: F401 - the benchmarks' one import of them
 from gridfall.samegame.campaign import parse_params
 from gridfall.text_file import NotText, read_text
 

@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 from common import (
-    console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, read_games, run_script,
-    sample_positions, text_of
+    console, count, duration, empty_counts, first_paragraph, machine_line, pie_run_games, read_games,
+    run_script, sample_positions, text_of, usable_cores,
 )
 from rich.table import Table
 
@@ -136,7 +135,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("results/connect4-accuracy.jsonl"),
                         help="the solved move values, read and extended (default results/connect4-accuracy.jsonl)")
     parser.add_argument("--seconds", type=duration, default=20.0, help="solver time a move at most (default 20)")
-    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="processes solving (default: the cores)")
+    parser.add_argument("--workers", type=count, default=usable_cores(),
+                        help="processes solving (default: the cores it may use)")
     args = parser.parse_args()
     empties = empty_counts(args.empties)[::-1]
     try:

@@ -29,14 +29,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import console, count, duration, finish, first_paragraph, read_games, run_script
+from common import console, count, duration, finish, first_paragraph, read_games, run_script, usable_cores
 from rich.progress import Progress
 from rich.table import Table
 
@@ -121,8 +120,8 @@ def main() -> int:
     parser.add_argument("--opponents", default="greedy,mcts",
                         help="comma-separated built-in agents; NAME*K gives that opponent K times the time "
                              "(default greedy,mcts)")
-    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1,
-                        help="games at once (default: the number of cores)")
+    parser.add_argument("--workers", type=count, default=usable_cores(),
+                        help="games at once (default: the cores it may use)")
     parser.add_argument("--time-scale", type=duration, default=1.0,
                         help="multiplies both seats' time limits, 1000 ms first turn and 100 ms later (default 1)")
     parser.add_argument("--player", default="gridfall",

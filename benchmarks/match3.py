@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-from common import console, count, first_paragraph, machine_line, positive, run_script
+from common import console, count, first_paragraph, machine_line, positive, run_script, usable_cores
 from rich.table import Table
 
 from gridfall.worker_processes import worker_map
@@ -102,8 +102,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=first_paragraph(__doc__))
     parser.add_argument("--seeds", type=count, default=20, help="play seeds 1 to this (default 20)")
     parser.add_argument("--budget", type=positive, default=1.0, help="strong's seconds per move (a ceiling)")
-    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1,
-                        help="runs at once, each in a process of its own (default: the number of cores; "
+    parser.add_argument("--workers", type=count, default=usable_cores(),
+                        help="runs at once, each in a process of its own (default: the cores it may use; "
                              "1 for the platform's one-second timing)")
     parser.add_argument("--skip", type=parts_of, default=set(),
                         help="parts to skip, separated by commas: strong, referee")

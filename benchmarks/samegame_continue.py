@@ -26,7 +26,7 @@ from contextlib import nullcontext
 
 from common import (
     check_search, console, count, duration, each_until_stopped, finish, first_paragraph, numbers,
-    parse_options, run_script, text_of
+    parse_options, run_script, text_of, usable_cores,
 )
 from rich.table import Table
 
@@ -118,7 +118,8 @@ def main() -> int:
     parser.add_argument("--continue", dest="continuations", default="nrpa:60:spare=2,anneal:60",
                         help="ALGO:SECONDS[:KEY=VALUE...],... each continued from the base line")
     parser.add_argument("--lines", help="a JSON-lines file that keeps the base lines between runs")
-    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="boards at once, one core each")
+    parser.add_argument("--workers", type=count, default=usable_cores(),
+                        help="boards at once, one core each (default: the cores it may use)")
     parser.add_argument("--seed", type=int, default=1,
                         help="the base lines' seed; the continuations run with the next one (default 1)")
     args = parser.parse_args()

@@ -20,12 +20,11 @@ tuning boards do not have.
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
 from common import (
     check_search, console, count, each_until_stopped, finish, first_paragraph, parse_options, positive,
-    run_script
+    run_script, usable_cores,
 )
 from rich.table import Table
 from rich.text import Text
@@ -44,7 +43,8 @@ def main() -> int:
                              "dominant: 65 cells of one colour and 40 of the others")
     parser.add_argument("--time", type=positive, default=10.0, help="seconds per board")
     parser.add_argument("--algos", default="beam,nmcs,nrpa", help="ALGO[:KEY=VALUE...],... (e.g. nrpa:tabu_rank=0)")
-    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1, help="boards at once, one core each")
+    parser.add_argument("--workers", type=count, default=usable_cores(),
+                        help="boards at once, one core each (default: the cores it may use)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every search (one seed's total moves by about 1%%)")
     args = parser.parse_args()
     algos = args.algos.split(",")

@@ -111,11 +111,9 @@ def compiled_apart(groups: list[tuple[str, str, str]]) -> Iterator[tuple[str, fl
     signatures whole, so of two children that add different signatures to one function's, the last
     one's stays, and the caller's load compiles the other.  A stop (or a caller that stops asking)
     kills the children; what they cached by then stays."""
-    try:
-        cores = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    workers = min(cores, len(groups))
+    from gridfall.machine import usable_cores
+
+    workers = min(usable_cores(), len(groups))
     if workers < 2:
         return
     waiting = list(groups)

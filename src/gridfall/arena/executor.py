@@ -14,7 +14,6 @@ the run database and the solution store, and the workers only send results back.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
@@ -24,6 +23,7 @@ from typing import Callable, Iterable
 from gridfall.arena import job_name
 from gridfall.arena.process import MachineCannotStartBot, kill_all
 from gridfall.arena.signals import signals_held, signals_ignored, stopping_on_signals
+from gridfall.machine import usable_cores
 from gridfall.words import counted
 
 POLL_SECONDS = 0.5  # how often a wait wakes to notice Ctrl-C
@@ -61,7 +61,7 @@ class LocalExecutor:
     local = True
 
     def __init__(self, workers: int | None = None):
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.workers = max(1, workers or usable_cores())
         self.pool = ThreadPoolExecutor(max_workers=self.workers)
         self.cancelled: list = []
         self.names: dict = {}  # a job's future -> the name it runs under (job_name)

@@ -60,7 +60,7 @@ def run_options(command):
     command = click.option("--cluster", metavar="ADDRESS", callback=_cluster_address,
                            help="A Dask scheduler (tcp://HOST:8786), or local:N for N local Dask workers.")(command)
     command = click.option("--workers", type=WORKERS, default=None,
-                           help="Jobs at once on this machine (default: the cores).")(command)
+                           help="Jobs at once on this machine (default: the cores it may use).")(command)
     return click.option("--db", type=click.Path(dir_okay=False), default=None,
                         help="The run's SQLite database (default: named after the settings).")(command)
 

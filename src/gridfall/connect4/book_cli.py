@@ -4,7 +4,6 @@ or build it again."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from importlib import resources
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import click
 
 from gridfall import json_text
-from gridfall.cli_options import WORKERS, refuse_without
+from gridfall.cli_options import ALL_CORES, WORKERS, all_cores, refuse_without
 from gridfall.cli_output import console, output_path, warm_kernels, write_file
 from gridfall.connect4.book_build import DEPTH, FIRST_TURNS, STOLEN_TURNS, TURNS  # numba loads only when a build runs
 
@@ -36,7 +35,7 @@ from gridfall.connect4.book_build import DEPTH, FIRST_TURNS, STOLEN_TURNS, TURNS
 @click.option("--extend", is_flag=True,
               help="Take the moves of the shipped book where it has the position (searched to the same depth, "
                    "from an empty table: the same answers) and search only the others.")
-@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
+@click.option("--workers", type=WORKERS, default=all_cores, show_default=ALL_CORES,
               help="Positions searched at once.")
 @click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the rebuilt book here instead of into the package.")

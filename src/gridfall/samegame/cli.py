@@ -3,7 +3,6 @@ the bot and its export, the referee and the bench, the store, compare and campai
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Any
@@ -12,7 +11,7 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import WORKERS, FloatRange
+from gridfall.cli_options import ALL_CORES, WORKERS, FloatRange, all_cores
 from gridfall.cli_output import console, warm_kernels
 from gridfall.lazy_group import LazyGroup
 from gridfall.samegame import rules
@@ -155,7 +154,7 @@ def _echo_groups(b: rules.Board, groups: list[rules.Group], largest: int = 8) ->
                    "anneal: improve the stored line (else the greedy line) by simulated annealing, "
                    "what pays once nrpa has converged.")
 @click.option("--level", type=click.IntRange(1, 5), help="Nesting level for nmcs (default 2) or nrpa (default 3).")
-@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
+@click.option("--workers", type=WORKERS, default=all_cores, show_default=ALL_CORES,
               help="Independent searches in parallel (seeds SEED, SEED+1, ...); the best line wins.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed: the same seed searches the same way (how far it gets in --time depends on "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
 
@@ -11,7 +10,7 @@ import click
 from gridfall import json_text
 from gridfall.arena.fallback import said_loading, summary
 from gridfall.cli_help import REFEREE_NOTES, SAMEGAME_PROTOCOL, with_help
-from gridfall.cli_options import WORKERS, FloatRange, bot_command, limit_options, refuse_given
+from gridfall.cli_options import ALL_CORES, WORKERS, FloatRange, all_cores, bot_command, limit_options, refuse_given
 from gridfall.cli_output import console
 from gridfall.samegame.board_args import expand_specs
 from gridfall.samegame.boards import BoardError, load_board
@@ -127,7 +126,7 @@ def print_notes(out, reports, one_turn: bool) -> None:
               show_default=True,
               help="The first-turn limit per board, at most CodinGame's (the bot plans until 0.5 s before it, "
                    "counted from its own start).  For longer searches: `gridfall samegame solve --time`.")
-@click.option("--workers", type=WORKERS, default=os.cpu_count() or 1, show_default="all cores",
+@click.option("--workers", type=WORKERS, default=all_cores, show_default=ALL_CORES,
               help="Boards solved at once, one core each.")
 @click.option("--bot", "command", callback=bot_command,
               help="Benchmark this bot command instead of gridfall's own one-turn bot (gridfall alone: that bot).")

@@ -1,0 +1,41 @@
+"""The cores gridfall counts: those this process may use (its CPU affinity), not the machine's."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = [
+    pytest.mark.parallel_safe,  # one core, no bot against a clock (machine_sharing.py)
+    pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="a process's CPUs are set on Linux"),
+]
+
+
+def on_one_cpu(*args: str) -> str:
+    """stdout of ``python args`` run on one CPU of this process's, as `taskset -c N` runs it."""
+    one_cpu = min(os.sched_getaffinity(0))
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.sched_setaffinity(0, {one_cpu}))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return done.stdout
+
+
+def test_on_one_cpu_every_default_count_of_workers_is_one():
+    counts = on_one_cpu("-c", "from gridfall.cli_options import all_cores; from gridfall.machine import "
+                              "usable_cores; print(usable_cores(), all_cores())")
+    assert counts.split() == ["1", "1"]
+
+
+def test_on_one_cpu_solve_searches_with_one_worker():
+    """solve's --workers defaults to the cores: under taskset on two cores it started two searches
+    that shared one, each with half of it."""
+    out = on_one_cpu("-m", "gridfall", "samegame", "solve", "standard:1", "--time", "0.2", "--no-store", "--json")
+    assert json.loads(out)["workers"] == 1
+
+
+def test_the_machine_line_says_how_many_cores_may_be_used_where_fewer_than_the_machines():
+    line = on_one_cpu("-c", "from gridfall.machine import machine_line; print(machine_line())")
+    cores = os.cpu_count() or 1
+    assert f", {cores} cores{' (1 usable)' if cores > 1 else ''}, Python " in line, line
