@@ -43,10 +43,12 @@ os.environ.setdefault(LOCK, os.path.join(tempfile.mkdtemp(prefix="gridfall-test-
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: two workers for each core this process may run on (its affinity, which a
-    container's or `taskset`'s limit narrows; psutil's count of the machine's cores does not), at
-    most four."""
-    return max(1, min(WORKERS_A_CORE * len(os.sched_getaffinity(0)), MAX_WORKERS))
+    """`-n auto`: two workers for each core this process may run on (gridfall's count: its affinity,
+    which a container's or `taskset`'s limit narrows; psutil's count of the machine's cores does
+    not), at most four."""
+    from gridfall.machine import usable_cores
+
+    return max(1, min(WORKERS_A_CORE * usable_cores(), MAX_WORKERS))
 
 
 def pytest_configure(config):
