@@ -15,11 +15,15 @@ pytestmark = [
 
 def on_one_cpu(*args: str) -> str:
     """stdout of ``python args`` run on one CPU of this process's, as `taskset -c N` runs it."""
+    return run_on_one_cpu(*args).stdout
+
+
+def run_on_one_cpu(*args: str) -> subprocess.CompletedProcess:
     one_cpu = min(os.sched_getaffinity(0))
     done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120,
                           preexec_fn=lambda: os.sched_setaffinity(0, {one_cpu}))
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return done.stdout
+    return done
 
 
 def test_on_one_cpu_every_default_count_of_workers_is_one():
@@ -39,3 +43,15 @@ def test_the_machine_line_says_how_many_cores_may_be_used_where_fewer_than_the_m
     line = on_one_cpu("-c", "from gridfall.machine import machine_line; print(machine_line())")
     cores = os.cpu_count() or 1
     assert f", {cores} cores{' (1 usable)' if cores > 1 else ''}, Python " in line, line
+
+
+@pytest.mark.parametrize("workers, said", [(2, True), (1, False)])
+def test_more_games_at_once_than_usable_cores_is_said_and_played(workers, said):
+    """Two games at once on one CPU share it, and a bot against the clock thinks less in its time:
+    the referee says so on stderr, and plays them as asked."""
+    done = run_on_one_cpu("-m", "gridfall", "connect4", "referee", "--p1", "greedy", "--p2", "random",
+                          "--games", "2", "--workers", str(workers), "--json")
+    warning = "gridfall: --workers 2: 2 games at once on 1 core (those this process may use): they share cores"
+    assert (warning in done.stderr) == said, done.stderr
+    played = json.loads(done.stdout)
+    assert played["wins"] + played["draws"] + played["losses"] == 2, played

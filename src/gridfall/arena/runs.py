@@ -21,7 +21,7 @@ from gridfall.arena.bot_files import check as check_bot_files
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.arena.dask_executor import check_address
 from gridfall.arena.executor import ExecutorError, make_executor
-from gridfall.cli_options import WORKERS, given
+from gridfall.cli_options import WORKERS, beyond_cores, given
 from gridfall.fingerprint import fingerprint
 from gridfall.words import counted
 
@@ -129,6 +129,8 @@ def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | N
             run.discard()
         raise click.UsageError("--workers: not with --cluster (the cluster's workers play the games: local:N "
                                "starts N of them, and each `dask worker` of a scheduler takes --nworkers)")
+    if workers is not None and not cluster:
+        beyond_cores(workers, "job")
     try:
         return make_executor(workers, cluster)
     except ExecutorError as e:

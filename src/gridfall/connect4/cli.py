@@ -11,7 +11,7 @@ import click
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
 from gridfall.cli_help import CONNECT4_PROTOCOL, PLAYER_EXPORT_HELP, REFEREE_NOTES, with_help
-from gridfall.cli_options import WORKERS, FloatRange, limit_options
+from gridfall.cli_options import WORKERS, FloatRange, beyond_cores, limit_options
 from gridfall.cli_output import console, output_path_for, tell_written, write_file
 from gridfall.connect4.agents import AGENT_NAMES
 from gridfall.connect4.protocol import EXPORT_TURN_MS, FIRST_TURN_MS, FIRST_TURN_SECONDS, TURN_MS, TURN_SECONDS
@@ -276,6 +276,7 @@ def referee(p1: str, p2: str, games: int, workers: int, seed: int, limits, as_js
     from gridfall.connect4.match import name_unfitted
 
     name_unfitted((p1, p2), limits)
+    beyond_cores(workers, "game", games)
     warm_bots("connect4", (p1, p2), AGENT_NAMES)  # so that no bot of gridfall's compiles on its first turn
 
     def play_one(i: int):

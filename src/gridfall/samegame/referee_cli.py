@@ -10,7 +10,9 @@ import click
 from gridfall import json_text
 from gridfall.arena.fallback import said_loading, summary
 from gridfall.cli_help import REFEREE_NOTES, SAMEGAME_PROTOCOL, with_help
-from gridfall.cli_options import ALL_CORES, WORKERS, FloatRange, all_cores, bot_command, limit_options, refuse_given
+from gridfall.cli_options import (
+    ALL_CORES, WORKERS, FloatRange, all_cores, beyond_cores, bot_command, limit_options, refuse_given,
+)
 from gridfall.cli_output import console
 from gridfall.samegame.board_args import expand_specs
 from gridfall.samegame.boards import BoardError, load_board
@@ -66,6 +68,7 @@ def referee(command: str, boards: tuple[str, ...], one_turn: bool, workers: int,
 
     program = program_of(command, one_turn, seed, limits)  # "gridfall" alone is gridfall's bot
     name_unfitted([program], limits)
+    beyond_cores(workers, "board", len(loaded))
     warm_bots("samegame", [command], BUILT_IN)  # a copy of gridfall's bot compiles before the clock, not on it
     err = console(stderr=True)
     from rich.progress import Progress
@@ -162,6 +165,7 @@ def bench(set_name: str, seconds: float, workers: int, command: str | None, firs
 
     specs = set_specs(set_name)[:first]
     limits = Limits(first_turn=seconds, turn=LIMITS.turn, memory_mb=LIMITS.memory_mb)
+    beyond_cores(workers, "board", len(specs))
     if command is None:
         command = (f"{sys.executable} -m gridfall samegame bot --one-turn --workers 1"
                    + as_options(fitted_times(limits))
