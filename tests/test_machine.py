@@ -55,3 +55,19 @@ def test_more_games_at_once_than_usable_cores_is_said_and_played(workers, said):
     assert (warning in done.stderr) == said, done.stderr
     played = json.loads(done.stdout)
     assert played["wins"] + played["draws"] + played["losses"] == 2, played
+
+
+@pytest.mark.parametrize("workers, jobs, said", [
+    (3, 2, "gridfall: --workers 3: 2 boards at once on 1 core"),  # a campaign of two boards
+    (3, 1, ""),  # one board: its passes run one after another
+    (1, 5, ""),
+])
+def test_the_arena_says_more_jobs_at_once_than_cores_by_what_they_are(monkeypatch, capsys, workers, jobs, said):
+    import gridfall.machine
+    from gridfall.arena.runs import open_executor
+
+    monkeypatch.setattr(gridfall.machine, "usable_cores", lambda: 1)
+    executor = open_executor(workers, None, None, "board", jobs)
+    executor.close()
+    err = capsys.readouterr().err
+    assert (said in err) if said else err == "", err

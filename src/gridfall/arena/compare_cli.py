@@ -88,7 +88,7 @@ def run_comparison(*, kind: str, bots: list[tuple[str, str]], items: list[str], 
     todo = [job for job in jobs if job.key not in stored]
     if changed is not None and todo and (complaint := changed(stored.values(), todo)):
         raise click.UsageError(f"{complaint} ({run.path} holds them; another --db starts a clean run)")
-    executor = open_executor(workers, cluster, run)
+    executor = open_executor(workers, cluster, run, "game", len(todo))
     err = console(stderr=True)
     try:  # from here on a stop, even one while the bots warm, closes the cluster before the exit
         err.print(f"{kind}: {counted(len(items), item_label)} x {len(bots)} bots "

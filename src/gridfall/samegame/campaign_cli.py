@@ -109,7 +109,7 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     done = run.done()
     state = _Progress(finished=len(done))
     total_jobs = passes * len(numbers)
-    executor = open_executor(workers, cluster, run)
+    executor = open_executor(workers, cluster, run, "board", len(numbers))  # a board's passes one after another
     local = executor.local
 
     def board_passes():
