@@ -57,17 +57,41 @@ def test_more_games_at_once_than_usable_cores_is_said_and_played(workers, said):
     assert played["wins"] + played["draws"] + played["losses"] == 2, played
 
 
-@pytest.mark.parametrize("workers, jobs, said", [
-    (3, 2, "gridfall: --workers 3: 2 boards at once on 1 core"),  # a campaign of two boards
-    (3, 1, ""),  # one board: its passes run one after another
-    (1, 5, ""),
+@pytest.mark.parametrize("workers, jobs, threads, said", [
+    (3, 2, 1, "gridfall: --workers 3: 2 boards at once on 1 core"),  # a campaign of two boards
+    (3, 1, 1, ""),  # one board: its passes run one after another
+    (1, 5, 1, ""),
+    (1, 5, 2, "gridfall: --workers 1: 1 board of 2 threads at once on 1 core"),
 ])
-def test_the_arena_says_more_jobs_at_once_than_cores_by_what_they_are(monkeypatch, capsys, workers, jobs, said):
+def test_the_arena_says_more_jobs_at_once_than_cores_by_what_they_are(monkeypatch, capsys, workers, jobs, threads,
+                                                                      said):
     import gridfall.machine
     from gridfall.arena.runs import open_executor
 
     monkeypatch.setattr(gridfall.machine, "usable_cores", lambda: 1)
-    executor = open_executor(workers, None, None, "board", jobs)
+    executor = open_executor(workers, None, None, "board", jobs, threads)
     executor.close()
     err = capsys.readouterr().err
     assert (said in err) if said else err == "", err
+
+
+def test_searches_at_once_beyond_the_cores_are_said():
+    done = run_on_one_cpu("-m", "gridfall", "samegame", "solve", "standard:1", "--time", "0.05", "--algo", "beam",
+                          "--workers", "2", "--no-store")
+    assert "gridfall: --workers 2: 2 searches at once on 1 core" in done.stderr, done.stderr
+    assert done.stdout.startswith("standard:1: score "), done.stdout
+
+
+def test_a_campaigns_boards_at_once_default_to_the_cores_over_its_threads(monkeypatch, tmp_path):
+    """Eight cores and --threads 2: four boards at once, each on two cores, not eight on sixteen."""
+    from click.testing import CliRunner
+
+    import gridfall.machine
+    from gridfall.cli import main
+
+    monkeypatch.setattr(gridfall.machine, "usable_cores", lambda: 8)
+    result = CliRunner().invoke(main, ["samegame", "campaign", "--boards", "1-3", "--rounds", "beam:0.05",
+                                       "--threads", "2", "--store", str(tmp_path / "s"),
+                                       "--db", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    assert "4 local workers" in result.output and "at once on" not in result.output, result.output

@@ -65,19 +65,20 @@ def all_cores() -> int:
     return min(usable_cores(), MOST_WORKERS)
 
 
-def beyond_cores(workers: int, what: str, jobs: int | None = None) -> None:
+def beyond_cores(workers: int, what: str, jobs: int | None = None, threads: int = 1, plural: str = "") -> None:
     """Say on stderr when ``workers`` jobs at once (of ``jobs``, where known; each ``what``: a game,
-    a board) are more than the cores this process may use: they then share cores, and a bot or a
-    search timed against a clock does less in its time than alone (a bot may lose on time).  The
-    run goes on as asked."""
+    a board, a search, of ``threads`` threads) need more than the cores this process may use: they
+    then share cores, and a bot or a search timed against a clock does less in its time than alone
+    (a bot may lose on time).  The run goes on as asked."""
     from gridfall.machine import usable_cores
     from gridfall.words import counted
 
     cores, at_once = usable_cores(), min(workers, jobs if jobs is not None else workers)
-    if at_once > cores:
-        click.echo(f"gridfall: --workers {workers}: {counted(at_once, what)} at once on {counted(cores, 'core')} "
-                   "(those this process may use): they share cores, and a bot or a search does less in its time "
-                   "than alone", err=True)
+    if at_once * threads > cores:
+        each = f" of {threads} threads" if threads > 1 else ""
+        click.echo(f"gridfall: --workers {workers}: {counted(at_once, what, plural)}{each} at once on "
+                   f"{counted(cores, 'core')} (those this process may use): they share cores, and a bot or a "
+                   "search does less in its time than alone", err=True)
 
 
 def number_list(text: str) -> list[int]:

@@ -122,18 +122,18 @@ def open_run(db: str | None, kind: str, settings: dict, exclusive: bool = True,
 
 
 def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | None = None,
-                  what: str = "game", jobs: int | None = None):
+                  what: str = "game", jobs: int | None = None, threads: int = 1):
     """The executor, as a usage error if it cannot be set up; then ``run`` is discarded if it was
     made for this command and holds no game (a run that never started leaves no file).  Its jobs
-    (each ``what``; ``jobs`` of them at most at once, where known) more at once than this machine's
-    usable cores are said on stderr."""
+    (each ``what`` of ``threads`` threads; ``jobs`` of them at most at once, where known) that need
+    more than this machine's usable cores are said on stderr."""
     if cluster and given("workers"):
         if run is not None:
             run.discard()
         raise click.UsageError("--workers: not with --cluster (the cluster's workers play the games: local:N "
                                "starts N of them, and each `dask worker` of a scheduler takes --nworkers)")
     if workers is not None and not cluster:
-        beyond_cores(workers, what, jobs)
+        beyond_cores(workers, what, jobs, threads)
     try:
         return make_executor(workers, cluster)
     except ExecutorError as e:

@@ -12,7 +12,7 @@ from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
 from gridfall.arena.signals import exit_code
 from gridfall.cli_help import with_help
-from gridfall.cli_options import WORKERS, number_list, refuse_given
+from gridfall.cli_options import WORKERS, all_cores, number_list, refuse_given
 from gridfall.cli_output import console, output_path
 from gridfall.words import counted
 
@@ -41,7 +41,8 @@ class _Progress:
                    'an empty --rounds "" only writes the results file.')
 @click.option("--fresh", is_flag=True, help="Search from scratch instead of continuing from the stored best line.")
 @click.option("--threads", type=WORKERS, default=1, show_default=True,
-              help="Search threads for each board (boards run side by side, --workers at once).")
+              help="Search threads for each board (boards run side by side, --workers at once: by default the "
+                   "cores it may use over --threads).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the first pass's searches (each pass and round gets its own from it).")
 @click.option("--passes", type=click.IntRange(min=1), default=1, show_default=True,
@@ -109,7 +110,9 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     done = run.done()
     state = _Progress(finished=len(done))
     total_jobs = passes * len(numbers)
-    executor = open_executor(workers, cluster, run, "board", len(numbers))  # a board's passes one after another
+    if workers is None and cluster is None:  # a board's threads count against the cores too
+        workers = max(1, all_cores() // threads)
+    executor = open_executor(workers, cluster, run, "board", len(numbers), threads)  # its passes one by one
     local = executor.local
 
     def board_passes():

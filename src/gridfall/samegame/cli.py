@@ -11,7 +11,7 @@ import click
 
 from gridfall import json_text
 from gridfall.arena.signals import exit_code, stopping_on_signals
-from gridfall.cli_options import ALL_CORES, WORKERS, FloatRange, all_cores
+from gridfall.cli_options import ALL_CORES, WORKERS, FloatRange, all_cores, beyond_cores
 from gridfall.cli_output import console, warm_kernels
 from gridfall.lazy_group import LazyGroup
 from gridfall.samegame import rules
@@ -216,6 +216,7 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
         click.echo(f"gridfall: {e}; searching without the store", err=True)
         store = stored = None
     err = console(stderr=True)
+    beyond_cores(workers, "search", plural="searches")
     label = f"{board}: {resolve_algo(algo, seconds)} x{workers} for {seconds:g} s"
     if stored:
         label += f" (stored: {stored.score})"
