@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import console, count, duration, finish, first_paragraph, numbers, run_script
+from common import console, count, duration, finish, first_paragraph, numbers, run_script, usable_cores
 from rich.table import Table
 
 from gridfall.arena.limits import CODINGAME_MEMORY_MB, Limits
@@ -63,7 +63,8 @@ def main() -> int:
     parser.add_argument("boards", help="specs: a set name, tuning:1-20, or specs separated by commas")
     parser.add_argument("--from", dest="results", help="a results file to embed")
     parser.add_argument("--time", type=duration, default=20.0, help="the first turn's limit, seconds (default 20)")
-    parser.add_argument("--workers", type=count, default=2, help="boards at once, one core each (default 2)")
+    parser.add_argument("--workers", type=count, default=usable_cores(),
+                        help="boards at once, one core each (default: the cores it may use)")
     parser.add_argument("--numba", action="store_true", help="play gridfall's numba bot beside it")
     parser.add_argument("--flavours", type=flavours_of, default=list(FLAVOURS),
                         help="the protocols to play, separated by commas: turn (a click a turn), one-turn "
