@@ -474,7 +474,9 @@ def test_connect4_solve_with_time_gives_the_proven_range_on_a_deep_9x7_position(
     result = run("connect4", "solve", "4444", "--time", "1", "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 0 and not data["exact"] and data["low"] <= data["score"] <= data["high"]
-    assert time.monotonic() - started < 4
+    # it stops at its deadline; loading the kernels comes before and outside it (4.3 s in all
+    # once, beside three pytest workers starting on 2 cores)
+    assert data["seconds"] < 1.5 and time.monotonic() - started < 30, data
     assert run("connect4", "solve", "4", "--help").output.count("9x7") >= 1
 
 

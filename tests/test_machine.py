@@ -95,3 +95,5 @@ def test_a_campaigns_boards_at_once_default_to_the_cores_over_its_threads(monkey
                                        "--db", str(tmp_path / "c")])
     assert result.exit_code == 0, result.output
     assert "4 local workers" in result.output and "at once on" not in result.output, result.output
+    usage = CliRunner().invoke(main, ["samegame", "campaign", "--help"], terminal_width=200).output
+    assert "Jobs at once on this machine (default: the cores it may use over --threads)" in usage, usage

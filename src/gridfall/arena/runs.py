@@ -21,7 +21,7 @@ from gridfall.arena.bot_files import check as check_bot_files
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.arena.dask_executor import check_address
 from gridfall.arena.executor import ExecutorError, make_executor
-from gridfall.cli_options import WORKERS, beyond_cores, given
+from gridfall.cli_options import ALL_CORES, WORKERS, beyond_cores, given
 from gridfall.fingerprint import fingerprint
 from gridfall.words import counted
 
@@ -55,14 +55,20 @@ def plays_here(cluster: str | None) -> bool:
     return cluster is None or cluster.startswith("local:")
 
 
-def run_options(command):
-    """Add --db, --workers and --cluster to an arena command."""
-    command = click.option("--cluster", metavar="ADDRESS", callback=_cluster_address,
-                           help="A Dask scheduler (tcp://HOST:8786), or local:N for N local Dask workers.")(command)
-    command = click.option("--workers", type=WORKERS, default=None,
-                           help="Jobs at once on this machine (default: the cores it may use).")(command)
-    return click.option("--db", type=click.Path(dir_okay=False), default=None,
-                        help="The run's SQLite database (default: named after the settings).")(command)
+def run_options_with(workers_default: str):
+    """A decorator that adds --db, --workers (``workers_default`` its help's default) and --cluster
+    to an arena command."""
+    def add(command):
+        command = click.option("--cluster", metavar="ADDRESS", callback=_cluster_address,
+                               help="A Dask scheduler (tcp://HOST:8786), or local:N for N local Dask workers.")(command)
+        command = click.option("--workers", type=WORKERS, default=None,
+                               help=f"Jobs at once on this machine (default: {workers_default}).")(command)
+        return click.option("--db", type=click.Path(dir_okay=False), default=None,
+                            help="The run's SQLite database (default: named after the settings).")(command)
+    return add
+
+
+run_options = run_options_with(ALL_CORES)  # each job takes a core
 
 
 def _cluster_address(ctx, param, value: str | None) -> str | None:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 import click
 
 from gridfall.arena.executor import WAIT, JobFailed, drive
-from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options
+from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options_with
 from gridfall.arena.signals import exit_code
 from gridfall.cli_help import with_help
-from gridfall.cli_options import WORKERS, all_cores, number_list, refuse_given
+from gridfall.cli_options import ALL_CORES, WORKERS, all_cores, number_list, refuse_given
 from gridfall.cli_output import console, output_path
 from gridfall.words import counted
 
@@ -41,8 +41,7 @@ class _Progress:
                    'an empty --rounds "" only writes the results file.')
 @click.option("--fresh", is_flag=True, help="Search from scratch instead of continuing from the stored best line.")
 @click.option("--threads", type=WORKERS, default=1, show_default=True,
-              help="Search threads for each board (boards run side by side, --workers at once: by default the "
-                   "cores it may use over --threads).")
+              help="Search threads for each board (boards run side by side, --workers at once).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the first pass's searches (each pass and round gets its own from it).")
 @click.option("--passes", type=click.IntRange(min=1), default=1, show_default=True,
@@ -52,7 +51,7 @@ class _Progress:
 @click.option("--out", type=click.Path(dir_okay=False), callback=output_path,
               help="Write the results file here; the campaign lines of the file it replaces are kept below the new one.")
 @click.option("--note", default="", help="Words added to this campaign's line in the results file.")
-@run_options
+@run_options_with(f"{ALL_CORES} over --threads")  # a board's threads take them
 @with_help(RUN_NOTES, grows_note("--passes", "board passes"))
 def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path, out, note, db, workers, cluster):
     """An offline campaign: long searches on the boards of a set, best lines kept in a store.
