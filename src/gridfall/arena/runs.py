@@ -21,7 +21,7 @@ from gridfall.arena.bot_files import check as check_bot_files
 from gridfall.arena.database import RunDatabase, RunDatabaseError
 from gridfall.arena.dask_executor import check_address
 from gridfall.arena.executor import ExecutorError, make_executor
-from gridfall.cli_options import ALL_CORES, WORKERS, beyond_cores, given
+from gridfall.cli_options import ALL_CORES, WORKERS, all_cores, beyond_cores, given
 from gridfall.fingerprint import fingerprint
 from gridfall.words import counted
 
@@ -132,13 +132,16 @@ def open_executor(workers: int | None, cluster: str | None, run: RunDatabase | N
     """The executor, as a usage error if it cannot be set up; then ``run`` is discarded if it was
     made for this command and holds no game (a run that never started leaves no file).  Its jobs
     (each ``what`` of ``threads`` threads; ``jobs`` of them at most at once, where known) that need
-    more than this machine's usable cores are said on stderr."""
+    more than this machine's usable cores are said on stderr; by default as many run here as the
+    usable cores hold."""
     if cluster and given("workers"):
         if run is not None:
             run.discard()
         raise click.UsageError("--workers: not with --cluster (the cluster's workers play the games: local:N "
                                "starts N of them, and each `dask worker` of a scheduler takes --nworkers)")
-    if workers is not None and not cluster:
+    if not cluster:
+        if workers is None:  # the cores it may use, each job taking its threads' share
+            workers = max(1, all_cores() // threads)
         beyond_cores(workers, what, jobs, threads)
     try:
         return make_executor(workers, cluster)

@@ -12,7 +12,7 @@ from gridfall.arena.executor import WAIT, JobFailed, drive
 from gridfall.arena.runs import RUN_NOTES, grows_note, open_executor, open_run, run_options_with
 from gridfall.arena.signals import exit_code
 from gridfall.cli_help import with_help
-from gridfall.cli_options import ALL_CORES, WORKERS, all_cores, number_list, refuse_given
+from gridfall.cli_options import ALL_CORES, WORKERS, number_list, refuse_given
 from gridfall.cli_output import console, output_path
 from gridfall.words import counted
 
@@ -109,8 +109,6 @@ def campaign(set_name, boards, rounds, fresh, threads, seed, passes, store_path,
     done = run.done()
     state = _Progress(finished=len(done))
     total_jobs = passes * len(numbers)
-    if workers is None and cluster is None:  # a board's threads count against the cores too
-        workers = max(1, all_cores() // threads)
     executor = open_executor(workers, cluster, run, "board", len(numbers), threads)  # its passes one by one
     local = executor.local
 
