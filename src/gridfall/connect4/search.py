@@ -266,7 +266,7 @@ class Searcher:
         self.reseed(seed)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
-        self.thread = threading.get_ident()  # the thread whose game a stop names (stopping)
+        self.thread = threading.get_ident()  # the thread searching now, whose game a stop names (stopping)
         stopping.watch(self)
 
     def halt(self) -> None:
@@ -288,6 +288,9 @@ class Searcher:
         many nodes in all (the clock then unread: the same decision on every machine)."""
         start = time.perf_counter()
         deadline = start + seconds
+        # the thread a stop's hook looks for: this one, which may not be the one that made the
+        # searcher (a stop there would wait for the depth under way to end, up to the turn's end)
+        self.thread = threading.get_ident()
         empty = self.width * self.height - bin(mask).count("1")
         decision = None
         total_nodes = 0

@@ -10,7 +10,7 @@ the user likes:
   :func:`check`, which raises :class:`Stopped` once the job is told to stop: an MCTS batch (64
   iterations) and a solver slice (a quarter second at most) are short;
 * an alpha-beta depth is one kernel call that may run to the turn's deadline, so the stop also
-  lowers the node budget of each :class:`~.search.Searcher` made on the game's thread below its
+  lowers the node budget of each :class:`~.search.Searcher` searching on the game's thread below its
   count (:func:`_halt`, the stop's hook): the kernel compares the two at every node and aborts
   at the next one.
 
