@@ -266,7 +266,7 @@ class Searcher:
         self.reseed(seed)
         self.rate = nodes_per_second  # refined by every search that takes long enough to time
         deadline_ticks(0.0)  # calibrate the cycle counter outside any timed search
-        self.thread = threading.get_ident()  # the thread searching now, whose game a stop names (stopping)
+        self.thread = threading.get_ident()  # the thread that searches (each choose sets it), whose game a stop names
         stopping.watch(self)
 
     def halt(self) -> None:
