@@ -306,6 +306,26 @@ def test_load_game_names_parameters_and_string_form():
     assert refused.value.reason  # the game's own error, still carrying its fields
 
 
+def test_load_game_takes_openspiels_dict_of_parameters():
+    """pyspiel.load_game(name, params): the same game as the keywords, and a game's own
+    get_parameters() loads it again; a clash or a dict that is not one is named."""
+    assert gridfall.load_game("connect4", {"width": 7, "height": 6, "steal": False}) == gridfall.load_game(
+        "connect4", width=7, height=6, steal=False)
+    game = gridfall.load_game("match3", {"size": 11}, seed=4)
+    assert (game.get_parameters()["size"], game.get_parameters()["seed"]) == (11, 4)
+    again = gridfall.load_game(game.short_name, game.get_parameters())
+    assert str(again.new_initial_state()) == str(game.new_initial_state())
+    assert gridfall.load_game("samegame", {}).board == gridfall.load_game("samegame").board
+    with pytest.raises(ValueError, match="no parameter 'rows'"):  # checked as keywords are
+        gridfall.load_game("connect4", {"rows": 6})
+    with pytest.raises(ValueError, match="width must be a whole number, not 'x'"):
+        gridfall.load_game("connect4", {"width": "x"})
+    with pytest.raises(TypeError, match="'width' is given both in the dict and as a keyword"):
+        gridfall.load_game("connect4", {"width": 7}, width=9)
+    with pytest.raises(TypeError, match=r"parameters are a dict, such as \{'width': 7\}"):
+        gridfall.load_game("connect4", [("width", 7)])
+
+
 def test_a_samegame_board_from_a_file_or_an_object_is_named_by_its_cells(tmp_path):
     """A game's parameters name its board on any machine: a file's board (or a Board's) by its
     rows: spec, so its string form and serialised states replay once the file is gone."""

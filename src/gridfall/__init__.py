@@ -36,11 +36,12 @@ STARTED = _process_start()  # a bot's first-turn budget counts from here
 __version__ = "0.1.0"
 
 
-def load_game(name: str, **parameters) -> "GameBase":
-    """The game ``name`` ("samegame", "connect4", "match3"); see :mod:`gridfall.registry`."""
+def load_game(name: str, params: "dict | None" = None, /, **parameters) -> "GameBase":
+    """The game ``name`` ("samegame", "connect4", "match3"), its parameters as keywords or one
+    dict (OpenSpiel's form); see :mod:`gridfall.registry`."""
     from gridfall.registry import load_game as _load_game
 
-    return _load_game(name, **parameters)
+    return _load_game(name, params, **parameters)
 
 
 def load_player(game: "GameBase | str", name: "str | None" = None, *, seed: int = 0, **params) -> "Player":

@@ -4,6 +4,7 @@
     load_game("connect4", width=9, height=7, steal=True)
     load_game("match3", size=8, seed=1)
     load_game("connect4(width=7,height=6,steal=False)")   # OpenSpiel's string form
+    load_game("connect4", {"width": 7, "height": 6})        # OpenSpiel's (name, dict) form
 
 Each game module is imported on first use, so loading one game never loads the others.
 """
@@ -51,11 +52,19 @@ def _parse_game_string(text: str) -> tuple[str, dict]:
     return name.strip(), parameters
 
 
-def load_game(name: str, **parameters) -> GameBase:
-    """The game called ``name`` with ``parameters``; ValueError naming a wrong name or parameter,
-    TypeError for a name that is not a text."""
+def load_game(name: str, params: dict | None = None, /, **parameters) -> GameBase:
+    """The game called ``name`` with its parameters, given as keywords or as one dict (``params``,
+    as ``pyspiel.load_game(name, params)``); ValueError naming a wrong name or parameter,
+    TypeError for a name that is not a text or parameters that are not a dict."""
     if not isinstance(name, str):
         raise TypeError(f"load_game({name!r:.60}): give a game's name, one of {', '.join(GAMES)}")
+    if params is not None:
+        if not isinstance(params, dict):
+            raise TypeError(f"load_game({name!r}, {params!r:.60}): parameters are a dict, such as {{'width': 7}}")
+        twice = sorted(set(params) & set(parameters))
+        if twice:
+            raise TypeError(f"load_game({name!r}): {twice[0]!r} is given both in the dict and as a keyword")
+        parameters = {**params, **parameters}
     if "(" in name:
         name, from_string = _parse_game_string(name)
         parameters = {**from_string, **parameters}
