@@ -4,10 +4,12 @@ loopback) give the results of the local pool, and a killed worker costs only its
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import pytest
 
@@ -289,6 +291,20 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     assert many.returncode == 2 and "local:N wants a number of workers from 1 to 256" in many.stderr
     both = gridfall(*_league(tmp_path / "u.sqlite", ["--cluster", "local:1", "--workers", "2"]))  # one is ignored
     assert both.returncode == 2 and "--workers: not with --cluster" in both.stderr
+    wrapped = gridfall(*_league(tmp_path / "t.sqlite", ["--cluster", "tcp://127.0.0.1:99999"]))  # port 34463 to a socket
+    assert wrapped.returncode == 2 and "port 99999 is not one of 1-65535" in wrapped.stderr
+    with socket.create_server(("127.0.0.1", 0)) as listener:  # not a scheduler: was numpy asking for 2.82 EiB
+        def banner():
+            connection, _ = listener.accept()
+            with connection:
+                connection.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+                with suppress(OSError):  # reset by the probe: it hangs up with the banner unread
+                    connection.recv(1)
+        threading.Thread(target=banner, daemon=True).start()
+        ssh = gridfall(*_league(tmp_path / "s.sqlite", ["--cluster", f"tcp://127.0.0.1:{listener.getsockname()[1]}"]))
+    assert ssh.returncode == 2 and "Traceback" not in ssh.stderr and "internal error" not in ssh.stderr
+    assert "what answers there is not a Dask scheduler: it began with b'SSH-2.0-'" in ssh.stderr
+    assert "8787 is its dashboard" in ssh.stderr
     # what can be checked without a scheduler is checked before the run's database is made, and a
     # database made for a run that could not start is deleted: nothing is left behind
     assert list(tmp_path.iterdir()) == []

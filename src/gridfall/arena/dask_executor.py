@@ -52,6 +52,34 @@ def check_address(address: str) -> int | None:
     return None
 
 
+def _client(distributed, address: str):
+    """Dask's client of the scheduler at ``address``, once what answers there has greeted as one
+    (:mod:`.dask_greeting`); ExecutorError saying what is wrong otherwise."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    from gridfall.arena.dask_greeting import NotAScheduler, check_greeting
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme == "tcp":  # over TLS or another comm the client speaks first: nothing to read before it
+            host, port = parse_host_port(location)
+            if not 0 < port < 1 << 16:  # the socket would quietly take it modulo 65536
+                raise ValueError(f"port {port} is not one of 1-65535")
+            check_greeting(host, port)
+    except ValueError as e:  # distributed's own reading of the address
+        raise ExecutorError(f"--cluster {address}: neither a scheduler's address (tcp://HOST:PORT) nor "
+                            f"local:N ({e})") from None
+    except NotAScheduler as e:
+        raise ExecutorError(f"--cluster {address}: what answers there is not a Dask scheduler: {e} (a scheduler "
+                            "listens on port 8786 unless told otherwise; 8787 is its dashboard)") from None
+    try:
+        return distributed.Client(address, timeout="10s")
+    except (OSError, TimeoutError, distributed.TimeoutError) as e:
+        raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
+    except Exception as e:  # a greeting Dask's client cannot read, or a comm it cannot set up (TLS)
+        raise ExecutorError(f"--cluster {address}: Dask's client could not connect ({type(e).__name__}: {e})") from None
+
+
 class DaskExecutor:
     """Jobs on a Dask distributed cluster: ``tcp://HOST:PORT`` or ``local:N``."""
 
@@ -67,18 +95,12 @@ class DaskExecutor:
         self.cluster = None
         self.names: dict[object, str] = {}  # a job's Dask key -> the name it runs under (run_named)
         workers = check_address(address)
-        try:
-            if workers is not None:
-                self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                        dashboard_address=None, silence_logs=40)
-                self.client = distributed.Client(self.cluster)
-            else:
-                self.client = distributed.Client(address, timeout="10s")
-        except ValueError as e:  # distributed's own reading of the address
-            raise ExecutorError(f"--cluster {address}: neither a scheduler's address (tcp://HOST:PORT) nor "
-                                f"local:N ({e})") from None
-        except (OSError, TimeoutError, distributed.TimeoutError) as e:
-            raise ExecutorError(f"--cluster {address}: no Dask scheduler answered ({e})") from None
+        if workers is not None:
+            self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                    dashboard_address=None, silence_logs=40)
+            self.client = distributed.Client(self.cluster)
+        else:
+            self.client = _client(distributed, address)
         self.address = address
         self.alone_since: float | None = None  # since when the cluster has had no worker
         self.said_alone = False
