@@ -1,7 +1,7 @@
-"""A bot's command that cannot start (a typo in its program or its file) is refused before any
-game, rather than lost game after game as a crash and stored in the run under that name; a
-command the shell must read, or one whose program comes from a runner's environment, is left to
-the shell."""
+"""A bot's command that cannot start (a typo in its program or its file, a quote left open, a
+script's #! line) is refused before any game, rather than lost game after game as a crash and
+stored in the run under that name; a command the shell must run, or one whose program comes from
+a runner's environment, is left to the shell once the shell can read it."""
 
 import shutil
 import subprocess
@@ -63,10 +63,49 @@ def test_a_command_that_cannot_start_is_named_with_the_word_at_fault(here, comma
 @pytest.mark.parametrize("command", [
     "python3 bot.py", "./bot", f"{sys.executable} -m gridfall connect4 bot", "python3 -c 'print(4)'",
     "sh -c 'exit 3'", "python3 -- bot.py", "python3 - < bot.py", "cd . && ./bot", "exec ./bot", "FOO=1 ./nobot",
-    "uv run nobot", "env -i nobot", "env PATH=/elsewhere nobot", "$HOME/nobot", "python3 'unclosed",
+    "uv run nobot", "env -i nobot", "env PATH=/elsewhere nobot", "$HOME/nobot",
 ])
 def test_a_command_that_starts_or_is_the_shells_to_read_is_left_be(here, command):
     assert cannot_start(command) is None
+
+
+@pytest.mark.parametrize("command", ["python3 'unclosed", "python3 bot.py | (cat", "./bot; fi"])
+def test_a_command_the_shell_cannot_read_is_named_in_the_shells_words(here, command):
+    """/bin/sh reads the command with -n (it runs none of it), so its own syntax is judged too."""
+    why = cannot_start(command)
+    assert why is not None and why.startswith("the shell cannot read it: ") and "\n" not in why, why
+    assert not (here / "ran").exists()
+
+
+def _script(here, name: str, first_line: bytes) -> str:
+    (here / name).write_bytes(first_line + b"print(4)\n")
+    (here / name).chmod(0o755)
+    return f"./{name}"
+
+
+def test_a_script_whose_first_line_cannot_start_it_is_named(here):
+    """The shell would say "not found" and exit with 127 at each start: a #! line copied from
+    another machine, saved with Windows line endings, or giving env a program and its options as
+    one word (Linux passes what follows the interpreter as one argument)."""
+    def why(name, first_line):
+        return cannot_start(_script(here, name, first_line))
+
+    assert why("gone.py", b"#!/no/such/python3\n") == "./gone.py: its #! line names /no/such/python3, which is not on this machine"
+    assert why("dir.py", b"#!/tmp\n") == "./dir.py: its #! line names /tmp, which is not an executable file"
+    assert why("crlf.py", b"#!/usr/bin/env python3\r\n") == (
+        "./crlf.py: its #! line ends in a carriage return (Windows line endings); save the file with Unix ones (LF)")
+    assert why("py9.py", b"#!/usr/bin/env no-such-python9\n") == (
+        "./py9.py: its #! line runs no-such-python9 through env, and there is no no-such-python9 on the PATH")
+    if sys.platform.startswith("linux"):
+        assert why("opts.py", b"#!/usr/bin/env python3 -u\n") == (
+            "./opts.py: its #! line has env look for a program called 'python3 -u': Linux passes all after the "
+            "interpreter as one word (write '#!/usr/bin/env -S python3 -u')")
+    for starts in (b"#!/usr/bin/env python3\n", b"#! /bin/sh\n", b"#!/usr/bin/env -S python3 -u\n",
+                   b"#!python3\n", b"print(3)\n", b"#!/bin/sh -eu\n"):  # a relative interpreter: not told here
+        command = _script(here, "fine.py", starts)
+        assert cannot_start(command) is None, starts
+    for command in ("./opts.py", "./crlf.py", "./gone.py"):  # what the check names, the shell refuses: 127
+        assert subprocess.run(["/bin/sh", "-c", command], cwd=here, capture_output=True).returncode == 127, command
 
 
 def _compiles(python: str, source: str) -> bool:
@@ -104,7 +143,9 @@ def test_the_referees_and_runs_refuse_it_before_any_game_and_leave_no_database(t
     broken = tmp_path / "broken.py"
     broken.write_text("def play(:\n")
     for args, hint in [(["connect4", "sprt", "--new", f"python3 {broken}", "--base", "greedy", "--db", str(db)],
-                        "--new"),  # a syntax error(["connect4", "referee", "--p1", "pyhton3 bot.py", "--p2", "greedy"], "--p1"),
+                        "--new"),  # a syntax error
+                       (["connect4", "referee", "--p1", "pyhton3 bot.py", "--p2", "greedy"], "--p1"),
+                       (["connect4", "referee", "--p1", "python3 bot.py 'x", "--p2", "greedy"], "--p1"),  # a quote
                        (["connect4", "league", "--bot", "a=./nobot", "--bot", "greedy", "--db", str(db)], "--bot a"),
                        (["connect4", "sprt", "--new", "pyhton3 bot.py", "--base", "greedy", "--db", str(db)], "--new"),
                        (["connect4", "play", "--opponent", "pyhton3 bot.py", "--no-browser", "--db", str(db)],

@@ -2,7 +2,8 @@
 the program after ``env``'s settings (and after a project runner's ``run``: ``uv run python3
 bot.py``) and the file the shell would find for it (:func:`program_file`), whether it is
 gridfall, the files of the module that ``python -m MODULE`` runs, and whether it can start at
-all (:func:`cannot_start`: the one step that runs anything, the bot's Python compiling its script).
+all (:func:`cannot_start`: the only steps that run anything are the shell reading the command and
+the bot's Python compiling its script).
 
 A bot can be a module run from a folder of its own: ``env PYTHONPATH=variant/src python3 -m
 gridfall connect4 bot`` plays the copy of gridfall under ``variant/src``, which is how one
@@ -24,9 +25,12 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 from typing import NamedTuple
 
 from gridfall.arena.script_syntax import syntax_error
+from gridfall.printable import one_line
+from gridfall.arena.shebang import shebang_fault
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
 # `uv run COMMAND` runs COMMAND in the project's virtual environment, as do these others; a runner
@@ -189,7 +193,8 @@ def program_file(words: list[str]) -> ProgramFile | None:
 
 
 # A command with the shell's own syntax (a pipe, a list, a redirection, a subshell, a glob, a
-# variable) or an assignment or builtin first is the shell's to read: cannot_start leaves it be.
+# variable) or an assignment or builtin first is the shell's to run: cannot_start asks only
+# whether the shell can read it.
 SHELL_SYNTAX = re.compile(r"[;&|<>()`$*?\[\]{}\n]")
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 SHELL_BUILTINS = {".", ":", "!", "break", "cd", "command", "continue", "eval", "exec", "exit", "export",
@@ -197,22 +202,40 @@ SHELL_BUILTINS = {".", ":", "!", "break", "cd", "command", "continue", "eval", "
                   "if", "for", "while", "until", "case"}
 
 
+def shell_cannot_read(command: str) -> str | None:
+    """The error ``/bin/sh`` (which starts every bot) finds reading ``command``, such as an
+    unclosed quote, asked of the shell itself with ``-n``: it reads the command and runs none of
+    it.  None when it can read it, or when that cannot be told."""
+    try:
+        done = subprocess.run(["/bin/sh", "-n", "-c", command], stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    said = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    if done.returncode == 0:
+        return None
+    return one_line(f"the shell cannot read it: {said[-1].strip() if said else f'exit code {done.returncode}'}"[:300])
+
+
 def cannot_start(command: str) -> str | None:
-    """Why ``command`` cannot start here: its program is not on the PATH, or not an executable
-    file at the path it gives, or the file that python (or pypy) is told to run is not there, or
-    that interpreter cannot compile it (:func:`~gridfall.arena.script_syntax.syntax_error`; the
-    only check that runs a program, and it runs the script no further than compiling).  None
-    when it can, and when that cannot be told without the shell (see :data:`SHELL_SYNTAX`) or a
-    runner's environment (``uv run``, ``env -i``, ``env PATH=...``).
+    """Why ``command`` cannot start here: the shell cannot read it (:func:`shell_cannot_read`),
+    its program is not on the PATH, or not an executable file at the path it gives, or a script
+    whose ``#!`` line cannot start it (:func:`~gridfall.arena.shebang.shebang_fault`), or the
+    file that python (or pypy) is told to run is not there, or that interpreter cannot compile it
+    (:func:`~gridfall.arena.script_syntax.syntax_error`).  The shell and the interpreter are the
+    only programs it runs, and neither runs the bot: the shell only reads the command, the
+    interpreter only compiles the script.  None when it can start, and when that cannot be told
+    without running the shell's own syntax (see :data:`SHELL_SYNTAX`) or a runner's environment
+    (``uv run``, ``env -i``, ``env PATH=...``).
 
     Such a bot would lose every game as a crash ("exited with code 127", or a SyntaxError): a run
     of a thousand games of a typo, stored in its database under the settings it was started with."""
     if SHELL_SYNTAX.search(command):
-        return None
+        return shell_cannot_read(command)
     try:
         words = shell_words(command)
-    except ValueError:  # an unclosed quote: the shell says so when the bot starts
-        return None
+    except ValueError:  # an unclosed quote, if the shell agrees
+        return shell_cannot_read(command)
     found = program_file(words)
     if found is None or ASSIGNMENT.match(words[0]) or words[found.at] in SHELL_BUILTINS:
         return None
@@ -225,7 +248,8 @@ def cannot_start(command: str) -> str | None:
     if os.path.isdir(path) or not os.access(path, os.X_OK):
         return f"{program}: not an executable file"
     if not INTERPRETER.fullmatch(os.path.basename(program)):
-        return None
+        fault = shebang_fault(path)
+        return None if fault is None else f"{program}: {fault}"
     flags, module, after = python_options(words[at + 1:])
     script = words[at + 1 + after] if module is None and "c" not in flags and at + 1 + after < len(words) else "-"
     if script in ("-", "--"):
