@@ -75,6 +75,7 @@ def test_a_command_the_shell_cannot_read_is_named_in_the_shells_words(here, comm
     why = cannot_start(command)
     assert why is not None and why.startswith("the shell cannot read it: ") and "\n" not in why, why
     assert not (here / "ran").exists()
+    assert cannot_start("echo $x\x00") == "it holds a NUL character, which no command line can"
 
 
 def _script(here, name: str, first_line: bytes) -> str:

@@ -209,6 +209,8 @@ def shell_cannot_read(command: str) -> str | None:
     try:
         done = subprocess.run(["/bin/sh", "-n", "-c", command], stdin=subprocess.DEVNULL, capture_output=True,
                               timeout=10)
+    except ValueError:  # "embedded null byte": no program's arguments can hold one
+        return "it holds a NUL character, which no command line can"
     except (OSError, subprocess.TimeoutExpired):
         return None
     said = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
