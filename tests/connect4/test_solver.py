@@ -66,6 +66,8 @@ def test_immediate_win_and_bad_input(solvers):
         solver.solve_moves("07")
     with pytest.raises(ValueError, match="' ' is not a column 0..6 \\(one digit a move, nothing between"):
         solver.solve_moves("0 1")  # as a CodinGame log writes them
+    with pytest.raises(ValueError, match=r"'S' is not a column 0..6 \(a STEAL is not written: it swaps the sides"):
+        solver.solve_moves("4STEAL")
     for digit in ("\u00b2", "\u0663"):  # '²' and '٣' are isdigit(): int() failed on one and read 3 of the other
         with pytest.raises(ValueError, match=f"move 2 of '4{digit}': '{digit}' is not a column 0..6"):
             solver.solve_moves("4" + digit)

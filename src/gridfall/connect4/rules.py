@@ -177,7 +177,8 @@ class Game:
         shown = repr(moves) if len(moves) <= start else f"{moves[:start]!r}... ({len(moves):,} characters)"
         for number, ch in enumerate(moves, start=1):
             if not "0" <= ch <= "9" or int(ch) >= width:
-                hint = " (one digit a move, nothing between: '4453')" if not ch.isalnum() else ""
+                hint = (" (one digit a move, nothing between: '4453')" if not ch.isalnum() else
+                        " (a STEAL is not written: it swaps the sides, not the board)" if ch in "sS" else "")
                 raise IllegalAction(f"move {number} of {shown}: {ch!r} is not a column 0..{width - 1}{hint}")
             if game.is_terminal():
                 raise IllegalAction(f"move {number} of {shown}: the game is already "
