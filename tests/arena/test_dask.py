@@ -310,6 +310,22 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parallel_safe
+def test_local_workers_that_cannot_start_are_one_message(monkeypatch):
+    """distributed raises RuntimeError("Nanny failed to start.") when a worker process cannot start
+    (run from a script on stdin, say): the run says so in one line, not an internal error."""
+    from gridfall.arena.dask_executor import DaskExecutor
+    from gridfall.arena.executor import ExecutorError
+
+    def cannot_start(*args, **kwargs):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", cannot_start)
+    with pytest.raises(ExecutorError, match=r"--cluster local:2: Dask could not start its local workers "
+                                            r"\(RuntimeError: Nanny failed to start.\)"):
+        DaskExecutor("local:2")
+
+
 def _slow_league(db, address):
     """A league of many quick games, each move a little slow: under way for as long as a test needs."""
     return ["connect4", "league", "--bot", f"a={pick('first', 0.02)}", "--bot", f"b={pick('centre', 0.02)}",

@@ -29,8 +29,8 @@ import subprocess
 from typing import NamedTuple
 
 from gridfall.arena.script_syntax import syntax_error
-from gridfall.printable import one_line
 from gridfall.arena.shebang import shebang_fault
+from gridfall.printable import one_line
 
 INTERPRETER = re.compile(r"(python|pypy)(\d+(\.\d+)*)?")  # python, python3, python3.11, pypy3
 # `uv run COMMAND` runs COMMAND in the project's virtual environment, as do these others; a runner

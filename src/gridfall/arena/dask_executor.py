@@ -96,9 +96,13 @@ class DaskExecutor:
         self.names: dict[object, str] = {}  # a job's Dask key -> the name it runs under (run_named)
         workers = check_address(address)
         if workers is not None:
-            self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                    dashboard_address=None, silence_logs=40)
-            self.client = distributed.Client(self.cluster)
+            try:
+                self.cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                        dashboard_address=None, silence_logs=40)
+                self.client = distributed.Client(self.cluster)
+            except (OSError, RuntimeError, TimeoutError, distributed.TimeoutError) as e:  # "Nanny failed to start"
+                raise ExecutorError(f"--cluster {address}: Dask could not start its local workers "
+                                    f"({type(e).__name__}: {e})") from None
         else:
             self.client = _client(distributed, address)
         self.address = address
