@@ -101,6 +101,46 @@ def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
     assert status == 409 and "over" in answer["error"]
 
 
+def test_a_client_that_hangs_up_or_goes_silent_costs_no_traceback_and_a_fault_is_one_line(tmp_path, monkeypatch,
+                                                                                            capsys):
+    """A tab closed while its request is answered (the connection reset) and a client that stops
+    mid-body are nobody's fault: socketserver printed a traceback for each.  A fault of the server
+    is one line; the server answers on."""
+    import socket
+    import struct
+    import time
+
+    from gridfall.connect4 import play_server
+
+    monkeypatch.setattr(play_server, "REQUEST_SECONDS", 0.5)
+    with serving(tmp_path, "greedy") as (port, play, run):
+        head = (f"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                "Content-Length: {}\r\n\r\n")
+        for _ in range(5):  # sent whole, then reset (SO_LINGER 0) before the answer is read
+            client = socket.create_connection(("127.0.0.1", port))
+            client.sendall((head.format(10) + '{"seat":0}').encode())
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            client.close()
+        silent = socket.create_connection(("127.0.0.1", port), timeout=10)
+        silent.sendall((head.format(50) + "{").encode())  # 49 bytes short, then nothing
+        time.sleep(1.5)  # past the server's 0.5 s for the rest
+        assert silent.recv(100) == b""  # the server gave up on it and closed
+        silent.close()
+
+        def broken(body):
+            raise ZeroDivisionError("a bug")
+
+        monkeypatch.setattr(play, "new", broken)
+        with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+            request(port, "POST", "/api/new", {"seat": 0})
+        monkeypatch.undo()
+        assert request(port, "POST", "/api/new", {"seat": 0})[0] == 200  # still serving
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "----" not in err, err
+    assert err.strip() == ("gridfall: internal error answering a request: ZeroDivisionError: a bug "
+                           "(GRIDFALL_DEBUG=1 shows where)"), err
+
+
 def test_other_websites_cannot_start_games_or_read_them(server):
     """A page elsewhere that the person visits meanwhile: a cross-site form posts text/plain (no
     preflight), and a website that rebinds its name to 127.0.0.1 sends its own Host and Origin."""

@@ -27,6 +27,7 @@ as an arena game is (replay it with ``gridfall view``).
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 import threading
@@ -45,6 +46,7 @@ from gridfall.connect4.rules import STEAL, Game, action_text
 
 MAX_BODY = 1024  # bytes of a request body
 MAX_GAMES = 64  # games a server keeps at once; the oldest finished ones go first
+REQUEST_SECONDS = 30.0  # how long a request may take to arrive in whole, and its answer to be taken
 
 
 class Refused(Exception):
@@ -237,6 +239,7 @@ def _by_turn(played: PlayedGame, bot_values: list, person_value) -> list:
 def make_handler(server: PlayServer, page: str):
     class Handler(BaseHTTPRequestHandler):
         server: ThreadingHTTPServer  # the one serve() makes
+        timeout = REQUEST_SECONDS  # a client that stops sending mid-request frees its thread
 
         def log_message(self, format, *args):  # quiet: the command prints what matters
             pass
@@ -313,8 +316,25 @@ def make_handler(server: PlayServer, page: str):
     return Handler
 
 
+class QuietServer(ThreadingHTTPServer):
+    """socketserver prints a traceback for any error of a request's thread.  A page closed while
+    its request was answered (a tab closed as the bot thinks) or a client that went silent is no
+    fault: nothing is said.  Anything else is gridfall's fault, said in one line as the CLI says an
+    internal error; the server goes on serving."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):  # BrokenPipeError, ConnectionResetError
+            return
+        if os.environ.get("GRIDFALL_DEBUG"):
+            super().handle_error(request, client_address)
+            return
+        print(f"gridfall: internal error answering a request: {type(error).__name__}: {error} "
+              "(GRIDFALL_DEBUG=1 shows where)", file=sys.stderr, flush=True)
+
+
 def serve(server: PlayServer, page: str, port: int = 0) -> ThreadingHTTPServer:
     """An HTTP server on 127.0.0.1 (``port`` 0: a free one), not yet serving."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), make_handler(server, page))
-    httpd.daemon_threads = True
-    return httpd
+    return QuietServer(("127.0.0.1", port), make_handler(server, page))
