@@ -200,6 +200,29 @@ def test_the_play_command_serves_on_loopback_and_stops_on_sigterm(tmp_path):
     assert not live_commands("connect4 bot --agent greedy")
 
 
+def test_a_port_in_use_is_a_usage_error_that_leaves_no_database_it_made(tmp_path):
+    """The database is opened before the server listens: one made for a server that never served
+    is deleted, one that was there is kept."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+
+        def play(db):
+            return subprocess.run([sys.executable, "-m", "gridfall", "connect4", "play", "--opponent", "greedy",
+                                   "--no-browser", "--port", str(port), "--db", str(db)],
+                                  capture_output=True, text=True, timeout=120)
+
+        done = play(tmp_path / "new.sqlite")
+        assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done.stderr
+        assert list(tmp_path.iterdir()) == []  # was an empty run, listed by `gridfall runs`
+        RunDatabase(tmp_path / "old.sqlite", "connect4 play", {}).close()
+        assert play(tmp_path / "old.sqlite").returncode == 2
+        assert [p.name for p in tmp_path.iterdir()] == ["old.sqlite"]
+
+
 def test_a_game_the_full_database_cannot_take_still_ends_on_the_page(server, capsys):
     # it ended in a traceback on the terminal, and the page's last move got no answer
     from gridfall.arena.database import GameRow, RunDatabaseError

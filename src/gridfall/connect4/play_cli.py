@@ -87,13 +87,17 @@ def play(opponent, port, no_browser, db, seed, limits):
     from gridfall.arena.warm_bots import warm_bots
     from gridfall.connect4.match import name_unfitted
 
-    name_unfitted([opponent], limits)
-    warm_bots("connect4", [opponent], AGENT_NAMES)  # a built-in's kernels, or those of the gridfall a command runs
-    server = PlayServer(opponent, limits, database=run, seed=seed)
     try:
-        httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
-    except OSError as e:
-        raise click.BadParameter(f"cannot listen on 127.0.0.1:{port}: {e}", param_hint="--port") from None
+        name_unfitted([opponent], limits)
+        warm_bots("connect4", [opponent], AGENT_NAMES)  # a built-in's kernels, or those of the gridfall a command runs
+        server = PlayServer(opponent, limits, database=run, seed=seed)
+        try:
+            httpd = serve(server, build_play(f"Connect Four 7x9 with STEAL against {opponent}"), port)
+        except OSError as e:
+            raise click.BadParameter(f"cannot listen on 127.0.0.1:{port}: {e}", param_hint="--port") from None
+    except BaseException:  # a server that never served leaves no database it made
+        run.discard()
+        raise
     address = f"http://127.0.0.1:{httpd.server_address[1]}/"
     click.echo(f"playing {opponent} at {address} (Ctrl-C stops); games are stored in {run.path}", err=True)
     if not no_browser:
