@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Iterable
 
 import click
 
@@ -191,12 +192,14 @@ def limit_options(first_turn: float, turn: float, *, scaled: bool = True, memory
     return decorate
 
 
-def refuse_unplayable_command(command: str, hint: str | None = None, *, here: bool = True) -> None:
+def refuse_unplayable_command(command: str, hint: str | None = None, *, here: bool = True,
+                              built_in: Iterable[str] = ()) -> None:
     """A bot's command line is refused if blank (``/bin/sh -c ''`` runs, exits 0 at once, and every
     game would be lost to a "crash" of a bot that was never named), or, when its games are played
     ``here`` (not on a cluster's workers, whose machines may hold what this one lacks), if it
     cannot start (:func:`gridfall.arena.bot_command.cannot_start`: a typo in the program or the
-    file), before any game is stored under its name."""
+    file), before any game is stored under its name.  A lone word that is no program names the
+    game's ``built_in`` bots, the nearest first."""
     if not command.strip():
         raise click.BadParameter("an empty command", param_hint=hint)
     if here:
@@ -204,14 +207,34 @@ def refuse_unplayable_command(command: str, hint: str | None = None, *, here: bo
 
         why = cannot_start(command)
         if why is not None:
-            raise click.BadParameter(f"{command!r} cannot start: {why}", param_hint=hint)
+            raise click.BadParameter(f"{command!r} cannot start: {why}{_built_in_hint(command, built_in)}",
+                                     param_hint=hint)
 
 
-def bot_command(ctx, param, value: str | None) -> str | None:
-    """click's callback for a --bot COMMAND option: :func:`refuse_unplayable_command`."""
-    if value is not None:
-        refuse_unplayable_command(value)
-    return value
+def _built_in_hint(command: str, built_in: Iterable[str]) -> str:
+    """For a lone word that is not a program (``gridfal``): the built-in bots it may have meant."""
+    import difflib
+
+    names = list(built_in)
+    if not names or len(command.split()) != 1:
+        return ""
+    near = difflib.get_close_matches(command.partition(":")[0], names, n=1)
+    mean = f"did you mean {near[0]}? " if near else ""
+    return f" ({mean}the built-in bots: {', '.join(names)})"
+
+
+def bot_command(built_in: Callable[[], Iterable[str]] = tuple):
+    """click's callback for a --bot COMMAND option whose game has the ``built_in()`` bots (a
+    function, so that the game's modules load only when the option is given): one of those names,
+    or a command :func:`refuse_unplayable_command` lets through."""
+    def check(ctx, param, value: str | None) -> str | None:
+        if value is not None:
+            names = tuple(built_in())
+            if value not in names:
+                refuse_unplayable_command(value, built_in=names)
+        return value
+
+    return check
 
 
 def given(*names: str) -> list[str]:

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 
+import click
 import pytest
 
 from gridfall.arena.bot_command import cannot_start, program_file, shell_words
@@ -160,6 +161,33 @@ def test_the_referees_and_runs_refuse_it_before_any_game_and_leave_no_database(t
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert hint in done.stderr and "cannot start" in done.stderr and "Traceback" not in done.stderr, done.stderr
         assert not db.exists()
+
+
+def test_a_lone_word_that_is_no_program_names_the_games_built_in_bots(tmp_path):
+    for args, says in [(["connect4", "referee", "--p1", "gridfal", "--p2", "greedy"],
+                        "gridfal: no such command on the PATH (did you mean gridfall? the built-in bots: random, "
+                        "greedy, alphabeta, mcts, mcts-solver, gridfall, portable)"),
+                       (["connect4", "referee", "--p1", "mtcs:200", "--p2", "greedy"], "(did you mean mcts? "),
+                       (["samegame", "referee", "--bot", "greedy", "standard:1"],
+                        "greedy: no such command on the PATH (the built-in bots: gridfall)"),
+                       (["samegame", "compare", "--bot", "a=gridfal", "--bot", "gridfall", "standard:1", "--db",
+                         str(tmp_path / "c.sqlite")], "(did you mean gridfall? the built-in bots: gridfall)")]:
+        done = gridfall(*args)
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+    done = gridfall("connect4", "referee", "--p1", "python3 nobot.py", "--p2", "greedy")  # a command: no list
+    assert done.returncode == 2 and "built-in" not in done.stderr
+
+
+def test_samegames_built_in_bot_is_taken_by_name_where_the_gridfall_script_is_not_on_the_path(monkeypatch):
+    """`python -m gridfall samegame referee --bot gridfall` from a venv that is not activated: the
+    name was checked as a program on the PATH and refused, though it plays as `python -m gridfall`."""
+    from gridfall.cli_options import bot_command
+    from gridfall.samegame.referee_cli import _built_in
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert bot_command(_built_in)(None, None, "gridfall") == "gridfall"
+    with pytest.raises(click.BadParameter, match="gridfal: no such command on the PATH"):
+        bot_command(_built_in)(None, None, "gridfal")
 
 
 def test_only_a_scheduler_elsewhere_plays_where_this_machine_cannot_look():

@@ -63,7 +63,7 @@ def check_program(spec: str, hint: str, *, here: bool = True) -> None:
     (:func:`~gridfall.cli_options.refuse_unplayable_command`), or a built-in agent's name with bad
     parameters."""
     if spec.partition(":")[0] not in AGENT_NAMES:
-        refuse_unplayable_command(spec, hint, here=here)
+        refuse_unplayable_command(spec, hint, here=here, built_in=AGENT_NAMES)
     else:
         try:
             check_spec(spec)

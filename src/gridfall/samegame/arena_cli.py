@@ -51,7 +51,7 @@ def compare(bots, boards, one_turn, limits, seed, as_json, replay_path, db, work
     bots = parse_bots(bots, BUILT_IN)
     for name, command in bots:
         if command not in BUILT_IN:
-            refuse_unplayable_command(command, f"--bot {name}", here=plays_here(cluster))
+            refuse_unplayable_command(command, f"--bot {name}", here=plays_here(cluster), built_in=BUILT_IN)
     try:
         specs = expand_specs(list(boards))
         if len(set(specs)) < len(specs):  # one job a board and bot: a board given twice would count twice

@@ -23,6 +23,13 @@ from gridfall.viewer.options import json_option, replay_option, write_replay
 from gridfall.words import counted
 
 
+def _built_in() -> tuple[str, ...]:
+    """SameGame's built-in bot names, loaded only when a --bot is given."""
+    from gridfall.samegame.match import BUILT_IN
+
+    return BUILT_IN
+
+
 def one_turn_limits(one_turn: bool) -> None:
     """The one-turn flavour has one turn: a later turn's limit would go unused, so it is refused."""
     if one_turn:
@@ -30,7 +37,7 @@ def one_turn_limits(one_turn: bool) -> None:
 
 
 @click.command()
-@click.option("--bot", "command", required=True, callback=bot_command,
+@click.option("--bot", "command", required=True, callback=bot_command(_built_in),
               help='The bot\'s command line, e.g. "python3 mybot.py" (gridfall alone: gridfall\'s bot without the '
                    "solution store, as `samegame compare` plays it).")
 @click.argument("boards", nargs=-1, required=True, shell_complete=complete_board)
@@ -131,7 +138,7 @@ def print_notes(out, reports, one_turn: bool) -> None:
                    "counted from its own start).  For longer searches: `gridfall samegame solve --time`.")
 @click.option("--workers", type=WORKERS, default=all_cores, show_default=ALL_CORES,
               help="Boards solved at once, one core each.")
-@click.option("--bot", "command", callback=bot_command,
+@click.option("--bot", "command", callback=bot_command(_built_in),
               help="Benchmark this bot command instead of gridfall's own one-turn bot (gridfall alone: that bot).")
 @click.option("--first", type=click.IntRange(min=1), help="Only the first N boards of the set.")
 @click.option("--seed", type=int, default=0, show_default=True,
