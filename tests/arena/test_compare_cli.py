@@ -211,7 +211,7 @@ def test_one_file_under_two_interpreters_each_bot_its_own(tmp_path):
     assert stored["seeds"] == out["seeds"]
     again = gridfall("match3", "compare", *bots, "--seeds", "1-2", "--db", db, "--time", "0")
     assert again.returncode == 0 and "2 seeds with both" in " ".join(again.stdout.split())  # resumed, nothing played
-    for value, says in ((f"x=nope {tmp_path / 'who.py'}", "'nope' (bot x) is not an interpreter on this machine"),
+    for value, says in ((f"x=nope {tmp_path / 'who.py'}", "'nope' (bot x): not an interpreter on this machine"),
                         (f"x=pypy3 {tmp_path / 'missing.py'}", "(bot x) is not a file, nor an interpreter and a file"),
                         ("x=pypy3 a b", "(bot x) is not a file, nor an interpreter and a file"),
                         (f"x=pypy3 {tmp_path / 'who.lua'}", "a Lua file runs through lupa")):

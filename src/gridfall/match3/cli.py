@@ -107,12 +107,11 @@ def referee(file: str, seed: int, time_limit: float, turn_ms: float | None, pyth
     before it.  Exit code: 0 when the run was judged, whatever the verdict;
     1 if the referee itself failed; 2 for bad usage; 128 + the signal if stopped.
     """
-    import shutil
-
     from gridfall.match3.codeabbey import referee_file
+    from gridfall.match3.interpreter import interpreter_fault
 
-    if python is not None and shutil.which(python) is None:
-        raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
+    if python is not None and (fault := interpreter_fault(python)):
+        raise click.BadParameter(f"{python!r}: {fault}", param_hint="--python")
     if file.lower().endswith(".lua"):
         refuse_given(("python",), "a .lua file runs in Lua 5.4 (lupa), not in a Python interpreter")
     with stopping_on_signals():
@@ -354,14 +353,14 @@ def compare(bots, seeds, time_limit, python, raw, as_json, replay_path, db, work
     database; the same command again resumes.
     """
     import shlex
-    import shutil
 
     from gridfall.arena.compare_cli import log2_score, parse_bots, run_comparison
+    from gridfall.match3.interpreter import interpreter_fault
     from gridfall.match3.match import SeedJob, play_seed
     from gridfall.match3.suggest_files import cannot_load, files_of
 
-    if python is not None and shutil.which(python) is None:
-        raise click.BadParameter(f"{python!r} is not an interpreter on this machine", param_hint="--python")
+    if python is not None and (fault := interpreter_fault(python)):
+        raise click.BadParameter(f"{python!r}: {fault}", param_hint="--python")
     files = {name: _suggest_bot(name, value) for name, value in parse_bots(bots, ())}
     for name, (path, own) in files.items():  # before the run's database: it would store a failure a seed
         problem = cannot_load(path, own or python)
@@ -388,8 +387,9 @@ def _suggest_bot(name: str, value: str) -> tuple[str, str | None]:
     ``INTERPRETER FILE``; refused, naming the bot, if neither."""
     import os
     import shlex
-    import shutil
     from pathlib import Path
+
+    from gridfall.match3.interpreter import interpreter_fault
 
     if os.path.isfile(value):  # False, not an OSError, for a name too long; a name with spaces is a file first
         return str(Path(value).resolve()), None
@@ -404,6 +404,6 @@ def _suggest_bot(name: str, value: str) -> tuple[str, str | None]:
     if path.endswith(".lua"):
         raise click.BadParameter(f"{value!r} (bot {name}): a Lua file runs through lupa, not an interpreter",
                                  param_hint="--bot")
-    if shutil.which(own) is None:
-        raise click.BadParameter(f"{own!r} (bot {name}) is not an interpreter on this machine", param_hint="--bot")
+    if fault := interpreter_fault(own):
+        raise click.BadParameter(f"{own!r} (bot {name}): {fault}", param_hint="--bot")
     return str(Path(path).resolve()), own
