@@ -142,9 +142,11 @@ def run() -> None:
         if isinstance(e, (RunDatabaseError, StoreError, MachineCannotStartBot)):
             click.echo(f"Error: {e}", err=True)
             sys.exit(1)
-        if os.environ.get("GRIDFALL_DEBUG"):
+        from gridfall.internal_error import internal_error_line, show_tracebacks
+
+        if show_tracebacks():
             raise
-        click.echo(f"gridfall: internal error: {type(e).__name__}: {e} (GRIDFALL_DEBUG=1 shows where)", err=True)
+        click.echo(internal_error_line(e), err=True)
         sys.exit(1)
     if late := signals.late_signal():
         sys.exit(128 + late)

@@ -27,7 +27,6 @@ as an arena game is (replay it with ``gridfall view``).
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 import threading
@@ -43,6 +42,7 @@ from gridfall.arena.process import BotFailure, BotProcess, MachineCannotStartBot
 from gridfall.connect4.codingame import LIMITS, ask_turn
 from gridfall.connect4.match import bot_command
 from gridfall.connect4.rules import STEAL, Game, action_text
+from gridfall.internal_error import internal_error_line, show_tracebacks
 
 MAX_BODY = 1024  # bytes of a request body
 MAX_GAMES = 64  # games a server keeps at once; the oldest finished ones go first
@@ -326,13 +326,12 @@ class QuietServer(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address) -> None:
         error = sys.exc_info()[1]
-        if isinstance(error, (ConnectionError, TimeoutError)):  # BrokenPipeError, ConnectionResetError
+        if error is None or isinstance(error, (ConnectionError, TimeoutError)):  # BrokenPipeError, ConnectionResetError
             return
-        if os.environ.get("GRIDFALL_DEBUG"):
+        if show_tracebacks():
             super().handle_error(request, client_address)
             return
-        print(f"gridfall: internal error answering a request: {type(error).__name__}: {error} "
-              "(GRIDFALL_DEBUG=1 shows where)", file=sys.stderr, flush=True)
+        print(internal_error_line(error, "answering a request"), file=sys.stderr, flush=True)
 
 
 def serve(server: PlayServer, page: str, port: int = 0) -> ThreadingHTTPServer:
