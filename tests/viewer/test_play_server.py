@@ -77,6 +77,7 @@ def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
     _, mine = request(port, "POST", "/api/new", {"seat": 0})
     cases = [
         ("POST", "/api/new", {"seat": 2}, 400), ("POST", "/api/new", {"seat": True}, 400),
+        ("POST", "/api/new", {"seat": 1.0}, 400),  # was a game whose state said "person": 1.0
         ("POST", "/api/move", {"game": "nope", "action": 3}, 404),
         ("POST", "/api/move", {"game": mine["game"], "action": 99}, 400),
         ("POST", "/api/move", {"game": mine["game"], "action": "3"}, 400),
@@ -92,6 +93,9 @@ def test_bad_requests_are_refused_and_leave_the_other_game_alone(server):
     assert request(port, "POST", "/api/move", raw=b"[1, 2]")[0] == 400
     assert request(port, "POST", "/api/move", raw=b"[" * 1000)[0] == 400  # was a traceback (RecursionError)
     assert request(port, "POST", "/api/move", raw=b"x" * 5000)[0] == 413
+    chunked = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    status, answer = request(port, "POST", "/api/new", raw=b'a\r\n{"seat":0}\r\n0\r\n\r\n', headers=chunked)
+    assert status == 411 and "Content-Length" in answer["error"]  # was "seat must be 0 or 1": the body went unread
     _, after = request(port, "GET", f"/api/state?game={other['game']}")
     assert after == other  # untouched
     # a move out of turn: play one, then ask again before... the bot has answered already, so

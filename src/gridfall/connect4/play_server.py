@@ -102,7 +102,7 @@ class PlayServer:
 
     def new(self, body: dict) -> dict:
         seat = body.get("seat")
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if type(seat) is not int or seat not in (0, 1):  # JSON's 1.0 and true are no seat, as 3.0 is no action
             raise Refused(HTTPStatus.BAD_REQUEST, "seat must be 0 (move first) or 1 (move second)")
         seed = secrets.randbelow(2**31) if self.seed is None else self.seed
         played = PlayedGame(secrets.token_hex(8), seat, self.opponent, seed)
@@ -295,6 +295,9 @@ def make_handler(server: PlayServer, page: str):
                 return
             if self.headers.get("Content-Type", "").split(";")[0].strip().lower() != "application/json":
                 self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": "a request sends JSON (Content-Type: application/json)"})
+                return
+            if "Transfer-Encoding" in self.headers:  # http.server does not read a chunked body: it was taken for none
+                self._json(HTTPStatus.LENGTH_REQUIRED, {"error": "a request sends its body with a Content-Length"})
                 return
             try:
                 length = int(self.headers.get("Content-Length", "0"))
