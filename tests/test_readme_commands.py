@@ -101,3 +101,26 @@ def test_the_exported_connect4_files_size_is_the_one_the_readme_gives():
     shown = re.search(r"wrote bot\.py: ([\d,]+) characters", text).group(1)
     told = re.search(r"The file is ([\d,]+) characters", text).group(1)
     assert shown == told == f"{len(export_source()):,}"
+
+
+def test_the_exported_players_sizes_are_about_the_ones_the_readme_gives(tmp_path, monkeypatch):
+    """The README's `export --player` example (a factory of gridfall's UCT), its "about N" for
+    gridfall.uct:UCTPlayer itself and for a Match-3 player of the first legal swap: a few lines of
+    the user's module apart, within 2% of the files made now.  They had drifted from 50,926 to
+    57,615 characters, and from 60,000 to 71,533, unnoticed."""
+    from gridfall.player_export import export_player
+
+    def number(pattern):
+        return int(re.search(pattern, text).group(1).replace(",", ""))
+
+    text = (ROOT / "README.md").read_text()
+    made = len(export_player("connect4", "gridfall.uct:UCTPlayer"))
+    shown = number(r"wrote bot\.py: ([\d,]+) characters \(CodinGame allows 100,000\), your player")
+    about = number(r"gridfall.uct:UCTPlayer` writes gridfall's generic UCT as a file of\s+about ([\d,]+)")
+    assert abs(shown - made) <= 0.02 * made and abs(about - made) <= 0.02 * made, (shown, about, made)
+    (tmp_path / "first.py").write_text("class First:\n    def act(self, state, seconds):\n"
+                                       "        return state.legal_actions()[0]\n")
+    monkeypatch.chdir(tmp_path)
+    made = len(export_player("match3", "first.py:First", run_seconds=1.0))
+    about = number(r"Such a file is about ([\d,]+) characters")
+    assert abs(about - made) <= 0.02 * made, (about, made)

@@ -44,6 +44,7 @@ verbs and the action numbering, never a second implementation of the rules.
 from __future__ import annotations
 
 import abc
+import importlib
 import json
 
 # An action's checks live with the rules that need them (and go into the exported bots without
@@ -289,3 +290,9 @@ class StateBase(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{self.game} after {len(self._history)} actions>\n{self}"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter and the other IPython front ends (needs NumPy)."""
+        # named at run time: the exported bots carry every module an import statement names
+        # (export.package_closure), and a bot never draws
+        return importlib.import_module("gridfall.board_svg").state_svg(self)

@@ -1,8 +1,9 @@
 """The colours of each game's pieces, in one place.
 
 The replay pages and the play page draw with them (:func:`for_pages`, given to their scripts as
-``PALETTE``), and so do the adapters' ``rgb_array`` images (:func:`plane_colours`), so a game looks
-the same in a browser and in a recorded video.
+``PALETTE``), and so do the adapters' ``rgb_array`` images and a notebook's picture of a state
+(:func:`plane_colours`), so a game looks the same in a browser, in a recorded video and in a
+notebook.
 """
 
 from __future__ import annotations
