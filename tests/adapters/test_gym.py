@@ -47,6 +47,26 @@ def test_masked_random_episode_scores_the_rules_score_and_resets_reproducibly(en
     env.close()
 
 
+@pytest.mark.parametrize("env_id, settings", [("gridfall/SameGame-v0", {}), ("gridfall/Match3-v0", {"moves": 30}),
+                                               ("gridfall/Connect4-v0", {"seat": 1})])
+def test_action_masks_is_the_infos_mask_as_booleans_through_gyms_wrappers(env_id, settings):
+    """sb3-contrib's MaskablePPO asks the environment's action_masks(), through gym.make's
+    wrappers (get_wrapper_attr); Connect Four's is the agent's seat's, here the second."""
+    env = gymnasium.make(env_id, **settings)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.get_wrapper_attr("action_masks")()
+    obs, info = env.reset(seed=3)
+    rng, done = np.random.default_rng(1), False
+    while not done:
+        masks = env.get_wrapper_attr("action_masks")()
+        assert masks.dtype == bool and masks.shape == (env.action_space.n,)
+        assert np.array_equal(masks, info["action_mask"].astype(bool)) and masks.any()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+        done = terminated or truncated
+    assert not env.get_wrapper_attr("action_masks")().any()  # the game is over: nothing is legal
+    env.close()
+
+
 def test_human_rendering_shows_every_reset_and_step_and_ansi_returns_the_text(capsys):
     # human mode printed only when render() was called: Gymnasium's human mode needs no call
     env = gymnasium.make("gridfall/SameGame-v0", board="standard:1", render_mode="human")

@@ -8,7 +8,8 @@
     obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
 
 - Actions: ``Discrete(game.num_distinct_actions())``, gridfall's action ids
-  (:mod:`gridfall.interface`); ``info["action_mask"]`` marks the legal ones (int8).
+  (:mod:`gridfall.interface`); ``info["action_mask"]`` marks the legal ones (int8), and so does
+  ``action_masks()`` (bool), the method sb3-contrib's MaskablePPO asks.
 - Observations: one-hot planes, ``(colours, rows, columns)`` int8, row 0 the top row.
 - Rewards: the points of each move (SameGame's clear bonus, Match-3's cascades included).
 - ``render_mode="ansi"``: ``render()`` returns the board and the score as text; ``"human"``
@@ -92,9 +93,17 @@ class GridfallEnv(gymnasium.Env, abc.ABC):
     def _game(self, seed: int):
         """The game this environment plays: each environment class below names its own."""
 
+    def _mask(self) -> list[int]:
+        """1 for each action the agent may take now, 0 elsewhere."""
+        return self._live().legal_actions_mask()
+
     def _observe(self):
-        state = self._live()
-        return state.observation_planes(), {"action_mask": np.array(state.legal_actions_mask(), dtype=np.int8)}
+        return self._live().observation_planes(), {"action_mask": np.array(self._mask(), dtype=np.int8)}
+
+    def action_masks(self) -> np.ndarray:
+        """``info["action_mask"]`` as booleans, asked of the environment itself: sb3-contrib's
+        MaskablePPO calls this method by this name (every step, vectorised or not)."""
+        return np.array(self._mask(), dtype=bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         self._no_options(options)
@@ -221,11 +230,12 @@ class Connect4Env(GridfallEnv):
     def _game(self, seed: int):
         return load_game("connect4", **self.parameters)
 
+    def _mask(self) -> list[int]:
+        return self._live().legal_actions_mask(self.agent_seat)
+
     def _observe(self):
-        state = self._live()
-        mask = state.legal_actions_mask(self.agent_seat)
-        return (state.observation_planes(self.agent_seat),
-                {"action_mask": np.array(mask, dtype=np.int8), "seat": self.agent_seat,
+        return (self._live().observation_planes(self.agent_seat),
+                {"action_mask": np.array(self._mask(), dtype=np.int8), "seat": self.agent_seat,
                  "opponent_action": self.opponent_action})
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
