@@ -12,7 +12,8 @@
   is not the player's to know), and a move is worth its points plus the
   expected points of the best move after the refill; a board with no legal
   move left is worth nothing more.  It samples until it has 16 refills per
-  move or half its budget per move is spent.
+  move or half its budget per move is spent (8 at least, unless another pair of
+  refills would pass the budget: a budget under the time of 8 is kept).
 """
 
 from __future__ import annotations
@@ -98,8 +99,13 @@ class StrongAgent:
             samples += batch
             if samples >= self.max_samples:
                 break
-            if samples >= self.min_samples and time.perf_counter() - start > self.budget * 0.5:
+            spent = time.perf_counter() - start
+            if samples >= self.min_samples and spent > self.budget * 0.5:
                 break  # another batch would take about as long again
+            # a budget too small for min_samples: one batch more would pass it (a batch takes as
+            # long as the batches so far did on average), so answer from what is sampled
+            if spent * (samples + batch) / samples > self.budget:
+                break
         best = int(np.argmax(own + values / samples))
         r, c, d = moves[best]
         return int(c) + 1, int(r) + 1, "RD"[int(d)]
