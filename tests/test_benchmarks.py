@@ -42,6 +42,7 @@ SMALLEST = {
     "match3.py": "--seeds 1 --skip strong --pythons current",
     "match3_listing.py": "--games 1 --moves 5 --rounds 1 --pythons current,pypy3",
     "match3_plan.py": "--games 1 --moves 3 --rounds 1 --pythons current,pypy3 --against src/gridfall/match3/portable.py",
+    "player_deadlines.py": "--budgets 5 --positions 1 --games match3",
     "samegame_anatomy.py": "results/samegame-standard.txt",
     "samegame_continue.py": "--boards 31 --base nrpa:0.3 --continue anneal:0.3 --workers 1",
     "samegame_engine.py": "--seconds 0.05",
