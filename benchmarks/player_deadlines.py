@@ -3,9 +3,10 @@
 Each player of ``gridfall.load_player`` whose search is timed is asked for a move on the same
 positions at each budget, and the calls are timed from outside, in this process: the median and
 the longest call, and how far the longest passed its budget.  A search checks its clock between
-steps of its own (a level-1 NRPA search, a pair of Match-3 refills, a Connect Four search depth),
-so what passes the budget is at most one such step, which matters at the shortest budgets.  Each
-player is warmed by one call first (its kernels loaded), so no compile is timed.
+steps of its own (a level-1 NRPA search, a pair of Match-3 refills), so what passes the budget is
+at most one such step, which matters at the shortest budgets.  Every kernel of the games is
+warmed first (compiled if it must be, as ``gridfall warmup`` does), and each player makes one
+untimed call, so no compile or first load is timed.
 
     python benchmarks/player_deadlines.py [--budgets 5,10,50,200,1000] [--positions 5]
 """
@@ -81,7 +82,10 @@ def main() -> int:
         parser.error(f"--games {unknown[0]!r}: choose from {', '.join(PLAYERS)}" if unknown
                      else "--budgets: a budget of 0 ms measures nothing")
     import gridfall
+    from gridfall.warmup import warm_saying
 
+    for game_name in games:  # every kernel loaded (compiled first if it must be) before any call is timed
+        warm_saying(game_name)
     table = Table(title=f"act(state, seconds) timed from outside, {args.positions} positions a game")
     for column in ("game", "player", "budget ms", "median ms", "longest ms", "longest over budget"):
         table.add_column(column, justify="left" if column in ("game", "player") else "right")
@@ -91,7 +95,7 @@ def main() -> int:
             states = positions(game_name, args.positions)
             for name in PLAYERS[game_name]:
                 player = gridfall.load_player(states[0].game, name, seed=1)
-                player.act(states[0], 0.05)  # warm: its kernels loaded before any call is timed
+                player.act(states[0], 0.05)  # its first call's setting up, untimed
                 for budget in budgets:
                     player = gridfall.load_player(states[0].game, name, seed=1)  # no plan kept from before
                     times = [t * 1000 for t in timed_calls(player, states, budget / 1000)]

@@ -226,3 +226,29 @@ def test_a_stop_ends_an_annealing_run_at_once():
     with clock.running():  # the first search to run clears the stop: the next tests' clock runs
         pass
     assert clock.now() < math.inf and 0.25 < took < 5, took
+
+
+def test_a_sweep_begun_just_before_the_deadline_makes_a_call_of_the_time_left(monkeypatch):
+    """A sweep that ends early (its length was set by a first rate, slowed by the kernel's first
+    load) leaves a little time, and the next sweep's first call was sized for 20 ms of edits
+    whatever was left: load_player's anneal given 5 ms took 23 ms.  Here the edits cost 40 us,
+    then 20 us, of a clock that moves only when they are made."""
+    from types import SimpleNamespace
+
+    from gridfall.samegame.search import anneal
+
+    now = [0.0]
+    real = anneal.sweep_part
+
+    def sweep_part(*args):
+        real(*args)
+        edits = args[5]
+        now[0] += edits * (40e-6 if now[0] == 0.0 else 20e-6)
+
+    monkeypatch.setattr(anneal, "sweep_part", sweep_part)
+    monkeypatch.setattr(anneal, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(anneal, "clock", SimpleNamespace(now=lambda: now[0]))
+    annealer = Annealer(load_board("standard:2"), None, seed=1)
+    annealer.run(0.005)
+    assert now[0] > 0.005 and annealer.edits > 0  # it worked up to the deadline
+    assert now[0] <= 0.005 + 100 * 20e-6 + 1e-9  # and past it by one call of the fewest edits, 100 (it was 10.6 ms)
