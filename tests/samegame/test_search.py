@@ -537,3 +537,32 @@ def test_learning_rates_far_past_their_use_still_play_legal_lines():
     for row in done.stdout.splitlines():
         score, moves = row.split(" ", 1)
         assert int(score) == replayed_score(board, [tuple(map(int, m.split())) for m in moves.split(";")]) > 0
+
+
+def test_mcbs_sizes_its_calls_to_the_time_left_and_the_split_changes_no_line(monkeypatch):
+    """1,024 playouts between two looks at the clock ran 20 ms past a deadline 5 ms away.  The
+    calls are now sized by the rate measured, on a clock here that moves 20 us a playout only when
+    they are played; and however the work is split, a budget of work gives the same line."""
+    from types import SimpleNamespace
+
+    from gridfall.samegame.search import mcbs
+
+    start = engine.from_board(load_board("standard:3"))
+    whole = mcbs_solve(start, math.inf, seed=2, width=16, max_runs=2)
+    with monkeypatch.context() as patch:
+        patch.setattr(mcbs, "PLAYOUTS_PER_CHECK", 3)
+        patch.setattr(mcbs, "FIRST_CHECK", 1)
+        assert mcbs_solve(start, math.inf, seed=2, width=16, max_runs=2) == whole
+    now = [0.0]
+    real = mcbs.expand
+
+    def expand(*args):
+        found = real(*args)
+        now[0] += args[5] * 20e-6  # its budget of playouts
+        return found
+
+    monkeypatch.setattr(mcbs, "expand", expand)
+    monkeypatch.setattr(mcbs, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(mcbs, "clock", SimpleNamespace(now=lambda: now[0]))
+    found = mcbs_solve(start, 0.005, seed=2)
+    assert found.score > 0 and 0.005 <= now[0] <= 0.005 + 20e-6 + 1e-9  # one playout past it at most
