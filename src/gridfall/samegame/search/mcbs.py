@@ -79,7 +79,7 @@ def expand(parents, scores, i, j, hi, budget, k, moves, playout_moves, child, wo
 # time left is shorter, by the rate measured: a call of 1024 ran 20 ms past a deadline 5 ms
 # away.  The split does not change the search: expand goes on from the child it stopped at.
 PLAYOUTS_PER_CHECK = 1024
-FIRST_CHECK = 64  # the playouts of a run's first call, before any rate is measured
+FIRST_CHECK = 64  # the playouts of the first call, before any rate is measured (the rate outlives a run)
 CHECK_SECONDS = 0.02  # about this long a call, by the rate measured so far, or the time left if less
 
 
