@@ -539,6 +539,20 @@ def test_learning_rates_far_past_their_use_still_play_legal_lines():
         assert int(score) == replayed_score(board, [tuple(map(int, m.split())) for m in moves.split(";")]) > 0
 
 
+@pytest.mark.parametrize("rate, left, expected", [
+    (10_000.0, 1.0, 200),  # 20 ms of work: the time left is longer
+    (10_000.0, 0.005, 50),  # the 5 ms left
+    (10_000.0, math.inf, 200),  # no deadline (a budget of work)
+    (10_000.0, -0.5, 10),  # past the deadline: the least
+    (1e9, 1.0, 1000),  # the most
+])
+def test_a_kernel_call_is_sized_to_20_ms_or_the_time_left(rate, left, expected):
+    from gridfall.samegame.search.clock import CALL_SECONDS, work_for_call
+
+    assert CALL_SECONDS == 0.02
+    assert work_for_call(rate, left, 10, 1000) == expected
+
+
 def test_mcbs_sizes_its_calls_to_the_time_left_and_the_split_changes_no_line(monkeypatch):
     """1,024 playouts between two looks at the clock ran 20 ms past a deadline 5 ms away.  The
     calls are now sized by the rate measured, on a clock here that moves 20 us a playout only when

@@ -31,12 +31,12 @@ import numpy as np
 from gridfall.jit import below, new_rng, njit, uniform
 from gridfall.samegame import engine, rules
 from gridfall.samegame.search import clock, tiles
+from gridfall.samegame.search.clock import work_for_call
 from gridfall.samegame.search.tiles import CELLS, H
 from gridfall.samegame.search.found import Found
 
 SWEEP = 2_000_000  # edits a sweep (about 20 s on one core)
-CHUNK = 20_000  # edits a kernel call at most: the deadline is checked between calls
-CHUNK_SECONDS = 0.02  # ... and about this long a call, by the rate measured so far, or the time left if less
+CHUNK = 20_000  # edits a kernel call at most (and 100 at least): the deadline is checked between calls
 TEMP_FROM = 30.0
 TEMP_TO = 1.0
 SWAP_REACH = 5  # a swap exchanges a click with one of the next SWAP_REACH
@@ -216,8 +216,7 @@ class Annealer:
             while done < total and clock.now() < deadline:
                 # a call sized to the time left: a sweep begun just before the deadline ran a
                 # 20 ms call past it (load_player's anneal given 5 ms took 23 ms)
-                seconds = min(CHUNK_SECONDS, deadline - time.monotonic())
-                edits = min(CHUNK, total - done, max(100, int(self.rate * seconds)))
+                edits = min(total - done, work_for_call(self.rate, deadline - time.monotonic(), 100, CHUNK))
                 before = self.state[BEST]
                 sweep_part(self.colours, self.kept_colour, self.state, self.current, self.best, edits, done, total,
                            self.temp_from, self.temp_to, self.rng, self._candidate, self._out, self._s, self._snaps)

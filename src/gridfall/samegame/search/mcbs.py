@@ -21,6 +21,7 @@ from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOURS, MAX_GROUPS, WORDS
 from gridfall.samegame.search import clock
+from gridfall.samegame.search.clock import work_for_call
 from gridfall.samegame.search.beam import select
 from gridfall.samegame.search.colours import most_common_colour
 from gridfall.samegame.search.found import Found
@@ -80,7 +81,6 @@ def expand(parents, scores, i, j, hi, budget, k, moves, playout_moves, child, wo
 # away.  The split does not change the search: expand goes on from the child it stopped at.
 PLAYOUTS_PER_CHECK = 1024
 FIRST_CHECK = 64  # the playouts of the first call, before any rate is measured (the rate outlives a run)
-CHECK_SECONDS = 0.02  # about this long a call, by the rate measured so far, or the time left if less
 
 
 def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, width: int = 64,
@@ -120,8 +120,7 @@ def mcbs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
             k, i, j = 0, 0, 0
             while i < len(scores):
                 left = deadline - time.monotonic()
-                budget = (FIRST_CHECK if rate == 0.0 else
-                          max(1, int(min(PLAYOUTS_PER_CHECK, rate * min(CHECK_SECONDS, left)))))
+                budget = FIRST_CHECK if rate == 0.0 else work_for_call(rate, left, 1, PLAYOUTS_PER_CHECK)
                 began = time.monotonic()
                 k, i, j = expand(boards, scores, i, j, len(scores), budget, k, moves, playout_moves,
                                  child, work, evals, child_scores, parents, cells, hashes, tabu, playouts, rng, best,
