@@ -390,6 +390,37 @@ def test_beam_seed_reproduces():
     assert beam_solve(start, FAR, seed=2, max_width=64) == beam_solve(start, FAR, seed=2, max_width=64)
 
 
+def test_a_beam_level_is_cut_at_the_deadline_and_the_split_changes_no_line(monkeypatch):
+    """A whole level of 2,048 parents (73 ms) ran past a deadline that came while it was
+    expanded.  A level is now expanded a few parents a call, sized to the time left by the rate
+    measured, on a clock here that moves 50 us a parent only when they are expanded; and however a
+    level is split, the search gives the same line."""
+    from types import SimpleNamespace
+
+    from gridfall.samegame.search import beam
+
+    start = engine.from_board(load_board("standard:4"))
+    whole = beam_solve(start, FAR, seed=3, max_width=32)
+    with monkeypatch.context() as patch:
+        patch.setattr(beam, "work_for_call", lambda *args: 1)
+        patch.setattr(beam, "FIRST_PARENTS", 1)
+        assert beam_solve(start, FAR, seed=3, max_width=32) == whole
+    now = [0.0]
+    real = beam.expand
+
+    def expand(*args):
+        found = real(*args)
+        now[0] += (args[3] - args[2]) * 50e-6  # its parents, first to last
+        return found
+
+    monkeypatch.setattr(beam, "expand", expand)
+    monkeypatch.setattr(beam, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(beam, "clock", SimpleNamespace(now=lambda: now[0]))
+    found = beam_solve(start, 0.5, seed=3)
+    assert found.score > 0 and 0.5 <= now[0] <= 0.5 + 50e-6 + 1e-9  # one parent past it at most
+    assert replayed_score(load_board("standard:4"), found.moves) == found.score
+
+
 def test_wider_beams_do_not_lose():
     # beam_solve keeps the best over its widths, so a larger budget never scores less
     start = engine.from_board(load_board("tuning:11"))

@@ -3,9 +3,9 @@
 Each level expands every position of the beam by every legal move, ranks the
 children by ``score + potential`` and keeps the best ``width`` distinct ones
 (two move orders that reach the same board count once: a 64-bit board hash).
-The kernels do one level at a time; the Python loop around them owns the
-deadline and the move history, so a search can stop between two levels and
-still return the best line so far, finished greedily.
+The kernels expand a level a few parents a call; the Python loop around them
+owns the deadline and the move history, so a search can stop mid-level and
+still return the best line so far: the last whole level's, finished greedily.
 
 Children are ranked by their score plus a *potential*: the points their
 current groups would give if each were taken now (see :func:`potential`).
@@ -13,6 +13,8 @@ current groups would give if each were taken now (see :func:`potential`).
 
 from __future__ import annotations
 
+import math
+import time
 
 import numpy as np
 
@@ -20,6 +22,7 @@ from gridfall.jit import below, new_rng, njit, popcount, uint64
 from gridfall.samegame import engine
 from gridfall.samegame.engine import COLOUR, COLOURS, MAX_GROUPS, SIZE, WORDS
 from gridfall.samegame.search import clock
+from gridfall.samegame.search.clock import work_for_call
 from gridfall.samegame.search.found import Found
 
 
@@ -39,11 +42,13 @@ def potential(b, moves):
 
 
 @njit(nogil=True, cache=True)
-def expand(parents, scores, n, moves, child_moves, child, out_eval, out_score, out_parent, out_cell, out_hash, rng, noise):
-    """Children of parents[:n]; returns (children, best finished parent or -1)."""
-    k = 0
-    best_done = -1
-    for i in range(n):
+def expand(parents, scores, first, last, k, best_done, moves, child_moves, child, out_eval, out_score, out_parent,
+           out_cell, out_hash, rng, noise):
+    """Children of parents[first:last], written from index ``k`` on, given ``k`` children and the
+    best finished parent (or -1) of the parents before ``first``; returns both, updated.  A level
+    is expanded a few parents a call, and the calls' split changes nothing: they draw the noise in
+    the same order."""
+    for i in range(first, last):
         m = engine.list_moves(parents[i], moves)
         if m == 0:
             if best_done < 0 or scores[i] > scores[best_done]:
@@ -126,13 +131,18 @@ def greedy_finish(b, moves, out_cells):
 
 
 NOISE = 4  # seeded tie-breaking: up to 3 points of noise on each child's rank
+# Parents a kernel call expands before the search looks at the clock: the first call's, then as
+# many as fit in a call of about 20 ms (or the time left) at the rate measured.  A whole level of
+# 2,048 parents took 73 ms, and ran that far past a deadline that came while it was expanded.
+FIRST_PARENTS = 16
 
 
 class BeamSearch:
     """A beam search of one width, run level by level; see :func:`beam_solve`."""
 
-    def __init__(self, start: np.ndarray, width: int, seed: int = 0, noise: int = 0):
+    def __init__(self, start: np.ndarray, width: int, seed: int = 0, noise: int = 0, rate: float = 0.0):
         self.width = width
+        self.rate = rate  # parents expanded a second, once measured
         self.rng = new_rng(seed)
         self.noise = noise
         self.boards: np.ndarray = start.reshape(1, COLOURS, WORDS).copy()  # of any shape: numpy 2.2's stubs give
@@ -159,16 +169,27 @@ class BeamSearch:
             index = int(parent[index])
         return [(c >> 4, c & 15) for c in reversed(cells)]
 
-    def step(self) -> None:
-        """Expand one level."""
+    def step(self, deadline: float = math.inf) -> None:
+        """Expand one level, unless ``deadline`` passes first: then the level is dropped, and the
+        beam stays the last whole level's (its finished lines still count)."""
         n = len(self.scores)
-        k, done = expand(
-            self.boards, self.scores, n, self._moves, self._child_moves, self._child,
-            self._eval, self._score, self._parent, self._cell, self._hash, self.rng, self.noise,
-        )
+        k, done, i, cut = 0, -1, 0, False
+        while i < n and not cut:
+            size = FIRST_PARENTS if self.rate == 0.0 else work_for_call(self.rate, deadline - time.monotonic(), 1, n)
+            last = min(n, i + size)
+            began = time.monotonic()
+            k, done = expand(
+                self.boards, self.scores, i, last, k, done, self._moves, self._child_moves, self._child,
+                self._eval, self._score, self._parent, self._cell, self._hash, self.rng, self.noise,
+            )
+            self.rate = (last - i) / max(time.monotonic() - began, 1e-6)
+            i = last
+            cut = clock.now() >= deadline  # after the last call too: choosing the level takes a third as long
         if done >= 0 and self.scores[done] > self.best_score:
             self.best_score = int(self.scores[done])
             self.best_line = self._line(len(self.history), done)
+        if cut:
+            return
         if k == 0:
             self.done = True
             return
@@ -205,11 +226,12 @@ def beam_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=
     deadline still contributes its best line, finished greedily.
     """
     best_score, best_line = -1, []
-    width = 1
+    width, rate = 1, 0.0
     while width <= max_width:
-        search = BeamSearch(start, width, seed=seed * 7919 + width, noise=NOISE)
+        search = BeamSearch(start, width, seed=seed * 7919 + width, noise=NOISE, rate=rate)
         while not search.done and clock.now() < deadline:
-            search.step()
+            search.step(deadline)
+        rate = search.rate
         if not search.done:
             search.finish_greedily()
         if search.best_score > best_score:
