@@ -3,8 +3,8 @@
 Each player of ``gridfall.load_player`` whose search is timed is asked for a move on the same
 positions at each budget, and the calls are timed from outside, in this process: the median and
 the longest call, and how far the longest passed its budget.  A search checks its clock between
-steps of its own (a level-1 NRPA search, a pair of Match-3 refills), so what passes the budget is
-at most one such step, which matters at the shortest budgets.  Every kernel of the games is
+steps of its own (a SameGame kernel call sized to the time left, a pair of Match-3 refills), so
+what passes the budget is at most one such step, which matters at the shortest budgets.  Every kernel of the games is
 warmed first (compiled if it must be, as ``gridfall warmup`` does), and each player makes one
 untimed call, so no compile or first load is timed.
 

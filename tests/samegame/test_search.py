@@ -139,6 +139,41 @@ def test_nrpa_rescue_continues_a_line_that_cleared():
     assert nrpa_solve(start, FAR, **run) == (best[0], best[1], first[2] + second[2] + more[2])
 
 
+def test_a_level_1_nrpa_search_is_cut_at_the_deadline_and_the_split_changes_no_line(monkeypatch):
+    """A whole level-1 search (100 playouts) from a full board took 20 ms, and ran that far past
+    a 5 ms deadline.  It is now run some iterations a kernel call, sized to the time left by the
+    rate measured, on a clock here that moves 200 us an iteration only when they are run; and
+    however a level-1 search is split, NRPA gives the same line."""
+    from types import SimpleNamespace
+
+    from gridfall.samegame.search import nrpa
+
+    start = engine.from_board(load_board("standard:5"))
+    whole = nrpa_solve(start, FAR, seed=4, level=2, iterations=20, max_runs=1)
+    with monkeypatch.context() as patch:
+        patch.setattr(nrpa, "work_for_call", lambda *args: 1)
+        patch.setattr(nrpa, "FIRST_ITERATIONS", 3)
+        assert nrpa_solve(start, FAR, seed=4, level=2, iterations=20, max_runs=1) == whole
+    now = [0.0]
+    real = nrpa.level1
+
+    def level1(*args):
+        found = real(*args)
+        now[0] += args[9] * 200e-6  # its iterations
+        return found
+
+    monkeypatch.setattr(nrpa, "level1", level1)
+    monkeypatch.setattr(nrpa, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(nrpa, "clock", SimpleNamespace(now=lambda: now[0]))
+    for deadline in (0.0005, 0.005, 0.05):  # within the first call, the first level-1 search, the tenth or so
+        now[0] = 0.0
+        search = nrpa.NRPA(start, seed=4)
+        search.run(2, nrpa.new_policy(), deadline)
+        first_call = nrpa.FIRST_ITERATIONS * 200e-6  # before any rate is measured
+        assert search.best_score > 0 and deadline <= now[0] <= max(deadline + 200e-6, first_call) + 1e-9
+        assert replayed_score(load_board("standard:5"), search.best_line) == search.best_score
+
+
 @pytest.mark.parametrize("colour_rate", [0.0, 0.5])
 def test_nrpa_adapt_follows_the_update_rule(colour_rate):
     """Adapting twice towards a recorded line: each step moves the chosen weight up by alpha and
@@ -366,6 +401,58 @@ def test_nmcs_seed_reproduces():
 
     lines = [NMCS(start, seed=s).search(start, 1, FAR) for s in (3, 3, 9)]
     assert lines[0] == lines[1] != lines[2]
+
+
+def test_a_level_1_nmcs_search_is_cut_at_the_deadline_and_the_split_changes_no_line(monkeypatch):
+    """A whole level-1 NMCS search (a playout for each move of each step) from a full board took
+    13-20 ms, and ran that far past its deadline.  It is now run some moves of playouts a kernel
+    call, sized to the time left by the rate measured, on a clock here that moves 5 us a move only
+    when they are played; and however a level-1 search is split, NMCS gives the same line."""
+    from types import SimpleNamespace
+
+    from gridfall.samegame.search import nmcs
+
+    start = engine.from_board(load_board("standard:6"))
+    whole = nmcs_solve(start, FAR, seed=5, level=2, max_runs=1)
+    with monkeypatch.context() as patch:
+        patch.setattr(nmcs, "work_for_call", lambda *args: 1)  # a playout a call
+        patch.setattr(nmcs, "FIRST_MOVES", 1)
+        assert nmcs_solve(start, FAR, seed=5, level=2, max_runs=1) == whole
+    now = [0.0]
+    real = nmcs.level1
+
+    def level1(*args):
+        over, used = real(*args)
+        now[0] += used * 5e-6
+        return over, used
+
+    monkeypatch.setattr(nmcs, "level1", level1)
+    monkeypatch.setattr(nmcs, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(nmcs, "clock", SimpleNamespace(now=lambda: now[0]))
+    playout = nmcs.MAX_MOVES * 5e-6  # the longest a playout can be
+    for deadline in (0.0005, 0.005, 0.05):  # within the first call, the first level-1 search, the tenth or so
+        now[0] = 0.0
+        found = nmcs_solve(start, deadline, seed=5)
+        first_call = nmcs.FIRST_MOVES * 5e-6 + playout  # before any rate is measured
+        assert found.score > 0 and deadline <= now[0] <= max(deadline, first_call) + playout + 1e-9
+        assert replayed_score(load_board("standard:6"), found.moves) == found.score
+
+
+@pytest.mark.parametrize("bottom_row, score", [([0, 0, 1, 2], 0), ([0, 0, 0, 1, 2], 1)])
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_nmcs_values_a_move_that_ends_the_game_at_its_points(bottom_row, score, level):
+    """A level-1 search from a finished position scored -1 (no line), so one level up a move that
+    ended the game was worth a point less: a pair that ends it (0 points) left NMCS with no line
+    (an IndexError from `samegame solve --algo nmcs`), and a level-2 search reported 2,635 for a
+    line that scores 2,636."""
+    from gridfall.samegame.search import nmcs
+
+    board = rules.Board.from_rows([[-1] * 15] * 14 + [bottom_row + [-1] * (15 - len(bottom_row))])
+    start = engine.from_board(board)
+    found = nmcs_solve(start, FAR, seed=1, level=level, max_runs=1)
+    assert found.score == score == replayed_score(board, found.moves)
+    over = engine.from_board(rules.Board.from_rows([[-1] * 15] * 14 + [[0, 1, 2] + [-1] * 12]))
+    assert nmcs.NMCS(over).search(over, level, FAR) == (0, [])
 
 
 def test_mcbs_seed_reproduces_when_the_work_is_fixed():

@@ -5,13 +5,16 @@ level-(L-1) search from the position it leads to (level 0 is one tabu-colour
 playout), and plays the next move of the best line seen so far, which it
 remembers across steps so that a lucky line is never lost.
 
-Level 1 is a numba kernel; higher levels are Python loops over level-1 calls,
-which is where the deadline is checked.  When time runs out the best line
-seen so far is a complete game, so the search is anytime.
+Level 1 is a numba kernel, called some moves of playouts at a time (about 20 ms of them,
+fewer as the deadline nears: it goes on where it stopped, so the split changes
+nothing); higher levels are Python loops over level-1 searches.  The deadline
+is checked between kernel calls.  When time runs out the best line seen so far
+is a complete game, so the search is anytime.
 """
 
 from __future__ import annotations
 
+import time
 
 import numpy as np
 
@@ -19,10 +22,20 @@ from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
 from gridfall.samegame.engine import MAX_GROUPS, MOVE_FIELDS
 from gridfall.samegame.search import clock
+from gridfall.samegame.search.clock import work_for_call
 from gridfall.samegame.search.colours import most_common_colour
 from gridfall.samegame.search.found import Found
 
 MAX_MOVES = MAX_GROUPS
+# The work of a level-1 call is counted in moves played, since a playout from a full board is
+# many times longer than one near the end: a rate in playouts, measured late in one level-1
+# search, sized the next one's first call several times too long.  A whole level-1 search from a
+# full board (a playout for each move of each step) took 13-20 ms, and ran that far past its
+# deadline; now a search's first call, before its rate is measured, plays this many moves (about
+# ten playouts from a full board).
+FIRST_MOVES = 500
+# what a level-1 search's progress array holds between calls
+BEST, BEST_LEN, SCORE, PLAYED, NEXT = range(5)
 
 
 @njit(nogil=True, cache=True)
@@ -46,22 +59,17 @@ def tabu_playout(b, tabu, rng, moves, seq, start_len):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, tabu, rng, best_seq):
-    """A level-1 NMCS from start; returns (best score, length of best_seq)."""
-    moves = np.zeros((MAX_GROUPS, MOVE_FIELDS), dtype=np.uint64)
-    child_moves = np.zeros((MAX_GROUPS, MOVE_FIELDS), dtype=np.uint64)
-    b = start.copy()
-    child = start.copy()
-    seq = np.zeros(MAX_MOVES, dtype=np.int64)
-    best_score = -1
-    best_len = 0
-    score = 0
-    played = 0
-    while True:
-        n = engine.list_moves(b, moves)
-        if n == 0:
-            break
-        for j in range(n):
+def level1(b, tabu, rng, best_seq, progress, budget, moves, child_moves, child, seq):
+    """More playouts of a level-1 NMCS, until they have played ``budget`` moves or more.  ``b`` is
+    the position it has reached (it follows the best line, in place); ``progress`` holds the best
+    score, its length in ``best_seq``, the score and moves played so far, and the next move to try
+    there: -1, 0, 0, 0, 0 to begin.  Returns whether the search is over, and the moves played."""
+    used = 0
+    best_score, best_len = progress[BEST], progress[BEST_LEN]
+    score, played, j = progress[SCORE], progress[PLAYED], progress[NEXT]
+    n = engine.list_moves(b, moves)
+    while n > 0 and used < budget:
+        while j < n and used < budget:
             child[:, :] = b
             gained = engine.play_move(child, moves[j])
             x, y = engine.canonical_cell(moves[j])
@@ -73,15 +81,23 @@ def level1(start, tabu, rng, best_seq):
                 best_score = total
                 best_len = length
                 best_seq[:length] = seq[:length]
-        # follow the best line one step
-        cell = best_seq[played]
-        for j in range(n):
-            x, y = engine.canonical_cell(moves[j])
-            if 16 * x + y == cell:
-                score += engine.play_move(b, moves[j])
-                break
-        played += 1
-    return best_score, best_len
+            j += 1
+            used += length - played
+        if j == n:  # every move tried: follow the best line one step
+            cell = best_seq[played]
+            for m in range(n):
+                x, y = engine.canonical_cell(moves[m])
+                if 16 * x + y == cell:
+                    score += engine.play_move(b, moves[m])
+                    break
+            played += 1
+            j = 0
+            n = engine.list_moves(b, moves)
+    if n == 0 and best_score < 0:  # it began over: the empty line, worth 0 (not -1, which lost a move's points)
+        best_score = 0
+    progress[BEST], progress[BEST_LEN] = best_score, best_len
+    progress[SCORE], progress[PLAYED], progress[NEXT] = score, played, j
+    return n == 0, used
 
 
 class NMCS:
@@ -93,13 +109,15 @@ class NMCS:
         self.tabu = most_common_colour(start) if tabu else -1
         self.best_score = -1
         self.best_line: list[tuple[int, int]] = []
+        self.rate = 0.0  # moves of level-1 playouts a second, once measured
+        self._moves, self._child_moves = engine.new_moves(), engine.new_moves()
+        self._child = engine.new_board()
+        self._seq = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def search(self, b: np.ndarray, level: int, deadline: float) -> tuple[int, list[int]]:
         """Best (score, cells) of a level-``level`` search from b (score counted from b)."""
         if level == 1:
-            seq = np.zeros(MAX_MOVES, dtype=np.int64)
-            score, length = level1(b, self.tabu, self.rng, seq)
-            return int(score), [int(c) for c in seq[:length]]
+            return self.level1(b, deadline)
         moves = engine.new_moves()
         scratch = np.zeros(6, dtype=np.uint64)
         b = b.copy()
@@ -125,7 +143,24 @@ class NMCS:
             played.append(cell)
             if clock.now() >= deadline:
                 break  # the best line is complete: stop following it step by step
+        if best_score < 0:  # b was over: the empty line
+            return 0, []
         return best_score, best_cells
+
+    def level1(self, b: np.ndarray, deadline: float) -> tuple[int, list[int]]:
+        """A level-1 search from b, cut at ``deadline`` once it has a line (after one playout)."""
+        b, best_seq = b.copy(), np.zeros(MAX_MOVES, dtype=np.int64)
+        progress = np.array([-1, 0, 0, 0, 0], dtype=np.int64)
+        while True:
+            budget = (FIRST_MOVES if self.rate == 0.0 else
+                      work_for_call(self.rate, deadline - time.monotonic(), 1, 1 << 30))
+            began = time.monotonic()
+            over, used = level1(b, self.tabu, self.rng, best_seq, progress, budget, self._moves, self._child_moves,
+                                self._child, self._seq)
+            if not over:  # it stopped at its budget: a search that ended sooner played fewer
+                self.rate = used / max(time.monotonic() - began, 1e-6)
+            if over or clock.now() >= deadline:
+                return int(progress[BEST]), [int(c) for c in best_seq[:progress[BEST_LEN]]]
 
 
 def nmcs_solve(start: np.ndarray, deadline: float, *, seed: int = 0, on_improve=None, level: int = 2,

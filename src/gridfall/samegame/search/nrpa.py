@@ -41,14 +41,17 @@ The trick that makes it fast: a playout *records* every step's candidate moves
 on that record, with no move generation.  Adaptation then costs a fraction of
 a playout instead of as much again.
 
-Level 1 is a numba kernel; level 2 and up are Python loops over level-1
-kernel calls (a few milliseconds each), which is where deadlines are checked.
-Kernels release the GIL, so independent searches run in parallel threads.
+Level 1 is a numba kernel, called some iterations at a time (about 20 ms of
+them, fewer as the deadline nears: its state is in arrays and four numbers, so
+the split changes nothing); level 2 and up are Python loops over level-1
+searches.  Deadlines are checked between kernel calls.  Kernels release the
+GIL, so independent searches run in parallel threads.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections import namedtuple
 
 import numpy as np
@@ -57,6 +60,7 @@ from gridfall.jit import new_rng, njit, uint64, uniform
 from gridfall.samegame import engine, rules
 from gridfall.samegame.engine import CODE, COLOUR, MAX_GROUPS, SIZE
 from gridfall.samegame.search import clock
+from gridfall.samegame.search.clock import work_for_call
 from gridfall.samegame.search.colours import colour_gains, colour_ranks
 
 POLICY_BITS = 16
@@ -68,6 +72,9 @@ PHASES = 8
 FEATURE_BASE = 1 << POLICY_BITS
 MAX_MOVES = MAX_GROUPS  # longest possible game: 225 cells, two a move
 MAX_CANDIDATES = MAX_MOVES * MAX_GROUPS
+# Iterations of a search's first level-1 call, before its rate is measured.  A whole level-1
+# search of 100 playouts from a full board took 20 ms, and ran that far past a 5 ms deadline.
+FIRST_ITERATIONS = 8
 
 # A recorded line: step t played cells[t] (16x+y) whose policy index is
 # chosen[t] (colour-phase index chosen_features[t]); its candidates are
@@ -301,16 +308,14 @@ def adapt(policy, line, length, alpha, colour_rate, idx, delta):
 
 
 @njit(nogil=True, cache=True)
-def level1(start, policy, ranks, soft, spare, biases, gains, alpha, colour_rate, iterations, rng, best, current, true_best, moves, b, seeds, weights, idx, delta):
-    """A level-1 search (adapts ``policy`` in place); the best line by shaped score goes to
-    ``best``, the cells of the best by true score to ``true_best``.
+def level1(start, policy, ranks, soft, spare, biases, gains, alpha, colour_rate, iterations, best_score, best_len,
+           true_score, true_len, rng, best, current, true_best, moves, b, seeds, weights, idx, delta):
+    """``iterations`` more of a level-1 search (adapts ``policy`` in place), which has found so
+    far the best shaped score ``best_score`` (its line in ``best``, ``best_len`` long) and the
+    best true score ``true_score`` (its cells in ``true_best``); -1.0, 0, -1, 0 to begin.
 
     Returns (best shaped score, its length, best true score, its length).
     """
-    best_score = -1.0
-    best_len = 0
-    true_score = -1
-    true_len = 0
     for _ in range(iterations):
         score, shaped, length = playout(start, policy, ranks, soft, spare, biases, gains, rng, moves, b, seeds, weights, current)
         if score > true_score:  # the true score, kept apart from what the search climbs
@@ -347,6 +352,7 @@ class NRPA:
         self.best_score = -1
         self.best_line: list[tuple[int, int]] = []
         self.playouts = 0
+        self.rate = 0.0  # level-1 iterations a second, once measured
         self._moves = engine.new_moves()
         self._board = engine.new_board()
         self._seeds = engine.new_scratch()
@@ -354,7 +360,7 @@ class NRPA:
         self._idx = np.zeros(2 * (MAX_CANDIDATES + MAX_MOVES), dtype=np.int64)  # codes and colour-phase weights
         self._delta = np.zeros(2 * (MAX_CANDIDATES + MAX_MOVES), dtype=np.float64)
         self._current = new_line()
-        self._spare = [new_line() for _ in range(8)]  # one best line per level
+        self._spare: dict[int, Line] = {}  # one best line per level, made when first needed
         self._policies: dict[int, np.ndarray] = {}  # one working policy per level, reused
 
     def _record(self, score: int, line: Line, length: int) -> None:
@@ -389,14 +395,29 @@ class NRPA:
         ``known`` (shaped score, line, length), for level 2 and up, is a line to
         start from as if this level's first iteration had found it.  Returns (best
         shaped score, its recorded line, its length); the best true score and line
-        so far are in ``best_score`` and ``best_line``.  Level 1 is one kernel call (a
-        few milliseconds), so the deadline is met to within one level-1 search.
+        so far are in ``best_score`` and ``best_line``.  A level-1 search is cut at the
+        deadline after one iteration or more (its best line is a whole game), so the
+        deadline is met to within one kernel call, sized to the time left.
         """
+        if level not in self._spare:
+            self._spare[level] = new_line()
         best = self._spare[level]
         if level == 1:
-            score, length, true_score, true_len = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.gains, self.alpha,
-                                   self.colour_rate, self.iterations, self.rng, best, self._current, self._true, self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
-            self.playouts += self.iterations
+            found, done = (-1.0, 0, -1, 0), 0  # best shaped score, its length, best true score, its length
+            while done < self.iterations:
+                size = (FIRST_ITERATIONS if self.rate == 0.0 else
+                        work_for_call(self.rate, deadline - time.monotonic(), 1, self.iterations))
+                size = min(size, self.iterations - done)
+                began = time.monotonic()
+                found = level1(self.start, policy, self.ranks, self.soft, self.spare, self.biases, self.gains,
+                               self.alpha, self.colour_rate, size, *found, self.rng, best, self._current, self._true,
+                               self._moves, self._board, self._seeds, self._weights, self._idx, self._delta)
+                self.rate = size / max(time.monotonic() - began, 1e-6)
+                done += size
+                if clock.now() >= deadline:
+                    break
+            self.playouts += done
+            score, length, true_score, true_len = found
             self._record(true_score, self._true, true_len)
             return score, best, length
         best_score, best_len = -1.0, 0
