@@ -5,6 +5,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gridfall.samegame import engine, rules
 from gridfall.samegame.boards import load_board
@@ -14,6 +16,8 @@ from gridfall.samegame.search.beam import beam_solve
 from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
 from gridfall.samegame.search.portfolio import nrpa_solve
+
+from .strategies import settled_boards
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
 
@@ -49,6 +53,34 @@ def test_kernels_claim_exact_scores_on_many_boards():
         assert score == replayed_score(board, line)
         score, line, _ = mcbs_solve(start, time.monotonic() + 0.02, seed=n, width=4, playouts=1, widen=False)
         assert score == replayed_score(board, line)
+
+
+SMALL_BUDGETS = [  # each solver with a budget of work, and the most cells it searches in milliseconds
+    ("beam", {"max_width": 4}, 225),
+    ("nmcs", {"level": 2, "max_runs": 1}, 40),  # a level-2 search of a full board takes seconds
+    ("nmcs", {"level": 3, "max_runs": 1}, 16),
+    ("nrpa", {"level": 2, "iterations": 4, "max_runs": 1}, 225),
+    ("mcbs", {"width": 4, "playouts": 1, "max_runs": 1}, 225),
+    ("anneal", {"max_edits": 300, "sweep": 100}, 225),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(settled_boards(), st.integers(0, 2**16))
+def test_every_solver_claims_its_lines_score_on_boards_of_any_shape(board, seed):
+    """Small, sparse, single-colour, finished and empty boards too, where a solver meets a move
+    that ends the game at once or a position with no move: NMCS valued such a move a point low
+    (an IndexError where its only move was a pair that ended the game)."""
+    from gridfall.samegame.search import solver
+
+    start = engine.from_board(board)
+    for name, budget, most_cells in SMALL_BUDGETS:
+        if board.cell_count() > most_cells:
+            continue
+        found = solver(name)(start, FAR, seed=seed, **budget)
+        judged = rules.judge(board, [f"{x} {y}" for x, y in found.moves], strict=True)
+        assert judged.ok and judged.board.is_over(), (name, judged.detail)
+        assert found.score == judged.score, name
 
 
 def test_nrpa_seed_reproduces_and_seeds_differ():
