@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -153,6 +154,19 @@ def test_solve_prints_a_line_the_rules_confirm():
     data = json.loads(result.output.strip().splitlines()[-1])
     judged = rules.judge(load_board("standard:9"), rules.split_one_turn(data["moves"]), strict=True)
     assert judged.ok and judged.score == data["score"] > 0
+
+
+def test_solve_answers_a_board_with_no_move_at_once(tmp_path):
+    """Its one line is the empty one: `solve --time 60` searched (and first loaded the kernels)
+    for the whole minute to say so."""
+    path = tmp_path / "over.txt"
+    path.write_text("\n".join([" ".join(["-1"] * 15)] * 14 + ["0 1 2" + " -1" * 12]) + "\n")
+    began = time.monotonic()
+    result = run("samegame", "solve", str(path), "--time", "60", "--no-store")
+    assert result.exit_code == 0 and time.monotonic() - began < 30, result.output
+    assert "score 0 in 0 moves" in result.output and "the board has no move: nothing to search" in result.output
+    report = json.loads(run("samegame", "solve", str(path), "--time", "60", "--no-store", "--json").stdout)
+    assert (report["score"], report["moves"], report["cleared"]) == (0, "", False)
 
 
 def test_solve_with_a_work_budget_repeats_its_line_whatever_the_time():

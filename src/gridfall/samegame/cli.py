@@ -222,7 +222,8 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
         label += f" (stored: {stored.score})"
     with stopping_on_signals():  # Ctrl-C, SIGTERM, SIGHUP: the best line so far is kept, stored, printed
         try:
-            warm_kernels("samegame", err)  # so that --time is spent searching, not compiling
+            if not b.is_over():  # a board with no move is not searched
+                warm_kernels("samegame", err)  # so that --time is spent searching, not compiling
         except KeyboardInterrupt:
             click.echo(f"{board}: stopped while loading the search kernels; nothing searched", err=True)
             sys.exit(exit_code(True))
@@ -260,10 +261,11 @@ def solve(board: str, seconds: float, algo: str, level: int | None, workers: int
             "params": params, "continued": solution.notes.get("guided", False), "interrupted": solution.interrupted,
         }))
         sys.exit(exit_code(solution.interrupted))
-    click.echo(f"{board}: score {score} in {counted(n_moves, 'move')} ({source}); search found {solution.score} "
-               f"({solution.algo} x{workers}{', continuing the stored line' if solution.notes.get('guided') else ''}, "
-               f"{solution.seconds:.1f} s, seed {seed}, "
-               f"cleared {'yes' if solution.cleared else 'no'})"
+    how = (f"({solution.algo} x{workers}{', continuing the stored line' if solution.notes.get('guided') else ''}, "
+           f"{solution.seconds:.1f} s, seed {seed}, cleared {'yes' if solution.cleared else 'no'})")
+    if solution.notes.get("over"):
+        how = "(the board has no move: nothing to search)"
+    click.echo(f"{board}: score {score} in {counted(n_moves, 'move')} ({source}); search found {solution.score} {how}"
                + (f"; stored line {stored.score}" if stored else "") + ("; store improved" if improved else "")
                + ("; interrupted: the best line so far" if solution.interrupted else ""))
     click.echo(moves)

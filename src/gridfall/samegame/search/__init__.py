@@ -239,6 +239,8 @@ def solve(board: rules.Board, seconds: float, *, algo: str = "auto", workers: in
     polishes with ``AUTO_POLISH`` of the time when it runs NRPA, and no other does.
     """
     chosen, polish = check_request(algo, seconds, {**params, "polish": polish})
+    if board.is_over():  # its one line is the empty one: `solve --time 20` waited 20 s to say so
+        return Solution(0, [], board.is_cleared(), chosen, 0.0, seed, workers, {"guided": False, "over": True})
     if chosen == "anneal":
         polish = 0.0  # annealing an annealed line: the whole time goes to the one run
     started = time.monotonic()
