@@ -15,6 +15,7 @@ from gridfall.samegame.boards import load_board
 from gridfall.samegame.search import solve, tiles
 from gridfall.samegame.search.anneal import Annealer, anneal_solve, kept_colour_of
 
+from .fake_clock import clock_moved_by_work
 from .strategies import settled_boards
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
@@ -233,21 +234,12 @@ def test_a_sweep_begun_just_before_the_deadline_makes_a_call_of_the_time_left(mo
     load) leaves a little time, and the next sweep's first call was sized for 20 ms of edits
     whatever was left: load_player's anneal given 5 ms took 23 ms.  Here the edits cost 40 us,
     then 20 us, of a clock that moves only when they are made."""
-    from types import SimpleNamespace
-
     from gridfall.samegame.search import anneal
 
-    now = [0.0]
-    real = anneal.sweep_part
+    def seconds_of(args, _):  # its edits: 40 us each in the first call, then 20 us
+        return args[5] * (40e-6 if now[0] == 0.0 else 20e-6)
 
-    def sweep_part(*args):
-        real(*args)
-        edits = args[5]
-        now[0] += edits * (40e-6 if now[0] == 0.0 else 20e-6)
-
-    monkeypatch.setattr(anneal, "sweep_part", sweep_part)
-    monkeypatch.setattr(anneal, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    monkeypatch.setattr(anneal, "clock", SimpleNamespace(now=lambda: now[0]))
+    now = clock_moved_by_work(monkeypatch, anneal, "sweep_part", seconds_of)
     annealer = Annealer(load_board("standard:2"), None, seed=1)
     annealer.run(0.005)
     assert now[0] > 0.005 and annealer.edits > 0  # it worked up to the deadline

@@ -17,6 +17,7 @@ from gridfall.samegame.search.mcbs import mcbs_solve
 from gridfall.samegame.search.nmcs import nmcs_solve
 from gridfall.samegame.search.portfolio import nrpa_solve
 
+from .fake_clock import clock_moved_by_work
 from .strategies import settled_boards
 
 pytestmark = pytest.mark.parallel_safe  # one core, no bot against a clock (machine_sharing.py)
@@ -176,8 +177,6 @@ def test_a_level_1_nrpa_search_is_cut_at_the_deadline_and_the_split_changes_no_l
     a 5 ms deadline.  It is now run some iterations a kernel call, sized to the time left by the
     rate measured, on a clock here that moves 200 us an iteration only when they are run; and
     however a level-1 search is split, NRPA gives the same line."""
-    from types import SimpleNamespace
-
     from gridfall.samegame.search import nrpa
 
     start = engine.from_board(load_board("standard:5"))
@@ -186,17 +185,7 @@ def test_a_level_1_nrpa_search_is_cut_at_the_deadline_and_the_split_changes_no_l
         patch.setattr(nrpa, "work_for_call", lambda *args: 1)
         patch.setattr(nrpa, "FIRST_ITERATIONS", 3)
         assert nrpa_solve(start, FAR, seed=4, level=2, iterations=20, max_runs=1) == whole
-    now = [0.0]
-    real = nrpa.level1
-
-    def level1(*args):
-        found = real(*args)
-        now[0] += args[9] * 200e-6  # its iterations
-        return found
-
-    monkeypatch.setattr(nrpa, "level1", level1)
-    monkeypatch.setattr(nrpa, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    monkeypatch.setattr(nrpa, "clock", SimpleNamespace(now=lambda: now[0]))
+    now = clock_moved_by_work(monkeypatch, nrpa, "level1", lambda args, _: args[9] * 200e-6)  # its iterations
     for deadline in (0.0005, 0.005, 0.05):  # within the first call, the first level-1 search, the tenth or so
         now[0] = 0.0
         search = nrpa.NRPA(start, seed=4)
@@ -440,8 +429,6 @@ def test_a_level_1_nmcs_search_is_cut_at_the_deadline_and_the_split_changes_no_l
     13-20 ms, and ran that far past its deadline.  It is now run some moves of playouts a kernel
     call, sized to the time left by the rate measured, on a clock here that moves 5 us a move only
     when they are played; and however a level-1 search is split, NMCS gives the same line."""
-    from types import SimpleNamespace
-
     from gridfall.samegame.search import nmcs
 
     start = engine.from_board(load_board("standard:6"))
@@ -450,17 +437,7 @@ def test_a_level_1_nmcs_search_is_cut_at_the_deadline_and_the_split_changes_no_l
         patch.setattr(nmcs, "work_for_call", lambda *args: 1)  # a playout a call
         patch.setattr(nmcs, "FIRST_MOVES", 1)
         assert nmcs_solve(start, FAR, seed=5, level=2, max_runs=1) == whole
-    now = [0.0]
-    real = nmcs.level1
-
-    def level1(*args):
-        over, used = real(*args)
-        now[0] += used * 5e-6
-        return over, used
-
-    monkeypatch.setattr(nmcs, "level1", level1)
-    monkeypatch.setattr(nmcs, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    monkeypatch.setattr(nmcs, "clock", SimpleNamespace(now=lambda: now[0]))
+    now = clock_moved_by_work(monkeypatch, nmcs, "level1", lambda _, result: result[1] * 5e-6)  # the moves it played
     playout = nmcs.MAX_MOVES * 5e-6  # the longest a playout can be
     for deadline in (0.0005, 0.005, 0.05):  # within the first call, the first level-1 search, the tenth or so
         now[0] = 0.0
@@ -514,8 +491,6 @@ def test_a_beam_level_is_cut_at_the_deadline_and_the_split_changes_no_line(monke
     expanded.  A level is now expanded a few parents a call, sized to the time left by the rate
     measured, on a clock here that moves 50 us a parent only when they are expanded; and however a
     level is split, the search gives the same line."""
-    from types import SimpleNamespace
-
     from gridfall.samegame.search import beam
 
     start = engine.from_board(load_board("standard:4"))
@@ -524,17 +499,7 @@ def test_a_beam_level_is_cut_at_the_deadline_and_the_split_changes_no_line(monke
         patch.setattr(beam, "work_for_call", lambda *args: 1)
         patch.setattr(beam, "FIRST_PARENTS", 1)
         assert beam_solve(start, FAR, seed=3, max_width=32) == whole
-    now = [0.0]
-    real = beam.expand
-
-    def expand(*args):
-        found = real(*args)
-        now[0] += (args[3] - args[2]) * 50e-6  # its parents, first to last
-        return found
-
-    monkeypatch.setattr(beam, "expand", expand)
-    monkeypatch.setattr(beam, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    monkeypatch.setattr(beam, "clock", SimpleNamespace(now=lambda: now[0]))
+    now = clock_moved_by_work(monkeypatch, beam, "expand", lambda args, _: (args[3] - args[2]) * 50e-6)  # its parents
     found = beam_solve(start, 0.5, seed=3)
     assert found.score > 0 and 0.5 <= now[0] <= 0.5 + 50e-6 + 1e-9  # one parent past it at most
     assert replayed_score(load_board("standard:4"), found.moves) == found.score
@@ -707,8 +672,6 @@ def test_mcbs_sizes_its_calls_to_the_time_left_and_the_split_changes_no_line(mon
     """1,024 playouts between two looks at the clock ran 20 ms past a deadline 5 ms away.  The
     calls are now sized by the rate measured, on a clock here that moves 20 us a playout only when
     they are played; and however the work is split, a budget of work gives the same line."""
-    from types import SimpleNamespace
-
     from gridfall.samegame.search import mcbs
 
     start = engine.from_board(load_board("standard:3"))
@@ -717,16 +680,6 @@ def test_mcbs_sizes_its_calls_to_the_time_left_and_the_split_changes_no_line(mon
         patch.setattr(mcbs, "PLAYOUTS_PER_CHECK", 3)
         patch.setattr(mcbs, "FIRST_CHECK", 1)
         assert mcbs_solve(start, math.inf, seed=2, width=16, max_runs=2) == whole
-    now = [0.0]
-    real = mcbs.expand
-
-    def expand(*args):
-        found = real(*args)
-        now[0] += args[5] * 20e-6  # its budget of playouts
-        return found
-
-    monkeypatch.setattr(mcbs, "expand", expand)
-    monkeypatch.setattr(mcbs, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    monkeypatch.setattr(mcbs, "clock", SimpleNamespace(now=lambda: now[0]))
+    now = clock_moved_by_work(monkeypatch, mcbs, "expand", lambda args, _: args[5] * 20e-6)  # its budget of playouts
     found = mcbs_solve(start, 0.005, seed=2)
     assert found.score > 0 and 0.005 <= now[0] <= 0.005 + 20e-6 + 1e-9  # one playout past it at most
