@@ -1,7 +1,11 @@
 """gridfall's players on the interface's states (gridfall.load_player): legal actions, the
 state left as it was, the same moves as the players behind the bots, and clear refusals."""
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gridfall
 from gridfall.connect4.agents import make_agent
@@ -119,3 +123,40 @@ def test_a_time_that_is_not_a_finite_number_of_zero_or_more_is_refused(game):
         with pytest.raises(ValueError, match="a finite time of 0 or more"):
             player.act(state, seconds)
     assert player.act(state, 0) in state.legal_actions()  # no time at all: still a move, at once
+
+
+PLAYERS = {  # every player, each with a budget that keeps an example to milliseconds
+    "connect4": ["gridfall", "mcts", "mcts-solver", "alphabeta:2", "greedy", "random", "portable"],
+    "samegame": ["auto", "nrpa", "beam", "nmcs", "mcbs", "anneal", "greedy"],
+    "match3": ["strong", "greedy", "fast"],
+}
+
+
+def walked_state(game_name: str, rng: random.Random):
+    """A state that random play reaches, not over: Connect Four's near-full boards and SameGame's
+    last few groups included, where a search meets a move that ends the game, or only one move."""
+    if game_name == "samegame":
+        game = gridfall.load_game("samegame", board=f"random:{rng.randrange(1, 50)}")
+    elif game_name == "match3":
+        game = gridfall.load_game("match3", size=rng.choice((8, 13)), seed=rng.randrange(1, 1000))
+    else:
+        game = gridfall.load_game("connect4")
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(0, 80)):
+        after = state.child(rng.choice(state.legal_actions()))
+        if after.is_terminal():
+            break
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("game_name", PLAYERS)
+@settings(max_examples=8, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_every_player_gives_a_legal_action_and_leaves_the_state_as_it_was(game_name, rng):
+    state = walked_state(game_name, rng)
+    before = state.serialize()
+    for name in PLAYERS[game_name]:
+        action = gridfall.load_player(state.get_game(), name, seed=rng.randrange(100)).act(state, 0.003)
+        assert action in state.legal_actions(), (name, str(state))
+        assert state.serialize() == before, name
