@@ -948,6 +948,19 @@ def test_dash_is_standard_output_for_an_export_or_a_page_and_refused_where_a_fil
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.txt"]
 
 
+def test_a_replay_is_named_as_the_html_page_it_is(tmp_path):
+    """`--replay run.json` wrote an HTML page into a .json file, which neither `gridfall view` nor a
+    JSON reader takes; any other suffix than .html (or .htm, or none) is refused before any work."""
+    for args in (["samegame", "solve", "standard:1", "--time", "0.1", "--no-store", "--replay"],
+                 ["connect4", "referee", "--p1", "greedy", "--p2", "random", "--replay"]):
+        for name, said in (("run.json", "name it .html (--json prints JSON)"), ("run.txt", "name it .html")):
+            result = run(*args, str(tmp_path / name))
+            assert result.exit_code == 2 and "a replay is an HTML page" in result.output and said in result.output
+    result = run("view", "standard:1", "-o", str(tmp_path / "page.svg"))
+    assert result.exit_code == 2 and "a replay is an HTML page: name it .html" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_solve_refuses_settings_that_would_be_ignored(tmp_path):
     """A setting that the run cannot honour is refused by name, not dropped without a word."""
     store = str(tmp_path / "s.sqlite")

@@ -53,7 +53,7 @@ def output_path(ctx, param, value, kind: str | None = None):
     after an hour's run must not fail at the end): its folder must exist and take a new file (not
     read-only), and a file already there must be one the output may replace
     (:func:`gridfall.atomic_file.why_not_replace`: never an SQLite database, and for a ``kind``,
-    only a file of that kind that gridfall wrote)."""
+    only a file of that kind that gridfall wrote); a replay's name ends in .html (.htm, or none)."""
     if value is None:
         return value
     if not value.strip():  # "" is the current folder to os.path, and " " a file named " "
@@ -80,6 +80,11 @@ def output_path(ctx, param, value, kind: str | None = None):
         raise click.BadParameter(f"{value}: cannot read what is there: {e.strerror}", ctx, param) from None
     if reason:
         raise click.BadParameter(f"{value}: {reason}; give another file, or delete it first", ctx, param)
+    if kind == "replay" and Path(value).suffix.lower() not in ("", ".html", ".htm"):
+        # a page written to replay.json was HTML that neither `gridfall view` nor a JSON reader takes
+        raise click.BadParameter(f"{value}: a replay is an HTML page: name it .html"
+                                 + (" (--json prints JSON)" if value.lower().endswith(".json") else ""),
+                                 ctx, param)
     return value
 
 
