@@ -21,9 +21,10 @@ import time
 from common import console, finish, first_paragraph, numbers, run_script, whole
 from rich.table import Table
 
-# the players whose act() is timed; greedy, fast and alphabeta:DEPTH answer at once
+# the players whose act() is timed (portable: the exported pure-Python bot's); greedy, fast and
+# alphabeta:DEPTH answer at once
 PLAYERS = {
-    "connect4": ["gridfall", "mcts", "mcts-solver"],
+    "connect4": ["gridfall", "mcts", "mcts-solver", "portable"],
     "samegame": ["auto", "nrpa", "beam", "nmcs", "mcbs", "anneal"],
     "match3": ["strong"],
 }
