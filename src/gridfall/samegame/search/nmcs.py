@@ -20,7 +20,7 @@ import numpy as np
 
 from gridfall.jit import new_rng, njit
 from gridfall.samegame import engine
-from gridfall.samegame.engine import MAX_GROUPS, MOVE_FIELDS
+from gridfall.samegame.engine import MAX_GROUPS
 from gridfall.samegame.search import clock
 from gridfall.samegame.search.clock import work_for_call
 from gridfall.samegame.search.colours import most_common_colour
